@@ -1,0 +1,95 @@
+/**
+ * The non-pod, non-node objects of a simulated cluster, indexed the way plugins look them up
+ * (upstream's informer listers). Mutable: volume binding writes PVs and PVCs as the PV controller would.
+ */
+import type {
+  CSIDriver,
+  CSINode,
+  CSIStorageCapacity,
+  Namespace,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  PodDisruptionBudget,
+  PriorityClass,
+  ReplicaSet,
+  ReplicationController,
+  Service,
+  StatefulSet,
+  StorageClass,
+} from '@schedlab/k8s';
+
+function nsName(obj: { metadata?: { namespace?: string; name?: string } }): string {
+  return `${obj.metadata?.namespace ?? 'default'}/${obj.metadata?.name ?? ''}`;
+}
+
+/** Objects of one namespaced kind, listed per namespace in insertion order. */
+export class NamespacedStore<T extends { metadata?: { namespace?: string; name?: string } }> {
+  private readonly byKey = new Map<string, T>();
+
+  set(obj: T): void {
+    this.byKey.set(nsName(obj), obj);
+  }
+
+  get(namespace: string, name: string): T | undefined {
+    return this.byKey.get(`${namespace}/${name}`);
+  }
+
+  delete(namespace: string, name: string): boolean {
+    return this.byKey.delete(`${namespace}/${name}`);
+  }
+
+  list(namespace?: string): T[] {
+    const all = [...this.byKey.values()];
+    return namespace === undefined ? all : all.filter((o) => (o.metadata?.namespace ?? 'default') === namespace);
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+}
+
+/** Objects of one cluster-scoped kind, by name, in insertion order. */
+export class ClusterStore<T extends { metadata?: { name?: string } }> {
+  private readonly byName = new Map<string, T>();
+
+  set(obj: T): void {
+    this.byName.set(obj.metadata?.name ?? '', obj);
+  }
+
+  get(name: string): T | undefined {
+    return this.byName.get(name);
+  }
+
+  delete(name: string): boolean {
+    return this.byName.delete(name);
+  }
+
+  list(): T[] {
+    return [...this.byName.values()];
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+}
+
+export class ClusterObjects {
+  readonly services = new NamespacedStore<Service>();
+  readonly replicaSets = new NamespacedStore<ReplicaSet>();
+  readonly replicationControllers = new NamespacedStore<ReplicationController>();
+  readonly statefulSets = new NamespacedStore<StatefulSet>();
+  readonly podDisruptionBudgets = new NamespacedStore<PodDisruptionBudget>();
+  readonly persistentVolumeClaims = new NamespacedStore<PersistentVolumeClaim>();
+  readonly csiStorageCapacities = new NamespacedStore<CSIStorageCapacity>();
+  readonly persistentVolumes = new ClusterStore<PersistentVolume>();
+  readonly storageClasses = new ClusterStore<StorageClass>();
+  readonly csiNodes = new ClusterStore<CSINode>();
+  readonly csiDrivers = new ClusterStore<CSIDriver>();
+  readonly namespaces = new ClusterStore<Namespace>();
+  readonly priorityClasses = new ClusterStore<PriorityClass>();
+
+  /** Labels of a namespace; a namespace not listed has none (affinity namespaceSelector input). */
+  namespaceLabels(name: string): Record<string, string> | undefined {
+    return this.namespaces.get(name)?.metadata?.labels;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The scheduler's view of the cluster for one pod's attempt (upstream cache.Snapshot): NodeInfos
+ * in node-tree order with per-node aggregates, the lists of nodes that have pods with
+ * (anti-)affinity, and cluster-wide image spread. Unlike upstream, the simulation owns one
+ * live snapshot and updates it in place as pods bind or are evicted.
+ */
+import type { Node, Pod } from '@schedlab/k8s';
+import type { NodeInfoLister } from '../../framework/interface';
+import { NodeInfo, PodInfo } from '../../framework/types';
+import { nodeTreeOrder } from './node-tree';
+
+export class Snapshot implements NodeInfoLister {
+  private readonly ordered: NodeInfo[];
+  private readonly byName = new Map<string, NodeInfo>();
+  private withAffinity: NodeInfo[] | null = null;
+  private withRequiredAntiAffinity: NodeInfo[] | null = null;
+
+  /** Pods whose nodeName is a node of the snapshot are placed on it; others are ignored here. */
+  constructor(nodes: readonly Node[], pods: readonly Pod[] = []) {
+    this.ordered = nodeTreeOrder(nodes).map((n) => new NodeInfo(n));
+    for (const ni of this.ordered) this.byName.set(ni.name, ni);
+    this.computeImageStates();
+    for (const p of pods) {
+      const nodeName = p.spec?.nodeName;
+      if (nodeName && this.byName.has(nodeName)) this.addPod(new PodInfo(p), nodeName);
+    }
+  }
+
+  list(): NodeInfo[] {
+    return this.ordered;
+  }
+
+  get(nodeName: string): NodeInfo | undefined {
+    return this.byName.get(nodeName);
+  }
+
+  get size(): number {
+    return this.ordered.length;
+  }
+
+  havePodsWithAffinityList(): NodeInfo[] {
+    return (this.withAffinity ??= this.ordered.filter((n) => n.podsWithAffinity.length > 0));
+  }
+
+  havePodsWithRequiredAntiAffinityList(): NodeInfo[] {
+    return (this.withRequiredAntiAffinity ??= this.ordered.filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
+  }
+
+  addPod(pi: PodInfo, nodeName: string): void {
+    const ni = this.byName.get(nodeName);
+    if (!ni) throw new Error(`node "${nodeName}" is not in the snapshot`);
+    ni.addPodInfo(pi);
+    if (pi.hasAffinity()) this.withAffinity = null;
+    if (pi.requiredAntiAffinityTerms.length > 0) this.withRequiredAntiAffinity = null;
+  }
+
+  removePod(uid: string, nodeName: string): boolean {
+    const ni = this.byName.get(nodeName);
+    if (!ni || !ni.removePod(uid)) return false;
+    this.withAffinity = null;
+    this.withRequiredAntiAffinity = null;
+    return true;
+  }
+
+  /** Every image name on a node maps to its size and the count of nodes that have it. */
+  private computeImageStates(): void {
+    const numNodes = new Map<string, number>();
+    for (const ni of this.ordered) {
+      for (const img of ni.node.status?.images ?? []) {
+        for (const name of img.names ?? []) numNodes.set(name, (numNodes.get(name) ?? 0) + 1);
+      }
+    }
+    for (const ni of this.ordered) {
+      const states = new Map<string, { size: number; numNodes: number }>();
+      for (const img of ni.node.status?.images ?? []) {
+        for (const name of img.names ?? []) states.set(name, { size: img.sizeBytes ?? 0, numNodes: numNodes.get(name) ?? 0 });
+      }
+      ni.imageStates = states;
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Behaviour that changed between kube-scheduler releases, as named switches.
+ * A compatibility version picks the feature-gate defaults and behaviour switches of that
+ * release; explicit feature gates override the gate defaults. Plugins read switches by
+ * name instead of comparing versions, so each difference lives in exactly one table here.
+ */
+
+export const SUPPORTED_VERSIONS = ['1.26', '1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34'] as const;
+export type CompatibilityVersion = (typeof SUPPORTED_VERSIONS)[number];
+export const NEWEST_VERSION: CompatibilityVersion = '1.34';
+
+/** Feature gates that change scheduling results, and the release whose default turned each on. */
+const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
+  NodeInclusionPolicyInPodTopologySpread: '1.26',
+  MinDomainsInPodTopologySpread: '1.27',
+  MatchLabelKeysInPodTopologySpread: '1.27',
+  PodSchedulingReadiness: '1.27',
+  ReadWriteOncePod: '1.27',
+  SidecarContainers: '1.29',
+  MatchLabelKeysInPodAffinity: '1.31',
+};
+
+export const KNOWN_FEATURE_GATES = Object.keys(GATE_DEFAULT_ON_SINCE);
+
+/** Behaviour switches: each one a documented difference between releases (docs/compatibility.md). */
+export interface BehaviourSwitches {
+  /**
+   * From 1.27, TaintToleration, NodeAffinity, PodTopologySpread and InterPodAffinity return Skip
+   * from PreScore when the pod has nothing for them to score; 1.26 scored every node (adding a
+   * constant to all totals, e.g. PodTopologySpread 200 and TaintToleration 300).
+   */
+  preScoreSkipsWhenNothingToScore: boolean;
+  /**
+   * From 1.27, a pod rejected by PreFilter with UnschedulableAndUnresolvable marks every node
+   * unresolvable, so preemption reports "Preemption is not helpful"; 1.26 still tried every node.
+   */
+  preFilterRejectionMarksAllNodesUnresolvable: boolean;
+  /** From 1.27, the default profile contains SchedulingGates (PreEnqueue). */
+  schedulingGatesInDefaultProfile: boolean;
+}
+
+const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
+  preScoreSkipsWhenNothingToScore: '1.27',
+  preFilterRejectionMarksAllNodesUnresolvable: '1.27',
+  schedulingGatesInDefaultProfile: '1.27',
+};
+
+export function compareVersions(a: string, b: string): number {
+  const [am, an] = a.split('.').map(Number);
+  const [bm, bn] = b.split('.').map(Number);
+  return am - bm || an - bn;
+}
+
+export class FeatureSet {
+  readonly gates: Readonly<Record<string, boolean>>;
+  readonly behaviour: Readonly<BehaviourSwitches>;
+
+  constructor(
+    readonly version: CompatibilityVersion = NEWEST_VERSION,
+    overrides: Record<string, boolean> = {},
+  ) {
+    for (const g of Object.keys(overrides)) {
+      if (!(g in GATE_DEFAULT_ON_SINCE)) {
+        throw new Error(`featureGates.${g}: unknown feature gate (known: ${KNOWN_FEATURE_GATES.join(', ')})`);
+      }
+    }
+    const gates: Record<string, boolean> = {};
+    for (const [g, since] of Object.entries(GATE_DEFAULT_ON_SINCE)) gates[g] = compareVersions(version, since) >= 0;
+    this.gates = { ...gates, ...overrides };
+    const behaviour = {} as BehaviourSwitches;
+    for (const [k, since] of Object.entries(SWITCHES_SINCE)) {
+      behaviour[k as keyof BehaviourSwitches] = compareVersions(version, since) >= 0;
+    }
+    this.behaviour = behaviour;
+  }
+
+  enabled(gate: string): boolean {
+    return this.gates[gate] === true;
+  }
+
+  static parseVersion(v: string | undefined): CompatibilityVersion {
+    if (v === undefined || v === 'latest') return NEWEST_VERSION;
+    const short = v.replace(/^v/, '').split('.').slice(0, 2).join('.');
+    if (!(SUPPORTED_VERSIONS as readonly string[]).includes(short)) {
+      throw new Error(`compatibilityVersion: unsupported version "${v}" (supported: ${SUPPORTED_VERSIONS.join(', ')})`);
+    }
+    return short as CompatibilityVersion;
+  }
+}

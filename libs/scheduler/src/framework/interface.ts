@@ -1,0 +1,136 @@
+/**
+ * Extension-point contracts of the scheduling framework (upstream framework/interface.go).
+ * A plugin implements any subset; the runtime discovers which by the methods present.
+ */
+import type { Pod } from '@schedlab/k8s';
+import type { CycleState } from './cycle-state';
+import type { MaybeStatus, Status } from './status';
+import type { NodeInfo, PodInfo } from './types';
+import type { ClusterObjects } from '../backend/cache/cluster-objects';
+import type { FeatureSet } from '../features';
+
+export const MAX_NODE_SCORE = 100;
+export const MIN_NODE_SCORE = 0;
+export const MAX_TOTAL_SCORE = 2 ** 63 - 1;
+
+export interface NodeScore {
+  name: string;
+  score: number;
+}
+
+/** node name → status of the node that failed (upstream NodeToStatusMap). */
+export type NodeToStatusMap = Map<string, Status>;
+
+/** Nodes a PreFilter narrowed the search to; undefined node set means "all nodes". */
+export interface PreFilterResult {
+  nodeNames?: Set<string>;
+}
+
+export interface PostFilterResult {
+  nominatedNodeName?: string;
+}
+
+export interface Plugin {
+  readonly name: string;
+}
+
+export interface QueueSortPlugin extends Plugin {
+  less(a: QueuedPodInfo, b: QueuedPodInfo): boolean;
+}
+
+export interface PreEnqueuePlugin extends Plugin {
+  preEnqueue(pod: Pod): MaybeStatus;
+}
+
+/** Incremental updates of PreFilter state when preemption adds or removes pods on a node. */
+export interface PreFilterExtensions {
+  addPod(state: CycleState, podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus;
+  removePod(state: CycleState, podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): MaybeStatus;
+}
+
+export interface PreFilterPlugin extends Plugin {
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus };
+  preFilterExtensions?(): PreFilterExtensions | undefined;
+}
+
+export interface FilterPlugin extends Plugin {
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+}
+
+export interface PostFilterPlugin extends Plugin {
+  postFilter(
+    state: CycleState,
+    pod: Pod,
+    filteredNodeStatusMap: NodeToStatusMap,
+  ): { result?: PostFilterResult; status: MaybeStatus };
+}
+
+export interface PreScorePlugin extends Plugin {
+  preScore(state: CycleState, pod: Pod, nodes: NodeInfo[]): MaybeStatus;
+}
+
+export interface ScoreExtensions {
+  normalizeScore(state: CycleState, pod: Pod, scores: NodeScore[]): MaybeStatus;
+}
+
+export interface ScorePlugin extends Plugin {
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus];
+  scoreExtensions?(): ScoreExtensions | undefined;
+}
+
+export interface ReservePlugin extends Plugin {
+  reserve(state: CycleState, pod: Pod, nodeName: string): MaybeStatus;
+  unreserve(state: CycleState, pod: Pod, nodeName: string): void;
+}
+
+export interface PermitPlugin extends Plugin {
+  permit(state: CycleState, pod: Pod, nodeName: string): { status: MaybeStatus; timeoutSeconds?: number };
+}
+
+export interface PreBindPlugin extends Plugin {
+  preBind(state: CycleState, pod: Pod, nodeName: string): MaybeStatus;
+}
+
+export interface BindPlugin extends Plugin {
+  bind(state: CycleState, pod: Pod, nodeName: string): MaybeStatus;
+}
+
+export interface PostBindPlugin extends Plugin {
+  postBind(state: CycleState, pod: Pod, nodeName: string): void;
+}
+
+/** A pod waiting in the scheduling queue. */
+export interface QueuedPodInfo {
+  podInfo: PodInfo;
+  /** Monotonic enqueue sequence; stands in for upstream's enqueue timestamp. */
+  timestamp: number;
+  attempts: number;
+}
+
+/** Read access to the snapshot's nodes (upstream NodeInfoLister). */
+export interface NodeInfoLister {
+  list(): NodeInfo[];
+  havePodsWithAffinityList(): NodeInfo[];
+  havePodsWithRequiredAntiAffinityList(): NodeInfo[];
+  get(nodeName: string): NodeInfo | undefined;
+}
+
+/** What plugins may use from the framework (upstream framework.Handle). */
+export interface Handle {
+  snapshot(): NodeInfoLister;
+  /** Non-pod, non-node objects of the simulated cluster (services, volumes, namespaces, …). */
+  readonly objects: ClusterObjects;
+  readonly features: FeatureSet;
+  /** Used by preemption: Filter plugins over a node, as the framework would run them. */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+  runPreFilterExtensionAddPod(state: CycleState, pod: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus;
+  runPreFilterExtensionRemovePod(
+    state: CycleState,
+    pod: Pod,
+    podInfoToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus;
+}
+
+/** Builds a plugin from its (already defaulted and validated) args. */
+export type PluginFactory = (args: unknown, handle: Handle) => Plugin;

@@ -1,0 +1,332 @@
+/**
+ * Scheduler-side views of pods and nodes (upstream framework/types.go): PodInfo with its
+ * pre-parsed affinity terms, Resource vectors, NodeInfo aggregates kept up to date
+ * incrementally as pods are added and removed.
+ */
+import {
+  DEFAULT_MEMORY_REQUEST,
+  DEFAULT_MILLI_CPU_REQUEST,
+  Labels,
+  Node,
+  Pod,
+  PodAffinityTerm,
+  Selector,
+  WeightedPodAffinityTerm,
+  nodeAllocatable,
+  podRequests,
+  selectorFromLabelSelector,
+} from '@schedlab/k8s';
+
+export const RESOURCE_CPU = 'cpu';
+export const RESOURCE_MEMORY = 'memory';
+export const RESOURCE_EPHEMERAL_STORAGE = 'ephemeral-storage';
+export const RESOURCE_PODS = 'pods';
+
+/** A resource vector: cpu in millicores, everything else in plain units (bytes, counts). */
+export class Resource {
+  milliCPU = 0;
+  memory = 0;
+  ephemeralStorage = 0;
+  allowedPodNumber = 0;
+  /** Extended resources, hugepages and attachable volumes. */
+  scalar = new Map<string, number>();
+
+  static fromList(list: Map<string, number>): Resource {
+    const r = new Resource();
+    for (const [name, v] of list) r.set(name, v);
+    return r;
+  }
+
+  get(name: string): number {
+    switch (name) {
+      case RESOURCE_CPU:
+        return this.milliCPU;
+      case RESOURCE_MEMORY:
+        return this.memory;
+      case RESOURCE_EPHEMERAL_STORAGE:
+        return this.ephemeralStorage;
+      case RESOURCE_PODS:
+        return this.allowedPodNumber;
+      default:
+        return this.scalar.get(name) ?? 0;
+    }
+  }
+
+  set(name: string, v: number): void {
+    switch (name) {
+      case RESOURCE_CPU:
+        this.milliCPU = v;
+        break;
+      case RESOURCE_MEMORY:
+        this.memory = v;
+        break;
+      case RESOURCE_EPHEMERAL_STORAGE:
+        this.ephemeralStorage = v;
+        break;
+      case RESOURCE_PODS:
+        this.allowedPodNumber = v;
+        break;
+      default:
+        this.scalar.set(name, v);
+    }
+  }
+
+  /** Adds (sign 1) or subtracts (sign -1) another vector. */
+  accumulate(other: Resource, sign: 1 | -1): void {
+    this.milliCPU += sign * other.milliCPU;
+    this.memory += sign * other.memory;
+    this.ephemeralStorage += sign * other.ephemeralStorage;
+    this.allowedPodNumber += sign * other.allowedPodNumber;
+    for (const [k, v] of other.scalar) this.scalar.set(k, (this.scalar.get(k) ?? 0) + sign * v);
+  }
+
+  clone(): Resource {
+    const r = new Resource();
+    r.milliCPU = this.milliCPU;
+    r.memory = this.memory;
+    r.ephemeralStorage = this.ephemeralStorage;
+    r.allowedPodNumber = this.allowedPodNumber;
+    r.scalar = new Map(this.scalar);
+    return r;
+  }
+}
+
+/** One pod (anti-)affinity term with its selectors compiled (upstream framework.AffinityTerm). */
+export interface AffinityTerm {
+  namespaces: Set<string>;
+  selector: Selector;
+  topologyKey: string;
+  namespaceSelector: Selector;
+}
+
+export interface WeightedAffinityTerm extends AffinityTerm {
+  weight: number;
+}
+
+/** Does `pod` (with its namespace's labels) fall under this term? */
+export function affinityTermMatches(term: AffinityTerm, pod: Pod, nsLabels: Labels | undefined): boolean {
+  const ns = pod.metadata?.namespace ?? 'default';
+  if (term.namespaces.has(ns) || term.namespaceSelector.matches(nsLabels)) {
+    return term.selector.matches(pod.metadata?.labels);
+  }
+  return false;
+}
+
+function compileAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
+  const namespaces = new Set(term.namespaces ?? []);
+  // Upstream: no namespaces and no namespaceSelector means "the pod's own namespace".
+  if (namespaces.size === 0 && term.namespaceSelector == null) namespaces.add(pod.metadata?.namespace ?? 'default');
+  return {
+    namespaces,
+    selector: selectorFromLabelSelector(term.labelSelector ?? null),
+    topologyKey: term.topologyKey,
+    namespaceSelector: selectorFromLabelSelector(term.namespaceSelector ?? null),
+  };
+}
+
+function compileWeighted(pod: Pod, terms: WeightedPodAffinityTerm[] | undefined): WeightedAffinityTerm[] {
+  return (terms ?? []).map((t) => ({ ...compileAffinityTerm(pod, t.podAffinityTerm), weight: t.weight }));
+}
+
+/** What the scheduler computes once per pod: its requests and parsed affinity terms. */
+export class PodInfo {
+  readonly key: string;
+  readonly uid: string;
+  readonly requiredAffinityTerms: AffinityTerm[];
+  readonly requiredAntiAffinityTerms: AffinityTerm[];
+  readonly preferredAffinityTerms: WeightedAffinityTerm[];
+  readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
+  /** Requests as the Filter fit check counts them (a missing request counts as 0). */
+  readonly requests: Resource;
+  /** cpu/memory with upstream's non-zero defaults per container, for scoring. */
+  readonly nonZeroMilliCPU: number;
+  readonly nonZeroMemory: number;
+
+  constructor(readonly pod: Pod) {
+    const ns = pod.metadata?.namespace ?? 'default';
+    this.key = `${ns}/${pod.metadata?.name ?? ''}`;
+    this.uid = pod.metadata?.uid ?? this.key;
+    const aff = pod.spec?.affinity;
+    this.requiredAffinityTerms = (aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
+      compileAffinityTerm(pod, t),
+    );
+    this.requiredAntiAffinityTerms = (aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map(
+      (t) => compileAffinityTerm(pod, t),
+    );
+    this.preferredAffinityTerms = compileWeighted(pod, aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.preferredAntiAffinityTerms = compileWeighted(
+      pod,
+      aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    );
+    this.requests = Resource.fromList(podRequests(pod));
+    const nonZero = podRequests(pod, {
+      nonMissingContainerRequests: { cpu: DEFAULT_MILLI_CPU_REQUEST, memory: DEFAULT_MEMORY_REQUEST },
+    });
+    this.nonZeroMilliCPU = nonZero.get(RESOURCE_CPU) ?? 0;
+    this.nonZeroMemory = nonZero.get(RESOURCE_MEMORY) ?? 0;
+  }
+
+  get namespace(): string {
+    return this.pod.metadata?.namespace ?? 'default';
+  }
+
+  hasAffinity(): boolean {
+    const a = this.pod.spec?.affinity;
+    return !!a && (!!a.podAffinity || !!a.podAntiAffinity);
+  }
+}
+
+/** Host ports in use on a node: ip → "protocol/port" set (upstream HostPortInfo). */
+export class HostPortInfo {
+  private readonly byIP = new Map<string, Map<string, number>>();
+
+  static readonly DEFAULT_IP = '0.0.0.0';
+
+  private static sanitize(ip: string | undefined, protocol: string | undefined): [string, string] {
+    return [ip ? ip : HostPortInfo.DEFAULT_IP, protocol ? protocol : 'TCP'];
+  }
+
+  add(ip: string | undefined, protocol: string | undefined, port: number): void {
+    if (port <= 0) return;
+    const [i, p] = HostPortInfo.sanitize(ip, protocol);
+    let set = this.byIP.get(i);
+    if (!set) this.byIP.set(i, (set = new Map()));
+    const k = `${p}/${port}`;
+    set.set(k, (set.get(k) ?? 0) + 1);
+  }
+
+  remove(ip: string | undefined, protocol: string | undefined, port: number): void {
+    if (port <= 0) return;
+    const [i, p] = HostPortInfo.sanitize(ip, protocol);
+    const set = this.byIP.get(i);
+    if (!set) return;
+    const k = `${p}/${port}`;
+    const n = (set.get(k) ?? 0) - 1;
+    if (n > 0) set.set(k, n);
+    else set.delete(k);
+    if (set.size === 0) this.byIP.delete(i);
+  }
+
+  /** 0.0.0.0 conflicts with every address on the same protocol and port. */
+  checkConflict(ip: string | undefined, protocol: string | undefined, port: number): boolean {
+    if (port <= 0) return false;
+    const [i, p] = HostPortInfo.sanitize(ip, protocol);
+    const k = `${p}/${port}`;
+    if (i === HostPortInfo.DEFAULT_IP) {
+      for (const set of this.byIP.values()) if (set.has(k)) return true;
+      return false;
+    }
+    return !!this.byIP.get(i)?.has(k) || !!this.byIP.get(HostPortInfo.DEFAULT_IP)?.has(k);
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const s of this.byIP.values()) n += s.size;
+    return n;
+  }
+
+  clone(): HostPortInfo {
+    const c = new HostPortInfo();
+    for (const [ip, set] of this.byIP) c.byIP.set(ip, new Map(set));
+    return c;
+  }
+}
+
+/** Per image on a node: its size and on how many nodes of the cluster it is present. */
+export interface ImageStateSummary {
+  size: number;
+  numNodes: number;
+}
+
+/** Per-node aggregates (upstream NodeInfo), updated incrementally. */
+export class NodeInfo {
+  node: Node;
+  pods: PodInfo[] = [];
+  podsWithAffinity: PodInfo[] = [];
+  podsWithRequiredAntiAffinity: PodInfo[] = [];
+  usedPorts = new HostPortInfo();
+  requested = new Resource();
+  nonZeroRequested = new Resource();
+  allocatable: Resource;
+  /** image name → summary; filled by the snapshot (numNodes needs the whole cluster). */
+  imageStates = new Map<string, ImageStateSummary>();
+  /** "namespace/claim" → number of pods on this node using it. */
+  pvcRefCounts = new Map<string, number>();
+  generation = 0;
+
+  constructor(node: Node) {
+    this.node = node;
+    this.allocatable = Resource.fromList(nodeAllocatable(node));
+  }
+
+  get name(): string {
+    return this.node.metadata?.name ?? '';
+  }
+
+  addPodInfo(pi: PodInfo): void {
+    this.pods.push(pi);
+    if (pi.hasAffinity()) this.podsWithAffinity.push(pi);
+    if (pi.requiredAntiAffinityTerms.length > 0) this.podsWithRequiredAntiAffinity.push(pi);
+    this.update(pi, 1);
+  }
+
+  /** Removes by uid; returns false when the pod is not on this node. */
+  removePod(uid: string): boolean {
+    const idx = this.pods.findIndex((p) => p.uid === uid);
+    if (idx < 0) return false;
+    const pi = this.pods[idx];
+    this.pods.splice(idx, 1);
+    removeByUid(this.podsWithAffinity, uid);
+    removeByUid(this.podsWithRequiredAntiAffinity, uid);
+    this.update(pi, -1);
+    return true;
+  }
+
+  private update(pi: PodInfo, sign: 1 | -1): void {
+    this.requested.accumulate(pi.requests, sign);
+    this.requested.allowedPodNumber = 0;
+    this.nonZeroRequested.milliCPU += sign * pi.nonZeroMilliCPU;
+    this.nonZeroRequested.memory += sign * pi.nonZeroMemory;
+    for (const c of pi.pod.spec?.containers ?? []) {
+      for (const port of c.ports ?? []) {
+        if (sign > 0) this.usedPorts.add(port.hostIP, port.protocol, port.hostPort ?? 0);
+        else this.usedPorts.remove(port.hostIP, port.protocol, port.hostPort ?? 0);
+      }
+    }
+    for (const v of pi.pod.spec?.volumes ?? []) {
+      const claim = v.persistentVolumeClaim?.claimName ?? (v.ephemeral ? `${pi.pod.metadata?.name}-${v.name}` : undefined);
+      if (!claim) continue;
+      const k = `${pi.namespace}/${claim}`;
+      const n = (this.pvcRefCounts.get(k) ?? 0) + sign;
+      if (n > 0) this.pvcRefCounts.set(k, n);
+      else this.pvcRefCounts.delete(k);
+    }
+    this.generation++;
+  }
+
+  /** A copy whose pod list can change without touching this one (preemption dry runs). */
+  clone(): NodeInfo {
+    const c = Object.create(NodeInfo.prototype) as NodeInfo;
+    c.node = this.node;
+    c.pods = [...this.pods];
+    c.podsWithAffinity = [...this.podsWithAffinity];
+    c.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity];
+    c.usedPorts = this.usedPorts.clone();
+    c.requested = this.requested.clone();
+    c.nonZeroRequested = this.nonZeroRequested.clone();
+    c.allocatable = this.allocatable;
+    c.imageStates = this.imageStates;
+    c.pvcRefCounts = new Map(this.pvcRefCounts);
+    c.generation = this.generation;
+    return c;
+  }
+}
+
+function removeByUid(list: PodInfo[], uid: string): void {
+  const i = list.findIndex((p) => p.uid === uid);
+  if (i >= 0) list.splice(i, 1);
+}
+
+export function podInfoFor(pod: Pod): PodInfo {
+  return new PodInfo(pod);
+}
