@@ -1,0 +1,39 @@
+/**
+ * The "0/N nodes are available: …" text kube-scheduler reports for an unschedulable pod
+ * (upstream framework.FitError), built from the per-node statuses of one attempt.
+ */
+import type { NodeToStatusMap } from './interface';
+
+export interface Diagnosis {
+  nodeToStatusMap: NodeToStatusMap;
+  /** Set when a PreFilter plugin rejected the pod: then no per-node histogram is printed. */
+  preFilterMsg?: string;
+  /** PostFilter's message (e.g. from preemption), appended after the filter reasons. */
+  postFilterMsg?: string;
+}
+
+/** "<count> <reason>" for every reason of every failed node, sorted as strings. */
+export function reasonHistogram(statuses: NodeToStatusMap): string[] {
+  const counts = new Map<string, number>();
+  for (const status of statuses.values()) {
+    for (const r of status.reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+  }
+  return [...counts].map(([r, n]) => `${n} ${r}`).sort(compareStrings);
+}
+
+/** Go's sort.Strings order: byte-wise, which for these ASCII strings is UTF-16 code unit order. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
+  let msg = `0/${numAllNodes} nodes are available:`;
+  if (d.preFilterMsg) {
+    msg += ` ${d.preFilterMsg}.`;
+  } else {
+    const hist = reasonHistogram(d.nodeToStatusMap);
+    if (hist.length > 0) msg += ` ${hist.join(', ')}.`;
+  }
+  if (d.postFilterMsg) msg += ` ${d.postFilterMsg}.`;
+  return msg;
+}
