@@ -26,8 +26,19 @@ export interface PreFilterResult {
   nodeNames?: Set<string>;
 }
 
+/** A node preemption could free for the pod, with the pods it would evict there. */
+export interface PreemptionCandidate {
+  nodeName: string;
+  victims: Pod[];
+  numPDBViolations: number;
+}
+
 export interface PostFilterResult {
   nominatedNodeName?: string;
+  /** Pods to evict so the pod fits on the nominated node (the simulation removes them). */
+  victims?: Pod[];
+  /** Every candidate considered, for explanations. */
+  candidates?: PreemptionCandidate[];
 }
 
 export interface Plugin {
