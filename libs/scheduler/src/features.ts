@@ -37,12 +37,27 @@ export interface BehaviourSwitches {
   preFilterRejectionMarksAllNodesUnresolvable: boolean;
   /** From 1.27, the default profile contains SchedulingGates (PreEnqueue). */
   schedulingGatesInDefaultProfile: boolean;
+  /**
+   * From 1.27, resource scoring (NodeResourcesFit, BalancedAllocation) adds a pod's cpu overhead in
+   * millicores; 1.26 added it as whole cores rounded up (overhead "250m" counted 1 millicore).
+   */
+  resourceScoringOverheadInMilliCpu: boolean;
+  /**
+   * From 1.28, NodeResourcesFit checks cpu/memory/ephemeral-storage only when the pod requests them;
+   * 1.26 also rejected an over-committed node for a resource the pod requests 0 of.
+   */
+  fitChecksOnlyRequestedResources: boolean;
+  /** From 1.30, ImageLocality counts init containers' images (and their number in the max threshold). */
+  imageLocalityCountsInitContainers: boolean;
 }
 
 const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
   preScoreSkipsWhenNothingToScore: '1.27',
   preFilterRejectionMarksAllNodesUnresolvable: '1.27',
   schedulingGatesInDefaultProfile: '1.27',
+  resourceScoringOverheadInMilliCpu: '1.27',
+  fitChecksOnlyRequestedResources: '1.28',
+  imageLocalityCountsInitContainers: '1.30',
 };
 
 export function compareVersions(a: string, b: string): number {

@@ -1,0 +1,65 @@
+/**
+ * ImageLocality (upstream imagelocality/image_locality.go): favours nodes that already hold the
+ * pod's container images, weighted by image size and damped by how widely the image is spread.
+ */
+import type { Container, Pod } from '@schedlab/k8s';
+import type { CycleState } from '../../cycle-state';
+import { MAX_NODE_SCORE, type Handle, type ScorePlugin } from '../../interface';
+import type { MaybeStatus } from '../../status';
+import type { ImageStateSummary, NodeInfo } from '../../types';
+import { PluginNames } from '../names';
+
+const MB = 1024 * 1024;
+/** Bounds of the score range: typical compressed image sizes. */
+export const MIN_THRESHOLD = 23 * MB;
+export const MAX_CONTAINER_THRESHOLD = 1000 * MB;
+
+/** Adds the implicit `:latest` tag to an untagged image; nothing else (no registry normalization). */
+export function normalizedImageName(name: string): string {
+  return name.lastIndexOf(':') <= name.lastIndexOf('/') ? name + ':latest' : name;
+}
+
+/** Image size scaled by the share of nodes that have it (spreading beats piling onto one node). */
+export function scaledImageScore(state: ImageStateSummary, totalNumNodes: number): number {
+  return Math.trunc(state.size * (state.numNodes / totalNumNodes));
+}
+
+export function calculatePriority(sumScores: number, numContainers: number): number {
+  const maxThreshold = MAX_CONTAINER_THRESHOLD * numContainers;
+  if (sumScores < MIN_THRESHOLD) sumScores = MIN_THRESHOLD;
+  else if (sumScores > maxThreshold) sumScores = maxThreshold;
+  return Math.trunc((MAX_NODE_SCORE * (sumScores - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
+}
+
+function sumContainers(nodeInfo: NodeInfo, containers: readonly Container[] | undefined, totalNumNodes: number): number {
+  let sum = 0;
+  for (const c of containers ?? []) {
+    const state = nodeInfo.imageStates.get(normalizedImageName(c.image ?? ''));
+    if (state) sum += scaledImageScore(state, totalNumNodes);
+  }
+  return sum;
+}
+
+export class ImageLocality implements ScorePlugin {
+  readonly name = PluginNames.ImageLocality;
+
+  constructor(private readonly handle: Handle) {}
+
+  score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    const totalNumNodes = this.handle.snapshot().list().length;
+    const containers = pod.spec?.containers ?? [];
+    let sum = sumContainers(nodeInfo, containers, totalNumNodes);
+    let numContainers = containers.length;
+    // Init containers count from 1.30; v1.26 looked at app containers only.
+    if (this.handle.features.behaviour.imageLocalityCountsInitContainers) {
+      const init = pod.spec?.initContainers ?? [];
+      sum += sumContainers(nodeInfo, init, totalNumNodes);
+      numContainers += init.length;
+    }
+    return [calculatePriority(sum, numContainers), null];
+  }
+
+  scoreExtensions(): undefined {
+    return undefined;
+  }
+}

@@ -1,0 +1,10 @@
+import type { PluginDescriptor } from '../../runtime/registry';
+import { PluginNames } from '../names';
+import { ImageLocality } from './image-locality';
+
+export * from './image-locality';
+
+export const descriptor: PluginDescriptor<undefined> = {
+  name: PluginNames.ImageLocality,
+  create: (_args, handle) => new ImageLocality(handle),
+};

@@ -1,0 +1,40 @@
+/**
+ * NodeResourcesBalancedAllocation (upstream noderesources/balanced_allocation.go): favours nodes
+ * whose requested shares of the configured resources stay close to each other after placement.
+ */
+import type { Pod } from '@schedlab/k8s';
+import type { CycleState } from '../../cycle-state';
+import type { Handle, ScorePlugin } from '../../interface';
+import type { MaybeStatus } from '../../status';
+import type { NodeInfo } from '../../types';
+import { PluginNames } from '../names';
+import type { NodeResourcesBalancedAllocationArgs } from './args';
+import { podRequestsFor, ResourceAllocationScorer } from './resource-allocation';
+import { balancedResourceScorer } from './strategies';
+
+export class BalancedAllocation implements ScorePlugin {
+  readonly name = PluginNames.NodeResourcesBalancedAllocation;
+  private readonly scorer: ResourceAllocationScorer;
+  private scoredPod: Pod | null = null;
+  private scoredPodRequests: number[] = [];
+
+  constructor(
+    args: NodeResourcesBalancedAllocationArgs,
+    private readonly handle: Handle,
+  ) {
+    // Upstream scores balance on what pods actually request (no 100m/200Mi defaults).
+    this.scorer = new ResourceAllocationScorer(args.resources, balancedResourceScorer, true);
+  }
+
+  score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    if (pod !== this.scoredPod) {
+      this.scoredPodRequests = podRequestsFor(pod, this.scorer.resources, false, this.handle.features);
+      this.scoredPod = pod;
+    }
+    return [this.scorer.score(nodeInfo, this.scoredPodRequests), null];
+  }
+
+  scoreExtensions(): undefined {
+    return undefined;
+  }
+}

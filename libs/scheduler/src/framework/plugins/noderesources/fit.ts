@@ -1,0 +1,179 @@
+/**
+ * NodeResourcesFit (upstream noderesources/fit.go): Filter rejects nodes whose free allocatable
+ * cannot hold the pod's requests; Score ranks nodes with the configured strategy.
+ */
+import { isExtendedResourceName, isScalarResourceName, podRequests, type Pod } from '@schedlab/k8s';
+import type { FeatureSet } from '../../../features';
+import type { CycleState, StateData } from '../../cycle-state';
+import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, ScorePlugin } from '../../interface';
+import { Status, type MaybeStatus } from '../../status';
+import { Resource, type NodeInfo } from '../../types';
+import { PluginNames } from '../names';
+import {
+  LEAST_ALLOCATED,
+  MOST_ALLOCATED,
+  REQUESTED_TO_CAPACITY_RATIO,
+  type NodeResourcesFitArgs,
+} from './args';
+import { podRequestsFor, ResourceAllocationScorer, type ResourceScorer } from './resource-allocation';
+import { leastAllocatedScorer, mostAllocatedScorer, requestedToCapacityRatioScorer } from './strategies';
+
+export const PRE_FILTER_STATE_KEY = 'PreFilter' + PluginNames.NodeResourcesFit;
+export const ERR_REASON_TOO_MANY_PODS = 'Too many pods';
+export const ERR_REASON_INSUFFICIENT_CPU = 'Insufficient cpu';
+export const ERR_REASON_INSUFFICIENT_MEMORY = 'Insufficient memory';
+export const ERR_REASON_INSUFFICIENT_EPHEMERAL_STORAGE = 'Insufficient ephemeral-storage';
+
+export function insufficientReason(resourceName: string): string {
+  return `Insufficient ${resourceName}`;
+}
+
+/** The pod's requests as the fit check counts them (missing requests are 0); never mutated. */
+export class FitPreFilterState implements StateData {
+  constructor(readonly request: Resource) {}
+  clone(): StateData {
+    return this;
+  }
+}
+
+export interface InsufficientResource {
+  resourceName: string;
+  reason: string;
+  requested: number;
+  used: number;
+  capacity: number;
+}
+
+/** Fit-check requests of a pod: effective container/init-container requests plus overhead. */
+export function computePodResourceRequest(pod: Pod): Resource {
+  const r = new Resource();
+  for (const [name, v] of podRequests(pod)) {
+    // Like upstream's Resource.Add, unknown non-scalar names are not tracked; `pods` is not a request.
+    if (name === 'cpu' || name === 'memory' || name === 'ephemeral-storage' || isScalarResourceName(name)) r.set(name, v);
+  }
+  return r;
+}
+
+/**
+ * Every resource the node lacks for the pod, in upstream's order: pods, cpu, memory,
+ * ephemeral-storage, then scalar resources.
+ */
+export function fitsRequest(
+  podRequest: Resource,
+  nodeInfo: NodeInfo,
+  ignoredExtendedResources: ReadonlySet<string>,
+  ignoredResourceGroups: ReadonlySet<string>,
+  onlyRequested: boolean,
+): InsufficientResource[] {
+  const out: InsufficientResource[] = [];
+  const alloc = nodeInfo.allocatable;
+  const used = nodeInfo.requested;
+  const allowedPods = alloc.allowedPodNumber;
+  if (nodeInfo.pods.length + 1 > allowedPods) {
+    out.push({ resourceName: 'pods', reason: ERR_REASON_TOO_MANY_PODS, requested: 1, used: nodeInfo.pods.length, capacity: allowedPods });
+  }
+  if (podRequest.milliCPU === 0 && podRequest.memory === 0 && podRequest.ephemeralStorage === 0 && podRequest.scalar.size === 0) {
+    return out;
+  }
+  // v1.26 compares even a zero request, so an over-committed node fails it; from 1.28 only requested resources are checked.
+  if ((!onlyRequested || podRequest.milliCPU > 0) && podRequest.milliCPU > alloc.milliCPU - used.milliCPU) {
+    out.push({ resourceName: 'cpu', reason: ERR_REASON_INSUFFICIENT_CPU, requested: podRequest.milliCPU, used: used.milliCPU, capacity: alloc.milliCPU });
+  }
+  if ((!onlyRequested || podRequest.memory > 0) && podRequest.memory > alloc.memory - used.memory) {
+    out.push({ resourceName: 'memory', reason: ERR_REASON_INSUFFICIENT_MEMORY, requested: podRequest.memory, used: used.memory, capacity: alloc.memory });
+  }
+  if (
+    (!onlyRequested || podRequest.ephemeralStorage > 0) &&
+    podRequest.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage
+  ) {
+    out.push({
+      resourceName: 'ephemeral-storage',
+      reason: ERR_REASON_INSUFFICIENT_EPHEMERAL_STORAGE,
+      requested: podRequest.ephemeralStorage,
+      used: used.ephemeralStorage,
+      capacity: alloc.ephemeralStorage,
+    });
+  }
+  for (const [name, quant] of podRequest.scalar) {
+    if (quant === 0) continue;
+    if (isExtendedResourceName(name)) {
+      if (ignoredExtendedResources.has(name)) continue;
+      if (ignoredResourceGroups.size > 0 && ignoredResourceGroups.has(name.split('/')[0])) continue;
+    }
+    const a = alloc.scalar.get(name) ?? 0;
+    const u = used.scalar.get(name) ?? 0;
+    if (quant > a - u) out.push({ resourceName: name, reason: insufficientReason(name), requested: quant, used: u, capacity: a });
+  }
+  return out;
+}
+
+/** Upstream's exported Fits(): the fit check without ignored resources. */
+export function fits(pod: Pod, nodeInfo: NodeInfo, features: FeatureSet): InsufficientResource[] {
+  return fitsRequest(computePodResourceRequest(pod), nodeInfo, new Set(), new Set(), features.behaviour.fitChecksOnlyRequestedResources);
+}
+
+function strategyScorer(args: NodeResourcesFitArgs): ResourceScorer {
+  const s = args.scoringStrategy;
+  switch (s.type) {
+    case LEAST_ALLOCATED:
+      return leastAllocatedScorer;
+    case MOST_ALLOCATED:
+      return mostAllocatedScorer;
+    case REQUESTED_TO_CAPACITY_RATIO:
+      return requestedToCapacityRatioScorer(s.requestedToCapacityRatio?.shape ?? []);
+    default:
+      throw new Error(`scoring strategy ${s.type} is not supported`);
+  }
+}
+
+export class Fit implements PreFilterPlugin, FilterPlugin, ScorePlugin {
+  readonly name = PluginNames.NodeResourcesFit;
+  private readonly ignoredResources: ReadonlySet<string>;
+  private readonly ignoredResourceGroups: ReadonlySet<string>;
+  private readonly scorer: ResourceAllocationScorer;
+  private readonly onlyRequested: boolean;
+  /** Score has no PreScore in v1.26; the pod's request vector is cached for the whole scoring pass. */
+  private scoredPod: Pod | null = null;
+  private scoredPodRequests: number[] = [];
+
+  constructor(
+    args: NodeResourcesFitArgs,
+    private readonly handle: Handle,
+  ) {
+    this.ignoredResources = new Set(args.ignoredResources);
+    this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
+    this.scorer = new ResourceAllocationScorer(args.scoringStrategy.resources, strategyScorer(args), false);
+    this.onlyRequested = handle.features.behaviour.fitChecksOnlyRequestedResources;
+  }
+
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    state.write(PRE_FILTER_STATE_KEY, new FitPreFilterState(computePodResourceRequest(pod)));
+    return { status: null };
+  }
+
+  preFilterExtensions(): undefined {
+    return undefined;
+  }
+
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const s = state.read<FitPreFilterState>(PRE_FILTER_STATE_KEY);
+    if (!(s instanceof FitPreFilterState)) {
+      return Status.error(`error reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
+    }
+    const insufficient = fitsRequest(s.request, nodeInfo, this.ignoredResources, this.ignoredResourceGroups, this.onlyRequested);
+    if (insufficient.length === 0) return null;
+    return Status.unschedulable(...insufficient.map((r) => r.reason));
+  }
+
+  score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    if (pod !== this.scoredPod) {
+      this.scoredPodRequests = podRequestsFor(pod, this.scorer.resources, true, this.handle.features);
+      this.scoredPod = pod;
+    }
+    return [this.scorer.score(nodeInfo, this.scoredPodRequests), null];
+  }
+
+  scoreExtensions(): undefined {
+    return undefined;
+  }
+}

@@ -1,0 +1,102 @@
+/** Score strategies of NodeResourcesFit and the BalancedAllocation formula, in v1.26 integer semantics. */
+import { MAX_NODE_SCORE } from '../../interface';
+import { idiv, type ResourceScorer } from './resource-allocation';
+
+/** Free share of the node after placing the pod; an over-committed resource scores 0. */
+export function leastRequestedScore(requested: number, capacity: number): number {
+  if (capacity === 0 || requested > capacity) return 0;
+  return idiv((capacity - requested) * MAX_NODE_SCORE, capacity);
+}
+
+/** Used share of the node after placing the pod, capped at full. */
+export function mostRequestedScore(requested: number, capacity: number): number {
+  if (capacity === 0) return 0;
+  if (requested > capacity) requested = capacity;
+  return idiv(requested * MAX_NODE_SCORE, capacity);
+}
+
+function weightedIntegerMean(perResource: (req: number, cap: number) => number): ResourceScorer {
+  return (requested, allocatable, weights, count) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < count; i++) {
+      nodeScore += perResource(requested[i], allocatable[i]) * weights[i];
+      weightSum += weights[i];
+    }
+    return weightSum === 0 ? 0 : idiv(nodeScore, weightSum);
+  };
+}
+
+export const leastAllocatedScorer: ResourceScorer = weightedIntegerMean(leastRequestedScore);
+export const mostAllocatedScorer: ResourceScorer = weightedIntegerMean(mostRequestedScore);
+
+export interface FunctionShapePoint {
+  utilization: number;
+  score: number;
+}
+
+/** Piecewise-linear function through the points, flat outside them, with truncating integer steps. */
+export function buildBrokenLinearFunction(shape: readonly FunctionShapePoint[]): (p: number) => number {
+  return (p) => {
+    for (let i = 0; i < shape.length; i++) {
+      if (p <= shape[i].utilization) {
+        if (i === 0) return shape[0].score;
+        const prev = shape[i - 1];
+        return prev.score + idiv((shape[i].score - prev.score) * (p - prev.utilization), shape[i].utilization - prev.utilization);
+      }
+    }
+    return shape[shape.length - 1].score;
+  };
+}
+
+const MAX_UTILIZATION = 100;
+/** Shape scores are configured on 0..MAX_CUSTOM_PRIORITY_SCORE and scaled to 0..MAX_NODE_SCORE. */
+export const MAX_CUSTOM_PRIORITY_SCORE = 10;
+
+export function requestedToCapacityRatioScorer(shape: readonly FunctionShapePoint[]): ResourceScorer {
+  const scaled = shape.map((p) => ({ utilization: p.utilization, score: p.score * (MAX_NODE_SCORE / MAX_CUSTOM_PRIORITY_SCORE) }));
+  const raw = buildBrokenLinearFunction(scaled);
+  const perResource = (req: number, cap: number): number =>
+    cap === 0 || req > cap ? raw(MAX_UTILIZATION) : raw(idiv(req * MAX_UTILIZATION, cap));
+  return (requested, allocatable, weights, count) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < count; i++) {
+      const s = perResource(requested[i], allocatable[i]);
+      // Upstream leaves resources scoring 0 out of the mean.
+      if (s > 0) {
+        nodeScore += s * weights[i];
+        weightSum += weights[i];
+      }
+    }
+    if (weightSum === 0) return 0;
+    return goRound(nodeScore / weightSum);
+  };
+}
+
+/** math.Round: halves away from zero. */
+function goRound(x: number): number {
+  return x < 0 ? -Math.round(-x) : Math.round(x);
+}
+
+/**
+ * BalancedAllocation: 1 − standard deviation of the requested fractions (each capped at 1),
+ * times MaxNodeScore, truncated. Weights take no part.
+ */
+export const balancedResourceScorer: ResourceScorer = (requested, allocatable, _weights, count) => {
+  let std = 0;
+  if (count === 2) {
+    std = Math.abs((Math.min(requested[0] / allocatable[0], 1) - Math.min(requested[1] / allocatable[1], 1)) / 2);
+  } else if (count > 2) {
+    let total = 0;
+    for (let i = 0; i < count; i++) total += Math.min(requested[i] / allocatable[i], 1);
+    const mean = total / count;
+    let sum = 0;
+    for (let i = 0; i < count; i++) {
+      const d = Math.min(requested[i] / allocatable[i], 1) - mean;
+      sum += d * d;
+    }
+    std = Math.sqrt(sum / count);
+  }
+  return Math.trunc((1 - std) * MAX_NODE_SCORE);
+};
