@@ -49,6 +49,12 @@ export interface BehaviourSwitches {
   fitChecksOnlyRequestedResources: boolean;
   /** From 1.30, ImageLocality counts init containers' images (and their number in the max threshold). */
   imageLocalityCountsInitContainers: boolean;
+  /**
+   * From 1.27, InterPodAffinity returns Skip from PreFilter when neither the pod nor any existing
+   * pod's required anti-affinity concerns it, so its Filter and PreFilter extensions are not run
+   * (e.g. for nominated pods added in preemption); 1.26 always ran them.
+   */
+  interPodAffinityPreFilterSkips: boolean;
 }
 
 const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
@@ -58,6 +64,7 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
   resourceScoringOverheadInMilliCpu: '1.27',
   fitChecksOnlyRequestedResources: '1.28',
   imageLocalityCountsInitContainers: '1.30',
+  interPodAffinityPreFilterSkips: '1.27',
 };
 
 export function compareVersions(a: string, b: string): number {
