@@ -1,0 +1,130 @@
+// The subset of API-server v1 defaulting (pkg/apis/core/v1/defaults.go and friends) that changes
+// scheduling outcomes. Every function returns a defaulted deep copy and never mutates its input.
+import type { Container, Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from './types';
+
+export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+export const DEFAULT_NAMESPACE = 'default';
+
+/** Kinds that are not namespaced; everything else gets metadata.namespace defaulted. */
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
+  'Node',
+  'Namespace',
+  'PriorityClass',
+  'PersistentVolume',
+  'StorageClass',
+  'CSINode',
+  'CSIDriver',
+  'RuntimeClass',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+  'VolumeAttachment',
+  'DeviceClass',
+  'ResourceSlice',
+]);
+
+export function isNamespacedKind(kind: string): boolean {
+  return !CLUSTER_SCOPED_KINDS.has(kind);
+}
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+function defaultNamespace<T extends { metadata?: { namespace?: string } }>(obj: T): void {
+  obj.metadata ??= {};
+  if (!obj.metadata.namespace) obj.metadata.namespace = DEFAULT_NAMESPACE;
+}
+
+function defaultContainer(c: Container, hostNetwork: boolean): void {
+  // Requests default to limits per resource when only limits are given.
+  const limits = c.resources?.limits;
+  if (limits && Object.keys(limits).length > 0) {
+    c.resources ??= {};
+    const requests = (c.resources.requests ??= {});
+    for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
+  }
+  for (const p of c.ports ?? []) {
+    if (!p.protocol) p.protocol = 'TCP';
+    // With host networking the container port is the host port.
+    if (hostNetwork && !p.hostPort) p.hostPort = p.containerPort;
+  }
+}
+
+export function defaultPod(pod: Pod): Pod {
+  const out = clone(pod);
+  defaultNamespace(out);
+  out.spec ??= { containers: [] };
+  const spec = out.spec;
+  spec.containers ??= [];
+  const hostNetwork = spec.hostNetwork === true;
+  for (const c of spec.containers) defaultContainer(c, hostNetwork);
+  for (const c of spec.initContainers ?? []) defaultContainer(c, hostNetwork);
+  if (!spec.schedulerName) spec.schedulerName = DEFAULT_SCHEDULER_NAME;
+  if (!spec.restartPolicy) spec.restartPolicy = 'Always';
+  if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
+  if (spec.terminationGracePeriodSeconds === undefined) spec.terminationGracePeriodSeconds = 30;
+  // Pod-level limits (PodLevelResources) also default the pod-level requests.
+  const podRes = (spec as { resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } }).resources;
+  if (podRes?.limits && Object.keys(podRes.limits).length > 0) {
+    const requests = (podRes.requests ??= {});
+    for (const [k, v] of Object.entries(podRes.limits)) {
+      if ((k === 'cpu' || k === 'memory' || k.startsWith('hugepages-')) && !(k in requests)) requests[k] = v;
+    }
+  }
+  return out;
+}
+
+export function defaultNode(node: Node): Node {
+  const out = clone(node);
+  if (out.status?.capacity && !out.status.allocatable) out.status.allocatable = { ...out.status.capacity };
+  return out;
+}
+
+export function defaultPersistentVolume(pv: PersistentVolume): PersistentVolume {
+  const out = clone(pv);
+  out.spec ??= {};
+  if (!out.spec.persistentVolumeReclaimPolicy) out.spec.persistentVolumeReclaimPolicy = 'Retain';
+  if (!out.spec.volumeMode) out.spec.volumeMode = 'Filesystem';
+  const mutable = out as { status?: { phase?: string } };
+  mutable.status ??= {};
+  if (!mutable.status.phase) mutable.status.phase = 'Pending';
+  return out;
+}
+
+export function defaultPersistentVolumeClaim(pvc: PersistentVolumeClaim): PersistentVolumeClaim {
+  const out = clone(pvc);
+  defaultNamespace(out);
+  out.spec ??= {};
+  if (!out.spec.volumeMode) out.spec.volumeMode = 'Filesystem';
+  const mutable = out as { status?: { phase?: string } };
+  mutable.status ??= {};
+  if (!mutable.status.phase) mutable.status.phase = 'Pending';
+  return out;
+}
+
+export function defaultStorageClass(sc: StorageClass): StorageClass {
+  const out = clone(sc);
+  if (!out.reclaimPolicy) out.reclaimPolicy = 'Delete';
+  if (!out.volumeBindingMode) out.volumeBindingMode = 'Immediate';
+  return out;
+}
+
+/** Defaults any supported object by kind; unknown namespaced kinds only get their namespace. */
+export function defaultObject<T extends { kind?: string; metadata?: { namespace?: string } }>(obj: T): T {
+  switch (obj.kind) {
+    case 'Pod':
+      return defaultPod(obj as unknown as Pod) as unknown as T;
+    case 'Node':
+      return defaultNode(obj as unknown as Node) as unknown as T;
+    case 'PersistentVolume':
+      return defaultPersistentVolume(obj as unknown as PersistentVolume) as unknown as T;
+    case 'PersistentVolumeClaim':
+      return defaultPersistentVolumeClaim(obj as unknown as PersistentVolumeClaim) as unknown as T;
+    case 'StorageClass':
+      return defaultStorageClass(obj as unknown as StorageClass) as unknown as T;
+  }
+  const out = clone(obj);
+  if (obj.kind && isNamespacedKind(obj.kind)) defaultNamespace(out);
+  return out;
+}

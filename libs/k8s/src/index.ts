@@ -1,0 +1,11 @@
+// Public API of @schedlab/k8s: Kubernetes API types and the API-machinery semantics the scheduler relies on.
+export * from './types';
+export * from './quantity';
+export * from './labels';
+export * from './nodeaffinity';
+export * from './taints';
+export * from './resources';
+export * from './defaulting';
+export * from './priority';
+export * from './parse';
+export { isQualifiedName, qualifiedNameErrors, labelValueErrors } from './validation';

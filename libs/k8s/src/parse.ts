@@ -1,0 +1,216 @@
+// Turns user-supplied JSON / multi-document YAML into validated Kubernetes objects.
+import { parseAllDocuments } from 'yaml';
+import type { z } from 'zod';
+import type { ObjectMeta } from './types';
+import { KIND_SCHEMAS, metadataSchema } from './schemas';
+
+export type KubeObject = { apiVersion?: string; kind: string; metadata: ObjectMeta; [k: string]: unknown };
+
+export interface SkippedObject {
+  apiVersion?: string;
+  kind: string;
+  namespace?: string;
+  name?: string;
+  reason: string;
+}
+
+export interface ParseResult {
+  objects: KubeObject[];
+  skipped: SkippedObject[];
+}
+
+/** Kinds Schedlab understands; anything else is reported in `skipped`. */
+export const KNOWN_KINDS: ReadonlySet<string> = new Set(Object.keys(KIND_SCHEMAS));
+
+/** Syntax error in the input text; line/column are 1-based when known. */
+export class ParseError extends Error {
+  constructor(
+    readonly detail: string,
+    readonly line?: number,
+    readonly column?: number,
+    readonly source?: string,
+  ) {
+    const where = [source, line !== undefined ? `line ${line}` : undefined, column !== undefined ? `column ${column}` : undefined]
+      .filter(Boolean)
+      .join(', ');
+    super(where ? `${where}: ${detail}` : detail);
+    this.name = 'ParseError';
+  }
+}
+
+/**
+ * A syntactically valid object the API server would reject; `field` is a path like
+ * spec.containers[0].name. Note: `.name` is the offending object's name ('' when it has none),
+ * not the error class name; test with `instanceof`.
+ */
+export class ObjectValidationError extends Error {
+  override readonly name: string;
+  constructor(
+    readonly kind: string,
+    readonly namespace: string | undefined,
+    objectName: string | undefined,
+    readonly field: string,
+    readonly detail: string,
+  ) {
+    const id = objectName ? (namespace ? `${namespace}/${objectName}` : objectName) : '<unnamed>';
+    super(`${kind || '<no kind>'} ${id}: ${field ? `${field}: ` : ''}${detail}`);
+    this.name = objectName ?? '';
+  }
+}
+
+/** `namespace/name` for namespaced objects, `name` otherwise. */
+export function objectKey(obj: { metadata?: { name?: string; namespace?: string } }): string {
+  const ns = obj.metadata?.namespace;
+  const name = obj.metadata?.name ?? '';
+  return ns ? `${ns}/${name}` : name;
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Renders a path like field.Path does: dotted identifiers, [i] for indexes, [key] for other map keys. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else {
+      const s = String(seg);
+      out += IDENT.test(s) ? (out ? `.${s}` : s) : `[${s}]`;
+    }
+  }
+  return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function issueDetail(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    const input = (issue as { input?: unknown }).input;
+    if (input === undefined) return 'Required value';
+    return `Invalid value: ${JSON.stringify(input)}: expected ${issue.expected}`;
+  }
+  if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1) return 'Required value';
+  if (issue.code === 'too_small' && issue.origin === 'array') return `Required value: must have at least ${issue.minimum} item(s)`;
+  return issue.message;
+}
+
+/** Validates one object of a known kind; throws ObjectValidationError on the first problem. */
+export function validateObject(obj: KubeObject): void {
+  const meta = isRecord(obj.metadata) ? obj.metadata : undefined;
+  const namespace = typeof meta?.namespace === 'string' ? meta.namespace : undefined;
+  const name = typeof meta?.name === 'string' && meta.name ? meta.name : undefined;
+  const fail = (path: readonly PropertyKey[], detail: string): never => {
+    throw new ObjectValidationError(obj.kind, namespace, name, formatFieldPath(path), detail);
+  };
+  const metaResult = metadataSchema.safeParse(obj.metadata, { reportInput: true });
+  if (!metaResult.success) {
+    const issue = metaResult.error.issues[0];
+    fail(['metadata', ...issue.path], issueDetail(issue));
+  }
+  const schema = KIND_SCHEMAS[obj.kind];
+  if (!schema) return;
+  const result = schema.safeParse(obj, { reportInput: true });
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    fail(issue.path, issueDetail(issue));
+  }
+}
+
+function lineCol(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lastNl = -1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lastNl = i;
+    }
+  }
+  return { line, column: offset - lastNl };
+}
+
+function parseJson(text: string, source?: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const lc = /line (\d+) column (\d+)/.exec(msg);
+    if (lc) throw new ParseError(`invalid JSON: ${msg}`, Number(lc[1]), Number(lc[2]), source);
+    const pos = /position (\d+)/.exec(msg);
+    if (pos) {
+      const { line, column } = lineCol(text, Number(pos[1]));
+      throw new ParseError(`invalid JSON: ${msg}`, line, column, source);
+    }
+    // Older/newer V8 messages may lack a position: ask the YAML parser (JSON is YAML) where it breaks.
+    const docs = parseAllDocuments(text);
+    const err = (Array.isArray(docs) ? docs : [docs]).flatMap((d) => d.errors)[0];
+    const lp = err?.linePos?.[0];
+    throw new ParseError(`invalid JSON: ${msg}`, lp?.line ?? lineCol(text, text.length).line, lp?.col, source);
+  }
+}
+
+function parseYaml(text: string, source?: string): unknown[] {
+  const parsed = parseAllDocuments(text);
+  const docs = Array.isArray(parsed) ? parsed : [parsed];
+  const out: unknown[] = [];
+  for (const doc of docs) {
+    const err = doc.errors[0];
+    if (err) {
+      const lp = err.linePos?.[0];
+      throw new ParseError(`invalid YAML: ${err.message.split('\n')[0]}`, lp?.line, lp?.col, source);
+    }
+    out.push(doc.toJS({ maxAliasCount: 1000 }));
+  }
+  return out;
+}
+
+/**
+ * Parses a JSON object (single object or List), a JSON array, or multi-document YAML (documents may
+ * be Lists; empty documents are ignored). Known kinds are validated; unknown kinds are skipped.
+ */
+export function parseKubernetesObjects(text: string, opts: { source?: string } = {}): ParseResult {
+  const trimmed = text.trimStart();
+  const roots = trimmed.startsWith('{') || trimmed.startsWith('[') ? [parseJson(text, opts.source)] : parseYaml(text, opts.source);
+  const result: ParseResult = { objects: [], skipped: [] };
+  const visit = (value: unknown, where: string, inherited?: { kind?: string; apiVersion?: string }) => {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, `${where}[${i}]`));
+      return;
+    }
+    if (!isRecord(value)) {
+      throw new ObjectValidationError('', undefined, undefined, where, `expected a Kubernetes object, got ${JSON.stringify(value)}`);
+    }
+    const kind = value.kind ?? inherited?.kind;
+    if (typeof kind === 'string' && /List$/.test(kind) && Array.isArray(value.items)) {
+      // Items of a typed list (PodList) may omit kind/apiVersion; they inherit them from the list.
+      const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
+      const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : undefined;
+      value.items.forEach((item, i) => {
+        if (isRecord(item)) visit(item, `${where}.items[${i}]`, { kind: itemKind, apiVersion });
+        else visit(item, `${where}.items[${i}]`);
+      });
+      return;
+    }
+    const meta = isRecord(value.metadata) ? value.metadata : undefined;
+    const ns = typeof meta?.namespace === 'string' ? meta.namespace : undefined;
+    const name = typeof meta?.name === 'string' ? meta.name : undefined;
+    if (typeof kind !== 'string' || kind === '') {
+      throw new ObjectValidationError('', ns, name, 'kind', 'Required value: kind is required');
+    }
+    const obj = { ...value, kind } as KubeObject;
+    if (obj.apiVersion === undefined && inherited?.apiVersion && inherited.kind) obj.apiVersion = inherited.apiVersion;
+    if (!KNOWN_KINDS.has(kind)) {
+      const skipped: SkippedObject = { kind, reason: 'unknown kind' };
+      if (typeof obj.apiVersion === 'string') skipped.apiVersion = obj.apiVersion;
+      if (ns !== undefined) skipped.namespace = ns;
+      if (name !== undefined) skipped.name = name;
+      result.skipped.push(skipped);
+      return;
+    }
+    validateObject(obj);
+    result.objects.push(obj);
+  };
+  roots.forEach((r, i) => visit(r, roots.length > 1 ? `document[${i}]` : ''));
+  return result;
+}
