@@ -55,6 +55,22 @@ export interface BehaviourSwitches {
    * (e.g. for nominated pods added in preemption); 1.26 always ran them.
    */
   interPodAffinityPreFilterSkips: boolean;
+  /**
+   * From 1.28 (not 1.27), PodTopologySpread returns Skip from PreScore when the pod has no
+   * ScheduleAnyway constraints (and from PreFilter without DoNotSchedule ones); 1.26 and 1.27
+   * scored every node 0 raw, normalized to 100.
+   */
+  spreadSkipsWithoutConstraints: boolean;
+  /**
+   * From 1.27, PodTopologySpread counts no existing pods for a constraint whose selector is empty
+   * (`labelSelector: {}`); 1.26 counted every pod of the namespace.
+   */
+  spreadEmptySelectorCountsNothing: boolean;
+  /**
+   * From 1.27, matchLabelKeys on a constraint without labelSelector leave it selecting nothing;
+   * 1.26 selected by the matchLabelKeys values alone.
+   */
+  spreadMatchLabelKeysKeepNilSelector: boolean;
 }
 
 const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
@@ -65,6 +81,9 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
   fitChecksOnlyRequestedResources: '1.28',
   imageLocalityCountsInitContainers: '1.30',
   interPodAffinityPreFilterSkips: '1.27',
+  spreadSkipsWithoutConstraints: '1.28',
+  spreadEmptySelectorCountsNothing: '1.27',
+  spreadMatchLabelKeysKeepNilSelector: '1.27',
 };
 
 export function compareVersions(a: string, b: string): number {
