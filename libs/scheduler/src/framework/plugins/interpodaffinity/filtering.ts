@@ -1,0 +1,167 @@
+/** PreFilter state and the three Filter checks of InterPodAffinity (upstream filtering.go). */
+import type { Labels, Node, Pod } from '@schedlab/k8s';
+import type { StateData } from '../../cycle-state';
+import { type AffinityTerm, type NodeInfo, type PodInfo, affinityTermMatches } from '../../types';
+import { PluginNames } from '../names';
+import { podMatchesAllTerms } from './terms';
+import { TopologyCounts } from './topology-counts';
+
+export const PRE_FILTER_STATE_KEY = 'PreFilter' + PluginNames.InterPodAffinity;
+
+export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules";
+export const ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
+export const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
+
+/** The incoming pod as Filter sees it: its required terms with namespaceSelector merged. */
+export interface IncomingPod {
+  pod: Pod;
+  requiredAffinityTerms: AffinityTerm[];
+  requiredAntiAffinityTerms: AffinityTerm[];
+  /** Labels of the incoming pod's namespace, for existing pods' namespaceSelectors. */
+  namespaceLabels: Labels | undefined;
+}
+
+export class PreFilterState implements StateData {
+  constructor(
+    readonly incoming: IncomingPod,
+    /** Pairs where existing pods' required anti-affinity terms match the incoming pod. */
+    readonly existingAntiAffinityCounts: TopologyCounts,
+    /** Pairs where existing pods match all of the incoming pod's required affinity terms. */
+    readonly affinityCounts: TopologyCounts,
+    /** Pairs where existing pods match one of the incoming pod's required anti-affinity terms. */
+    readonly antiAffinityCounts: TopologyCounts,
+  ) {}
+
+  clone(): PreFilterState {
+    return new PreFilterState(
+      this.incoming,
+      this.existingAntiAffinityCounts.clone(),
+      this.affinityCounts.clone(),
+      this.antiAffinityCounts.clone(),
+    );
+  }
+
+  /** Accounts for a pod added (multiplier 1) to or removed (-1) from `node`; pi carries effective terms. */
+  updateWithPod(pi: PodInfo, node: Node, multiplier: 1 | -1): void {
+    const nodeLabels = node.metadata?.labels;
+    addAntiAffinityMatches(
+      this.existingAntiAffinityCounts,
+      pi.requiredAntiAffinityTerms,
+      this.incoming.pod,
+      this.incoming.namespaceLabels,
+      nodeLabels,
+      multiplier,
+    );
+    addAffinityMatches(this.affinityCounts, this.incoming.requiredAffinityTerms, pi.pod, nodeLabels, multiplier);
+    addAntiAffinityMatches(
+      this.antiAffinityCounts,
+      this.incoming.requiredAntiAffinityTerms,
+      pi.pod,
+      undefined,
+      nodeLabels,
+      multiplier,
+    );
+  }
+}
+
+/** When `pod` matches all terms, every term's pair on the node changes by `delta`. */
+export function addAffinityMatches(
+  counts: TopologyCounts,
+  terms: readonly AffinityTerm[],
+  pod: Pod,
+  nodeLabels: Labels | undefined,
+  delta: number,
+): void {
+  if (!podMatchesAllTerms(terms, pod)) return;
+  for (const t of terms) counts.addForNode(nodeLabels, t.topologyKey, delta);
+}
+
+/** Each term that `pod` matches changes its pair on the node by `delta`. */
+export function addAntiAffinityMatches(
+  counts: TopologyCounts,
+  terms: readonly AffinityTerm[],
+  pod: Pod,
+  nsLabels: Labels | undefined,
+  nodeLabels: Labels | undefined,
+  delta: number,
+): void {
+  for (const t of terms) {
+    if (affinityTermMatches(t, pod, nsLabels)) counts.addForNode(nodeLabels, t.topologyKey, delta);
+  }
+}
+
+/**
+ * Symmetry: only nodes that host pods with required anti-affinity are visited, and only those
+ * pods' terms are checked against the incoming pod.
+ */
+export function existingAntiAffinityCounts(
+  incoming: IncomingPod,
+  nodesWithRequiredAntiAffinityPods: readonly NodeInfo[],
+  effective: (pi: PodInfo) => PodInfo,
+): TopologyCounts {
+  const counts = new TopologyCounts();
+  for (const ni of nodesWithRequiredAntiAffinityPods) {
+    const nodeLabels = ni.node.metadata?.labels;
+    for (const existing of ni.podsWithRequiredAntiAffinity) {
+      addAntiAffinityMatches(
+        counts,
+        effective(existing).requiredAntiAffinityTerms,
+        incoming.pod,
+        incoming.namespaceLabels,
+        nodeLabels,
+        1,
+      );
+    }
+  }
+  return counts;
+}
+
+/** Counts of existing pods matching the incoming pod's required affinity / anti-affinity terms. */
+export function incomingAffinityCounts(
+  incoming: IncomingPod,
+  allNodes: readonly NodeInfo[],
+): { affinity: TopologyCounts; antiAffinity: TopologyCounts } {
+  const affinity = new TopologyCounts();
+  const antiAffinity = new TopologyCounts();
+  const aff = incoming.requiredAffinityTerms;
+  const anti = incoming.requiredAntiAffinityTerms;
+  if (aff.length === 0 && anti.length === 0) return { affinity, antiAffinity };
+  for (const ni of allNodes) {
+    const nodeLabels = ni.node.metadata?.labels;
+    for (const existing of ni.pods) {
+      if (aff.length > 0) addAffinityMatches(affinity, aff, existing.pod, nodeLabels, 1);
+      if (anti.length > 0) addAntiAffinityMatches(antiAffinity, anti, existing.pod, undefined, nodeLabels, 1);
+    }
+  }
+  return { affinity, antiAffinity };
+}
+
+/** Would the incoming pod on this node fall in a domain where an existing pod's anti-affinity forbids it? */
+export function satisfiesExistingPodsAntiAffinity(s: PreFilterState, nodeLabels: Labels | undefined): boolean {
+  return !s.existingAntiAffinityCounts.anyPositiveForNode(nodeLabels);
+}
+
+/** No pod matching one of the incoming pod's anti-affinity terms in the node's domain of that term. */
+export function satisfiesPodAntiAffinity(s: PreFilterState, nodeLabels: Labels | undefined): boolean {
+  if (s.antiAffinityCounts.size === 0 || !nodeLabels) return true;
+  for (const t of s.incoming.requiredAntiAffinityTerms) {
+    const v = nodeLabels[t.topologyKey];
+    if (v !== undefined && s.antiAffinityCounts.get(t.topologyKey, v) > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * The node must have every term's topology key, and each of its domains must hold a matching pod —
+ * unless no pod matches anywhere and the pod matches its own terms (first pod of a self-affine group).
+ */
+export function satisfiesPodAffinity(s: PreFilterState, nodeLabels: Labels | undefined): boolean {
+  let podsExist = true;
+  for (const t of s.incoming.requiredAffinityTerms) {
+    const v = nodeLabels?.[t.topologyKey];
+    if (v === undefined) return false;
+    if (s.affinityCounts.get(t.topologyKey, v) <= 0) podsExist = false;
+  }
+  if (podsExist) return true;
+  return s.affinityCounts.size === 0 && podMatchesAllTerms(s.incoming.requiredAffinityTerms, s.incoming.pod);
+}

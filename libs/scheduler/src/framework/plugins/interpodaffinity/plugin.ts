@@ -1,0 +1,189 @@
+/** The InterPodAffinity plugin: required pod (anti-)affinity in Filter, preferred ones in Score. */
+import type { Pod } from '@schedlab/k8s';
+import type { CycleState } from '../../cycle-state';
+import type {
+  FilterPlugin,
+  Handle,
+  NodeScore,
+  PreFilterExtensions,
+  PreFilterPlugin,
+  PreFilterResult,
+  PreScorePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+} from '../../interface';
+import { type MaybeStatus, Status } from '../../status';
+import { type NodeInfo, PodInfo } from '../../types';
+import { PluginNames } from '../names';
+import type { InterPodAffinityArgs } from './args';
+import {
+  ERR_REASON_AFFINITY_RULES_NOT_MATCH,
+  ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
+  ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
+  type IncomingPod,
+  PRE_FILTER_STATE_KEY,
+  PreFilterState,
+  existingAntiAffinityCounts,
+  incomingAffinityCounts,
+  satisfiesExistingPodsAntiAffinity,
+  satisfiesPodAffinity,
+  satisfiesPodAntiAffinity,
+} from './filtering';
+import { PRE_SCORE_STATE_KEY, PreScoreState, computeTopologyScore, nodeScore, normalizeScores } from './scoring';
+import { MATCH_LABEL_KEYS_GATE, effectivePodInfo, mergeTermNamespaces, podUsesLabelKeys, podWithLabelKeysFolded } from './terms';
+
+export class InterPodAffinity
+  implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
+{
+  readonly name = PluginNames.InterPodAffinity;
+  private readonly labelKeysEnabled: boolean;
+  /** Bound once so hot loops pass it without allocating a closure per call. */
+  private readonly effective: (pi: PodInfo) => PodInfo;
+
+  constructor(
+    readonly args: InterPodAffinityArgs,
+    private readonly handle: Handle,
+  ) {
+    this.labelKeysEnabled = handle.features.enabled(MATCH_LABEL_KEYS_GATE);
+    const enabled = this.labelKeysEnabled;
+    this.effective = (pi) => effectivePodInfo(pi, enabled);
+  }
+
+  /** The incoming pod parsed with label keys folded in (gate on); throws on an invalid selector. */
+  private parse(pod: Pod): PodInfo {
+    return new PodInfo(this.labelKeysEnabled && podUsesLabelKeys(pod) ? podWithLabelKeysFolded(pod) : pod);
+  }
+
+  private namespaceLabels(pod: Pod) {
+    return this.handle.objects.namespaceLabels(pod.metadata?.namespace ?? 'default');
+  }
+
+  // ---- PreFilter ----
+
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    let pi: PodInfo;
+    try {
+      pi = this.parse(pod);
+    } catch (err) {
+      return { status: Status.unresolvable(`parsing pod: ${(err as Error).message}`) };
+    }
+    const objects = this.handle.objects;
+    const incoming: IncomingPod = {
+      pod,
+      requiredAffinityTerms: pi.requiredAffinityTerms.map((t) => mergeTermNamespaces(t, objects)),
+      requiredAntiAffinityTerms: pi.requiredAntiAffinityTerms.map((t) => mergeTermNamespaces(t, objects)),
+      namespaceLabels: this.namespaceLabels(pod),
+    };
+    const lister = this.handle.snapshot();
+    const existing = existingAntiAffinityCounts(incoming, lister.havePodsWithRequiredAntiAffinityList(), this.effective);
+    const { affinity, antiAffinity } = incomingAffinityCounts(incoming, lister.list());
+    if (
+      this.handle.features.behaviour.interPodAffinityPreFilterSkips &&
+      existing.size === 0 &&
+      incoming.requiredAffinityTerms.length === 0 &&
+      incoming.requiredAntiAffinityTerms.length === 0
+    ) {
+      return { status: Status.skip() };
+    }
+    state.write(PRE_FILTER_STATE_KEY, new PreFilterState(incoming, existing, affinity, antiAffinity));
+    return { status: null };
+  }
+
+  preFilterExtensions(): PreFilterExtensions {
+    return this;
+  }
+
+  addPod(state: CycleState, _podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    return this.updateState(state, podInfoToAdd, nodeInfo, 1);
+  }
+
+  removePod(state: CycleState, _podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    return this.updateState(state, podInfoToRemove, nodeInfo, -1);
+  }
+
+  private updateState(state: CycleState, pi: PodInfo, nodeInfo: NodeInfo, multiplier: 1 | -1): MaybeStatus {
+    const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
+    if (!s) {
+      // A PreFilter that skipped has nothing to update (upstream's runtime does not call it then).
+      if (state.skipFilterPlugins.has(this.name)) return null;
+      return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
+    }
+    s.updateWithPod(this.effective(pi), nodeInfo.node, multiplier);
+    return null;
+  }
+
+  // ---- Filter ----
+
+  /** Order as upstream: the pod's affinity (unresolvable), its anti-affinity, then existing pods' anti-affinity. */
+  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
+    if (!s) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
+    const labels = nodeInfo.node.metadata?.labels;
+    if (!satisfiesPodAffinity(s, labels)) return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
+    if (!satisfiesPodAntiAffinity(s, labels)) return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+    if (!satisfiesExistingPodsAntiAffinity(s, labels)) {
+      return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+    }
+    return null;
+  }
+
+  // ---- Score ----
+
+  preScore(state: CycleState, pod: Pod, nodes: NodeInfo[]): MaybeStatus {
+    const skips = this.handle.features.behaviour.preScoreSkipsWhenNothingToScore;
+    if (nodes.length === 0) return skips ? Status.skip() : null;
+    const aff = pod.spec?.affinity;
+    const hasPreferred =
+      (aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+      (aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+    if (this.args.ignorePreferredTermsOfExistingPods && !hasPreferred) {
+      if (skips) return Status.skip();
+      state.write(PRE_SCORE_STATE_KEY, new PreScoreState(new Map()));
+      return null;
+    }
+    let pi: PodInfo;
+    try {
+      pi = this.parse(pod);
+    } catch (err) {
+      return Status.error(`failed to parse pod: ${(err as Error).message}`);
+    }
+    const objects = this.handle.objects;
+    const lister = this.handle.snapshot();
+    // Without preferred terms of its own, only pods with affinity can contribute (symmetry).
+    const scanNodes = hasPreferred ? lister.list() : lister.havePodsWithAffinityList();
+    const topologyScore = computeTopologyScore(
+      {
+        pod,
+        preferredAffinityTerms: pi.preferredAffinityTerms.map((t) => mergeTermNamespaces(t, objects)),
+        preferredAntiAffinityTerms: pi.preferredAntiAffinityTerms.map((t) => mergeTermNamespaces(t, objects)),
+        namespaceLabels: this.namespaceLabels(pod),
+      },
+      scanNodes,
+      hasPreferred,
+      this.args.hardPodAffinityWeight,
+      this.effective,
+    );
+    if (topologyScore.size === 0 && skips) return Status.skip();
+    state.write(PRE_SCORE_STATE_KEY, new PreScoreState(topologyScore));
+    return null;
+  }
+
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
+    if (!s) return [0, Status.error(`reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`)];
+    return [nodeScore(s.topologyScore, nodeInfo.node.metadata?.labels), null];
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  /** With nothing scored anywhere the raw zeros stay; otherwise min–max scaled to 0..100. */
+  normalizeScore(state: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
+    const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
+    if (!s) return Status.error(`reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
+    if (s.topologyScore.size === 0) return null;
+    normalizeScores(scores);
+    return null;
+  }
+}

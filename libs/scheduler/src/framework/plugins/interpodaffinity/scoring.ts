@@ -1,0 +1,117 @@
+/** PreScore/Score/NormalizeScore of InterPodAffinity (upstream scoring.go). */
+import type { Labels, Pod } from '@schedlab/k8s';
+import type { StateData } from '../../cycle-state';
+import { MAX_NODE_SCORE, type NodeScore } from '../../interface';
+import { type AffinityTerm, type NodeInfo, type PodInfo, type WeightedAffinityTerm, affinityTermMatches } from '../../types';
+import { PluginNames } from '../names';
+
+export const PRE_SCORE_STATE_KEY = 'PreScore' + PluginNames.InterPodAffinity;
+
+/** topology key → topology value → summed weight. */
+export type TopologyScore = Map<string, Map<string, number>>;
+
+export class PreScoreState implements StateData {
+  constructor(readonly topologyScore: TopologyScore) {}
+  /** Never changed after PreScore. */
+  clone(): StateData {
+    return this;
+  }
+}
+
+/** The incoming pod as PreScore sees it: preferred terms with namespaceSelector merged. */
+export interface ScoringPod {
+  pod: Pod;
+  preferredAffinityTerms: WeightedAffinityTerm[];
+  preferredAntiAffinityTerms: WeightedAffinityTerm[];
+  namespaceLabels: Labels | undefined;
+}
+
+function addTerm(
+  score: TopologyScore,
+  term: AffinityTerm,
+  weight: number,
+  pod: Pod,
+  nsLabels: Labels | undefined,
+  nodeLabels: Labels,
+): void {
+  if (!affinityTermMatches(term, pod, nsLabels)) return;
+  const value = nodeLabels[term.topologyKey];
+  if (value === undefined) return;
+  let values = score.get(term.topologyKey);
+  if (!values) score.set(term.topologyKey, (values = new Map()));
+  // An entry is created even when the sum is 0: upstream's "anything to score" tests map size.
+  values.set(value, (values.get(value) ?? 0) + weight);
+}
+
+function addWeightedTerms(
+  score: TopologyScore,
+  terms: readonly WeightedAffinityTerm[],
+  sign: 1 | -1,
+  pod: Pod,
+  nsLabels: Labels | undefined,
+  nodeLabels: Labels,
+): void {
+  for (const t of terms) addTerm(score, t, t.weight * sign, pod, nsLabels, nodeLabels);
+}
+
+/**
+ * Sums, per topology pair, the incoming pod's preferred terms matched by existing pods and the
+ * existing pods' terms matched by the incoming pod (their required affinity at hardPodAffinityWeight).
+ * `nodes` are all nodes when the incoming pod has preferred terms, else only nodes hosting pods
+ * with affinity (and then only those pods are visited).
+ */
+export function computeTopologyScore(
+  incoming: ScoringPod,
+  nodes: readonly NodeInfo[],
+  visitAllPods: boolean,
+  hardPodAffinityWeight: number,
+  effective: (pi: PodInfo) => PodInfo,
+): TopologyScore {
+  const score: TopologyScore = new Map();
+  const pod = incoming.pod;
+  const ns = incoming.namespaceLabels;
+  for (const ni of nodes) {
+    const nodeLabels = ni.node.metadata?.labels;
+    // Upstream skips existing pods on nodes without labels: no topology can match there.
+    if (!nodeLabels || Object.keys(nodeLabels).length === 0) continue;
+    const pods = visitAllPods ? ni.pods : ni.podsWithAffinity;
+    for (const existingInfo of pods) {
+      const existingPod = existingInfo.pod;
+      addWeightedTerms(score, incoming.preferredAffinityTerms, 1, existingPod, undefined, nodeLabels);
+      addWeightedTerms(score, incoming.preferredAntiAffinityTerms, -1, existingPod, undefined, nodeLabels);
+      if (!existingInfo.hasAffinity()) continue;
+      const existing = effective(existingInfo);
+      if (hardPodAffinityWeight > 0) {
+        for (const t of existing.requiredAffinityTerms) addTerm(score, t, hardPodAffinityWeight, pod, ns, nodeLabels);
+      }
+      addWeightedTerms(score, existing.preferredAffinityTerms, 1, pod, ns, nodeLabels);
+      addWeightedTerms(score, existing.preferredAntiAffinityTerms, -1, pod, ns, nodeLabels);
+    }
+  }
+  return score;
+}
+
+/** Raw score of a node: the sum of its topology pairs' weights. */
+export function nodeScore(topologyScore: TopologyScore, nodeLabels: Labels | undefined): number {
+  if (!nodeLabels) return 0;
+  let sum = 0;
+  for (const [key, values] of topologyScore) {
+    const v = nodeLabels[key];
+    if (v !== undefined) sum += values.get(v) ?? 0;
+  }
+  return sum;
+}
+
+/** Min–max scaling to 0..MAX_NODE_SCORE, truncated as Go's int64(float64). */
+export function normalizeScores(scores: NodeScore[]): void {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const s of scores) {
+    if (s.score > max) max = s.score;
+    if (s.score < min) min = s.score;
+  }
+  const diff = max - min;
+  for (const s of scores) {
+    s.score = diff > 0 ? Math.trunc(MAX_NODE_SCORE * ((s.score - min) / diff)) : 0;
+  }
+}
