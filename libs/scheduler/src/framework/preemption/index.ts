@@ -1,0 +1,2 @@
+export * from './evaluator';
+export * from './util';
