@@ -1,0 +1,25 @@
+import type { Pod } from '@schedlab/k8s';
+import type { CycleState } from '../../cycle-state';
+import type { FilterPlugin } from '../../interface';
+import type { PluginDescriptor } from '../../runtime/registry';
+import { MaybeStatus, Status } from '../../status';
+import type { NodeInfo } from '../../types';
+import { PluginNames } from '../names';
+
+export const ERR_REASON_NODE_NAME = "node(s) didn't match the requested node name";
+
+/** A pod that names its node (spec.nodeName) fits only there. */
+export class NodeName implements FilterPlugin {
+  readonly name = PluginNames.NodeName;
+
+  filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const wanted = pod.spec?.nodeName;
+    if (!wanted || wanted === nodeInfo.name) return null;
+    return Status.unresolvable(ERR_REASON_NODE_NAME);
+  }
+}
+
+export const descriptor: PluginDescriptor = {
+  name: PluginNames.NodeName,
+  create: () => new NodeName(),
+};

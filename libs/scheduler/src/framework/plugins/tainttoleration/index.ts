@@ -1,0 +1,60 @@
+import { Pod, Taint, Toleration, findMatchingUntoleratedTaint, tolerationsTolerateTaint } from '@schedlab/k8s';
+import { CycleState, ImmutableState } from '../../cycle-state';
+import { MAX_NODE_SCORE, FilterPlugin, NodeScore, PreScorePlugin, ScoreExtensions, ScorePlugin } from '../../interface';
+import type { PluginDescriptor } from '../../runtime/registry';
+import { MaybeStatus, Status } from '../../status';
+import type { NodeInfo } from '../../types';
+import { defaultNormalizeScore } from '../helper/normalize-score';
+import { PluginNames } from '../names';
+
+const PRE_SCORE_KEY = `PreScore${PluginNames.TaintToleration}`;
+
+export function untoleratedTaintReason(taint: Taint): string {
+  return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+}
+
+const isHardTaint = (t: Taint): boolean => t.effect === 'NoSchedule' || t.effect === 'NoExecute';
+
+/**
+ * Filter: NoSchedule/NoExecute taints must be tolerated. Score: fewer untolerated
+ * PreferNoSchedule taints is better (counts reversed in normalization).
+ */
+export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
+  readonly name = PluginNames.TaintToleration;
+
+  filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const taint = findMatchingUntoleratedTaint(nodeInfo.node.spec?.taints ?? [], pod.spec?.tolerations ?? [], isHardTaint);
+    return taint ? Status.unresolvable(untoleratedTaintReason(taint)) : null;
+  }
+
+  preScore(state: CycleState, pod: Pod): MaybeStatus {
+    // An empty effect tolerates every effect, PreferNoSchedule included.
+    const preferNoSchedule = (pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
+    state.write(PRE_SCORE_KEY, new ImmutableState<Toleration[]>(preferNoSchedule));
+    return null;
+  }
+
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    const tolerations = state.read<ImmutableState<Toleration[]>>(PRE_SCORE_KEY)?.value;
+    if (!tolerations) return [0, Status.error(`reading "${PRE_SCORE_KEY}" from cycleState: not found`)];
+    let intolerable = 0;
+    for (const taint of nodeInfo.node.spec?.taints ?? []) {
+      if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint)) intolerable++;
+    }
+    return [intolerable, null];
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
+    defaultNormalizeScore(MAX_NODE_SCORE, true, scores);
+    return null;
+  }
+}
+
+export const descriptor: PluginDescriptor = {
+  name: PluginNames.TaintToleration,
+  create: () => new TaintToleration(),
+};

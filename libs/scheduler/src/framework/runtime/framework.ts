@@ -1,0 +1,358 @@
+/**
+ * Runs a profile's plugins at each extension point (upstream framework/runtime/framework.go):
+ * instantiates each plugin once, stops Filter at the first failing plugin, skips plugins that
+ * returned Skip, normalizes and weights scores, and serves as the plugins' Handle.
+ */
+import { Pod, podPriority } from '@schedlab/k8s';
+import type { ClusterObjects } from '../../backend/cache/cluster-objects';
+import type { Snapshot } from '../../backend/cache/snapshot';
+import type { Nominator } from '../../backend/queue/nominator';
+import type { FeatureSet } from '../../features';
+import { CycleState } from '../cycle-state';
+import {
+  BindPlugin,
+  FilterPlugin,
+  Handle,
+  MAX_NODE_SCORE,
+  MIN_NODE_SCORE,
+  NodeInfoLister,
+  NodeScore,
+  NodeToStatusMap,
+  PermitPlugin,
+  Plugin,
+  PostBindPlugin,
+  PostFilterPlugin,
+  PostFilterResult,
+  PreBindPlugin,
+  PreEnqueuePlugin,
+  PreFilterPlugin,
+  PreFilterResult,
+  PreScorePlugin,
+  QueueSortPlugin,
+  ReservePlugin,
+  ScorePlugin,
+} from '../interface';
+import { Code, MaybeStatus, Status, isRejected, isSkip, isSuccess } from '../status';
+import type { NodeInfo, PodInfo } from '../types';
+import type { FrameworkProfile } from './profile';
+import type { PluginDescriptor } from './registry';
+
+export interface FrameworkDeps {
+  snapshot: Snapshot;
+  objects: ClusterObjects;
+  features: FeatureSet;
+  nominator: Nominator;
+}
+
+/** Per score plugin: node → raw score and node → weighted normalized score. */
+export interface PluginScoreBreakdown {
+  plugin: string;
+  weight: number;
+  raw: Map<string, number>;
+  weighted: Map<string, number>;
+}
+
+export interface ScoreResult {
+  totals: NodeScore[];
+  plugins: PluginScoreBreakdown[];
+}
+
+export class PluginNotFoundError extends Error {}
+
+export class Framework implements Handle {
+  readonly profileName: string;
+  readonly percentageOfNodesToScore?: number;
+  readonly features: FeatureSet;
+  readonly objects: ClusterObjects;
+  readonly nominator: Nominator;
+  private readonly snap: Snapshot;
+  private readonly instances = new Map<string, Plugin>();
+
+  readonly preEnqueuePlugins: PreEnqueuePlugin[];
+  readonly queueSortPlugin?: QueueSortPlugin;
+  readonly preFilterPlugins: PreFilterPlugin[];
+  readonly filterPlugins: FilterPlugin[];
+  readonly postFilterPlugins: PostFilterPlugin[];
+  readonly preScorePlugins: PreScorePlugin[];
+  readonly scorePlugins: { plugin: ScorePlugin; weight: number }[];
+  readonly reservePlugins: ReservePlugin[];
+  readonly permitPlugins: PermitPlugin[];
+  readonly preBindPlugins: PreBindPlugin[];
+  readonly bindPlugins: BindPlugin[];
+  readonly postBindPlugins: PostBindPlugin[];
+
+  constructor(profile: FrameworkProfile, registry: ReadonlyMap<string, PluginDescriptor>, deps: FrameworkDeps) {
+    this.profileName = profile.schedulerName;
+    this.percentageOfNodesToScore = profile.percentageOfNodesToScore;
+    this.features = deps.features;
+    this.objects = deps.objects;
+    this.nominator = deps.nominator;
+    this.snap = deps.snapshot;
+
+    const get = <T>(name: string): T => {
+      let inst = this.instances.get(name);
+      if (!inst) {
+        const d = registry.get(name);
+        if (!d) throw new PluginNotFoundError(`profile "${profile.schedulerName}": plugin "${name}" is not implemented`);
+        const args = profile.pluginArgs.has(name)
+          ? profile.pluginArgs.get(name)
+          : d.defaultArgs
+            ? d.defaultArgs(undefined, deps.features)
+            : undefined;
+        inst = d.create(args, this);
+        this.instances.set(name, inst);
+      }
+      return inst as T;
+    };
+    const at = <T>(point: keyof FrameworkProfile['plugins'], method: string): T[] =>
+      profile.plugins[point].map((ref) => {
+        const p = get<Record<string, unknown>>(ref.name);
+        if (typeof p[method] !== 'function') {
+          throw new Error(`profile "${profile.schedulerName}": plugin "${ref.name}" does not extend ${point}`);
+        }
+        return p as T;
+      });
+
+    this.preEnqueuePlugins = at<PreEnqueuePlugin>('preEnqueue', 'preEnqueue');
+    this.queueSortPlugin = at<QueueSortPlugin>('queueSort', 'less')[0];
+    this.preFilterPlugins = at<PreFilterPlugin>('preFilter', 'preFilter');
+    this.filterPlugins = at<FilterPlugin>('filter', 'filter');
+    this.postFilterPlugins = at<PostFilterPlugin>('postFilter', 'postFilter');
+    this.preScorePlugins = at<PreScorePlugin>('preScore', 'preScore');
+    this.scorePlugins = profile.plugins.score.map((ref) => ({
+      plugin: at<ScorePlugin>('score', 'score').find((p) => p.name === ref.name)!,
+      weight: ref.weight && ref.weight > 0 ? ref.weight : 1,
+    }));
+    this.reservePlugins = at<ReservePlugin>('reserve', 'reserve');
+    this.permitPlugins = at<PermitPlugin>('permit', 'permit');
+    this.preBindPlugins = at<PreBindPlugin>('preBind', 'preBind');
+    this.bindPlugins = at<BindPlugin>('bind', 'bind');
+    this.postBindPlugins = at<PostBindPlugin>('postBind', 'postBind');
+  }
+
+  snapshot(): NodeInfoLister {
+    return this.snap;
+  }
+
+  plugin(name: string): Plugin | undefined {
+    return this.instances.get(name);
+  }
+
+  runPreEnqueuePlugins(pod: Pod): MaybeStatus {
+    for (const p of this.preEnqueuePlugins) {
+      const s = p.preEnqueue(pod);
+      if (!isSuccess(s)) return s!.withPlugin(p.name);
+    }
+    return null;
+  }
+
+  /**
+   * Runs PreFilter plugins; the first rejection ends the attempt. Node sets returned by plugins
+   * are intersected; an empty intersection rejects the pod everywhere.
+   */
+  runPreFilterPlugins(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    let merged: PreFilterResult | undefined;
+    const narrowing: string[] = [];
+    for (const p of this.preFilterPlugins) {
+      const { result, status } = p.preFilter(state, pod);
+      if (isSkip(status)) {
+        state.skipFilterPlugins.add(p.name);
+        continue;
+      }
+      if (!isSuccess(status)) {
+        status!.withPlugin(p.name);
+        if (isRejected(status)) return { status };
+        return { status: Status.error(`running PreFilter plugin "${p.name}": ${status!.message()}`).withPlugin(p.name) };
+      }
+      if (result?.nodeNames) {
+        narrowing.push(p.name);
+        merged = merged?.nodeNames
+          ? { nodeNames: new Set([...merged.nodeNames].filter((n) => result.nodeNames!.has(n))) }
+          : { nodeNames: new Set(result.nodeNames) };
+        if (merged.nodeNames!.size === 0) {
+          return {
+            status: Status.unresolvable(
+              `node(s) didn't satisfy plugin(s) [${narrowing.join(' ')}] simultaneously`,
+            ).withPlugin(p.name),
+          };
+        }
+      }
+    }
+    return { result: merged, status: null };
+  }
+
+  /** Filter plugins in order; the first failure decides and names its plugin. */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    for (const p of this.filterPlugins) {
+      if (state.skipFilterPlugins.has(p.name)) continue;
+      const s = p.filter(state, pod, nodeInfo);
+      if (isSuccess(s)) continue;
+      s!.withPlugin(p.name);
+      if (!isRejected(s)) {
+        return Status.error(`running "${p.name}" filter plugin: ${s!.message()}`).withPlugin(p.name);
+      }
+      return s;
+    }
+    return null;
+  }
+
+  /**
+   * Upstream runs filters twice when equal-or-higher-priority pods are nominated to the node:
+   * once as if they were there, once without them, and the node must pass both.
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const uid = pod.metadata?.uid ?? `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name}`;
+    const nominated = this.nominator.relevantFor(nodeInfo.name, uid, podPriority(pod));
+    if (nominated.length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
+    const stateWith = state.clone();
+    const nodeWith = nodeInfo.clone();
+    for (const pi of nominated) {
+      nodeWith.addPodInfo(pi);
+      const s = this.runPreFilterExtensionAddPod(stateWith, pod, pi, nodeWith);
+      if (!isSuccess(s)) return s;
+    }
+    const withNominated = this.runFilterPlugins(stateWith, pod, nodeWith);
+    if (!isSuccess(withNominated)) return withNominated;
+    return this.runFilterPlugins(state, pod, nodeInfo);
+  }
+
+  runPreFilterExtensionAddPod(state: CycleState, pod: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    for (const p of this.preFilterPlugins) {
+      if (state.skipFilterPlugins.has(p.name)) continue;
+      const s = p.preFilterExtensions?.()?.addPod(state, pod, podInfoToAdd, nodeInfo) ?? null;
+      if (!isSuccess(s)) return Status.error(`running AddPod on PreFilter plugin "${p.name}": ${s!.message()}`);
+    }
+    return null;
+  }
+
+  runPreFilterExtensionRemovePod(
+    state: CycleState,
+    pod: Pod,
+    podInfoToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus {
+    for (const p of this.preFilterPlugins) {
+      if (state.skipFilterPlugins.has(p.name)) continue;
+      const s = p.preFilterExtensions?.()?.removePod(state, pod, podInfoToRemove, nodeInfo) ?? null;
+      if (!isSuccess(s)) return Status.error(`running RemovePod on PreFilter plugin "${p.name}": ${s!.message()}`);
+    }
+    return null;
+  }
+
+  /** The first PostFilter that does not answer Unschedulable decides. */
+  runPostFilterPlugins(
+    state: CycleState,
+    pod: Pod,
+    statuses: NodeToStatusMap,
+  ): { result?: PostFilterResult; status: MaybeStatus } {
+    let last: { result?: PostFilterResult; status: MaybeStatus } = {
+      status: Status.unschedulable(),
+    };
+    for (const p of this.postFilterPlugins) {
+      const out = p.postFilter(state, pod, statuses);
+      if (isSuccess(out.status)) return out;
+      out.status!.withPlugin(p.name);
+      if (out.status!.code !== Code.Unschedulable && out.status!.code !== Code.UnschedulableAndUnresolvable) return out;
+      last = out;
+    }
+    return last;
+  }
+
+  runPreScorePlugins(state: CycleState, pod: Pod, nodes: NodeInfo[]): MaybeStatus {
+    for (const p of this.preScorePlugins) {
+      const s = p.preScore(state, pod, nodes);
+      if (isSkip(s)) {
+        state.skipScorePlugins.add(p.name);
+        continue;
+      }
+      if (!isSuccess(s)) return Status.error(`running PreScore plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+    }
+    return null;
+  }
+
+  /** Score, NormalizeScore and weights; plugins that skipped in PreScore contribute nothing. */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: NodeInfo[]): { result?: ScoreResult; status: MaybeStatus } {
+    const totals: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
+    const plugins: PluginScoreBreakdown[] = [];
+    for (const { plugin, weight } of this.scorePlugins) {
+      if (state.skipScorePlugins.has(plugin.name)) continue;
+      const scores: NodeScore[] = new Array(nodes.length);
+      const raw = new Map<string, number>();
+      for (let i = 0; i < nodes.length; i++) {
+        const [score, s] = plugin.score(state, pod, nodes[i]);
+        if (!isSuccess(s)) {
+          return { status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(plugin.name) };
+        }
+        scores[i] = { name: nodes[i].name, score };
+        raw.set(nodes[i].name, score);
+      }
+      const ext = plugin.scoreExtensions?.();
+      if (ext) {
+        const s = ext.normalizeScore(state, pod, scores);
+        if (!isSuccess(s)) {
+          return { status: Status.error(`running Normalize on Score plugin "${plugin.name}": ${s!.message()}`) };
+        }
+      }
+      const weighted = new Map<string, number>();
+      for (let i = 0; i < scores.length; i++) {
+        const sc = scores[i].score;
+        if (sc > MAX_NODE_SCORE || sc < MIN_NODE_SCORE) {
+          return {
+            status: Status.error(
+              `plugin "${plugin.name}" returns an invalid score ${sc}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`,
+            ),
+          };
+        }
+        const w = sc * weight;
+        weighted.set(scores[i].name, w);
+        totals[i].score += w;
+      }
+      plugins.push({ plugin: plugin.name, weight, raw, weighted });
+    }
+    return { result: { totals, plugins }, status: null };
+  }
+
+  runReservePluginsReserve(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {
+    for (const p of this.reservePlugins) {
+      const s = p.reserve(state, pod, nodeName);
+      if (!isSuccess(s)) return s!.withPlugin(p.name);
+    }
+    return null;
+  }
+
+  /** Unreserve runs in reverse order, as upstream does, so later reservations unwind first. */
+  runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): void {
+    for (let i = this.reservePlugins.length - 1; i >= 0; i--) this.reservePlugins[i].unreserve(state, pod, nodeName);
+  }
+
+  runPermitPlugins(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {
+    for (const p of this.permitPlugins) {
+      const { status } = p.permit(state, pod, nodeName);
+      // A simulation has nobody to approve a waiting pod; Wait is reported like a rejection.
+      if (!isSuccess(status)) return status!.withPlugin(p.name);
+    }
+    return null;
+  }
+
+  runPreBindPlugins(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {
+    for (const p of this.preBindPlugins) {
+      const s = p.preBind(state, pod, nodeName);
+      if (!isSuccess(s)) return s!.withPlugin(p.name);
+    }
+    return null;
+  }
+
+  /** The first bind plugin that does not Skip binds the pod. */
+  runBindPlugins(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {
+    for (const p of this.bindPlugins) {
+      const s = p.bind(state, pod, nodeName);
+      if (isSkip(s)) continue;
+      return isSuccess(s) ? null : s!.withPlugin(p.name);
+    }
+    return Status.error('no bind plugin bound the pod');
+  }
+
+  runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): void {
+    for (const p of this.postBindPlugins) p.postBind(state, pod, nodeName);
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * One scheduling attempt for one pod and what follows it (upstream schedule_one.go): PreFilter,
+ * Filter over a rotating window of nodes, PreScore/Score, host selection, then either the
+ * binding cycle or PostFilter (preemption). Every step is recorded for explanations.
+ */
+import { Pod, podPriority } from '@schedlab/k8s';
+import type { Snapshot } from './backend/cache/snapshot';
+import { numFeasibleNodesToFind } from './find-nodes';
+import { CycleState } from './framework/cycle-state';
+import { Diagnosis, compareStrings, fitErrorMessage } from './framework/fit-error';
+import type { NodeToStatusMap, PostFilterResult } from './framework/interface';
+import type { Framework, ScoreResult } from './framework/runtime/framework';
+import { Code, MaybeStatus, Status, isSuccess } from './framework/status';
+import type { NodeInfo } from './framework/types';
+import type { SeededRandom } from './util/rng';
+
+export type TieBreak = 'random' | 'lowest-node-name';
+
+/** Which nodes the Filter loop looked at (for partial searches over large clusters). */
+export interface EvaluatedRange {
+  startIndex: number;
+  count: number;
+  first: string | null;
+  last: string | null;
+  nextStartIndex: number;
+}
+
+/** Everything one attempt decided, in the vocabulary of kube-scheduler. */
+export interface AttemptRecord {
+  feasible: string[];
+  /** node → total weighted score. */
+  scores: Record<string, number>;
+  /** plugin → node → normalized score × weight. */
+  pluginScores: Record<string, Record<string, number>>;
+  /** plugin → node → raw score before normalization. */
+  rawScores: Record<string, Record<string, number>>;
+  maxScoreNodes: string[];
+  /** node → reasons, for nodes that failed (only the first failing plugin is run). */
+  filterReasons: Record<string, string[]>;
+  filterPlugin: Record<string, string>;
+  /** node → code name of the failure (Unschedulable / UnschedulableAndUnresolvable). */
+  filterCode: Record<string, string>;
+  selectedNode: string | null;
+  /** FitError text when no node was feasible. */
+  message?: string;
+  /** Set when a PreFilter plugin rejected the pod before any node was tried. */
+  preFilterRejection?: { plugin: string; message: string };
+  evaluated?: EvaluatedRange;
+  /** Internal: per-node statuses and diagnosis, for PostFilter. */
+  diagnosis: Diagnosis;
+  state: CycleState;
+  /** An internal error (a plugin returned Error); the pod is not scheduled. */
+  error?: string;
+}
+
+export interface SchedulerAlgorithmOptions {
+  tieBreak: TieBreak;
+  rng: SeededRandom;
+  /** Global percentageOfNodesToScore; a profile's own value wins. 0 = adaptive. */
+  percentageOfNodesToScore: number;
+}
+
+export const NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
+
+/** The rotating-window node search state kept between attempts (upstream nextStartNodeIndex). */
+export class ScheduleAlgorithm {
+  nextStartNodeIndex = 0;
+
+  constructor(
+    private readonly snapshot: Snapshot,
+    private readonly opts: SchedulerAlgorithmOptions,
+  ) {}
+
+  schedulePod(fwk: Framework, pod: Pod): AttemptRecord {
+    const state = new CycleState();
+    const record: AttemptRecord = {
+      feasible: [],
+      scores: {},
+      pluginScores: {},
+      rawScores: {},
+      maxScoreNodes: [],
+      filterReasons: {},
+      filterPlugin: {},
+      filterCode: {},
+      selectedNode: null,
+      diagnosis: { nodeToStatusMap: new Map() },
+      state,
+    };
+    if (this.snapshot.size === 0) {
+      record.error = NO_NODES_AVAILABLE;
+      record.message = NO_NODES_AVAILABLE;
+      return record;
+    }
+    const feasible = this.findNodesThatFitPod(fwk, pod, state, record);
+    if (record.error) return record;
+    this.recordFilterStatuses(record);
+    if (feasible.length === 0) {
+      record.message = fitErrorMessage(this.snapshot.size, record.diagnosis);
+      return record;
+    }
+    record.feasible = feasible.map((n) => n.name).sort(compareStrings);
+    // Upstream skips scoring with one feasible node; the scores are still computed for explanation.
+    const scored = this.prioritizeNodes(fwk, pod, state, feasible, record);
+    if (record.error) return record;
+    record.selectedNode = feasible.length === 1 ? feasible[0].name : this.selectHost(scored!.totals);
+    return record;
+  }
+
+  private findNodesThatFitPod(fwk: Framework, pod: Pod, state: CycleState, record: AttemptRecord): NodeInfo[] {
+    const diagnosis = record.diagnosis;
+    const allNodes = this.snapshot.list();
+    const pre = fwk.runPreFilterPlugins(state, pod);
+    if (!isSuccess(pre.status)) {
+      const s = pre.status!;
+      if (s.code === Code.Error) {
+        record.error = s.message();
+        return [];
+      }
+      // Every node shares the PreFilter status; the message names no per-node histogram.
+      for (const n of allNodes) diagnosis.nodeToStatusMap.set(n.name, s);
+      diagnosis.preFilterMsg = s.message();
+      record.preFilterRejection = { plugin: s.plugin, message: s.message() };
+      return [];
+    }
+
+    const nominated = pod.status?.nominatedNodeName;
+    if (nominated) {
+      const ni = this.snapshot.get(nominated);
+      if (ni) {
+        const fits = this.findNodesThatPassFilters(fwk, pod, state, diagnosis, [ni], false, record);
+        if (record.error) return [];
+        if (fits.length > 0) return fits;
+      }
+    }
+
+    let nodes = allNodes;
+    if (pre.result?.nodeNames) {
+      const wanted = pre.result.nodeNames;
+      // Kept in node-tree order (upstream iterates a map here; this is the deterministic choice).
+      nodes = allNodes.filter((n) => wanted.has(n.name));
+    }
+    return this.findNodesThatPassFilters(fwk, pod, state, diagnosis, nodes, true, record);
+  }
+
+  /**
+   * Filters nodes from the rotating start index until enough feasible nodes are found. As in
+   * upstream with parallelism 1: the node after the last wanted feasible one is examined too,
+   * found feasible, and dropped; nodes failing on the way are counted.
+   */
+  private findNodesThatPassFilters(
+    fwk: Framework,
+    pod: Pod,
+    state: CycleState,
+    diagnosis: Diagnosis,
+    nodes: NodeInfo[],
+    rotate: boolean,
+    record: AttemptRecord,
+  ): NodeInfo[] {
+    const numAll = nodes.length;
+    if (numAll === 0) return [];
+    const start = rotate ? this.nextStartNodeIndex % numAll : 0;
+    const toFind = numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? this.opts.percentageOfNodesToScore, numAll);
+    const feasible: NodeInfo[] = [];
+
+    let first: string | null = null;
+    let last: string | null = null;
+    for (let i = 0; i < numAll; i++) {
+      const ni = nodes[(start + i) % numAll];
+
+      first ??= ni.name;
+      last = ni.name;
+      const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
+      if (s !== null && s.code === Code.Error) {
+        record.error = s.message();
+        return [];
+      }
+      if (isSuccess(s)) {
+        if (feasible.length >= toFind) break;
+        feasible.push(ni);
+      } else {
+        diagnosis.nodeToStatusMap.set(ni.name, s!);
+      }
+    }
+    if (rotate) {
+      const processed = feasible.length + diagnosis.nodeToStatusMap.size;
+      const next = (this.nextStartNodeIndex + processed) % numAll;
+      record.evaluated = { startIndex: start, count: processed, first, last, nextStartIndex: next };
+      this.nextStartNodeIndex = next;
+    }
+    return feasible;
+  }
+
+  private prioritizeNodes(
+    fwk: Framework,
+    pod: Pod,
+    state: CycleState,
+    nodes: NodeInfo[],
+    record: AttemptRecord,
+  ): ScoreResult | undefined {
+    if (fwk.scorePlugins.length === 0) {
+      const totals = nodes.map((n) => ({ name: n.name, score: 1 }));
+      this.recordScores(record, { totals, plugins: [] });
+      return { totals, plugins: [] };
+    }
+    const pre = fwk.runPreScorePlugins(state, pod, nodes);
+    if (!isSuccess(pre)) {
+      record.error = pre!.message();
+      return undefined;
+    }
+    const { result, status } = fwk.runScorePlugins(state, pod, nodes);
+    if (!isSuccess(status)) {
+      record.error = status!.message();
+      return undefined;
+    }
+    this.recordScores(record, result!);
+    return result;
+  }
+
+  private recordScores(record: AttemptRecord, result: ScoreResult): void {
+    let max = -Infinity;
+    for (const t of result.totals) {
+      record.scores[t.name] = t.score;
+      if (t.score > max) max = t.score;
+    }
+    record.maxScoreNodes = result.totals.filter((t) => t.score === max).map((t) => t.name).sort(compareStrings);
+    for (const p of result.plugins) {
+      record.pluginScores[p.plugin] = Object.fromEntries(p.weighted);
+      record.rawScores[p.plugin] = Object.fromEntries(p.raw);
+    }
+  }
+
+  private recordFilterStatuses(record: AttemptRecord): void {
+    if (record.preFilterRejection) return;
+    for (const [node, s] of record.diagnosis.nodeToStatusMap) {
+      record.filterReasons[node] = [...s.reasons];
+      record.filterPlugin[node] = s.plugin;
+      record.filterCode[node] = Code[s.code];
+    }
+  }
+
+  /**
+   * Highest total wins. Ties: upstream samples uniformly (reservoir sampling over the score
+   * list); `lowest-node-name` takes the byte-wise smallest name instead.
+   */
+  selectHost(totals: { name: string; score: number }[]): string {
+    if (this.opts.tieBreak === 'lowest-node-name') {
+      let best = totals[0];
+      for (const t of totals) {
+        if (t.score > best.score || (t.score === best.score && t.name < best.name)) best = t;
+      }
+      return best.name;
+    }
+    let selected = totals[0].name;
+    let maxScore = totals[0].score;
+    let count = 1;
+    for (let i = 1; i < totals.length; i++) {
+      const t = totals[i];
+      if (t.score > maxScore) {
+        maxScore = t.score;
+        selected = t.name;
+        count = 1;
+      } else if (t.score === maxScore) {
+        count++;
+        if (this.opts.rng.intn(count) === 0) selected = t.name;
+      }
+    }
+    return selected;
+  }
+}
+
+/** PostFilter outcome in simulation terms. */
+export interface PreemptionOutcome {
+  result?: PostFilterResult;
+  status: MaybeStatus;
+}
+
+export function runPostFilter(fwk: Framework, record: AttemptRecord, pod: Pod): PreemptionOutcome {
+  const statuses: NodeToStatusMap = record.diagnosis.nodeToStatusMap;
+  return fwk.runPostFilterPlugins(record.state, pod, statuses);
+}
+
+export function priorityOf(pod: Pod): number {
+  return podPriority(pod);
+}
+
+export { Status };
