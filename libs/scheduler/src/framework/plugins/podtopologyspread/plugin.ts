@@ -1,0 +1,162 @@
+/**
+ * PodTopologySpread: keeps matching pods spread over topology domains. DoNotSchedule constraints
+ * filter (PreFilter counts, Filter checks skew); ScheduleAnyway constraints score.
+ */
+import type { Pod, TopologySpreadConstraint } from '@schedlab/k8s';
+import type { CycleState } from '../../cycle-state';
+import type {
+  FilterPlugin,
+  Handle,
+  NodeScore,
+  PreFilterExtensions,
+  PreFilterPlugin,
+  PreFilterResult,
+  PreScorePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+} from '../../interface';
+import { MaybeStatus, Status } from '../../status';
+import type { NodeInfo, PodInfo } from '../../types';
+import { PluginNames } from '../names';
+import {
+  DO_NOT_SCHEDULE,
+  PodTopologySpreadArgs,
+  SCHEDULE_ANYWAY,
+  SYSTEM_DEFAULTING,
+  SYSTEM_DEFAULT_CONSTRAINTS,
+} from './args';
+import { SpreadConstraint, SpreadOptions, constraintsForPod, nodeLabel } from './common';
+import { PreFilterState, computePreFilterState, updateStateWithPod } from './filtering';
+import { PreScoreState, computePreScoreState, normalizeScores, scoreNode } from './scoring';
+
+export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MATCH} (missing required label)`;
+
+export const PRE_FILTER_STATE_KEY = `PreFilter${PluginNames.PodTopologySpread}`;
+export const PRE_SCORE_STATE_KEY = `PreScore${PluginNames.PodTopologySpread}`;
+
+export class PodTopologySpread
+  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PreFilterExtensions, ScoreExtensions
+{
+  readonly name = PluginNames.PodTopologySpread;
+  private readonly defaultConstraints: readonly TopologySpreadConstraint[];
+  /** System defaults let nodes without a zone label still be scored for hostname spreading. */
+  private readonly systemDefaulted: boolean;
+  private readonly opts: SpreadOptions;
+  private readonly skipsWithoutConstraints: boolean;
+
+  constructor(
+    args: PodTopologySpreadArgs,
+    private readonly handle: Handle,
+  ) {
+    this.systemDefaulted = args.defaultingType === SYSTEM_DEFAULTING;
+    this.defaultConstraints = this.systemDefaulted ? SYSTEM_DEFAULT_CONSTRAINTS : args.defaultConstraints;
+    const f = handle.features;
+    this.opts = {
+      minDomains: f.enabled('MinDomainsInPodTopologySpread'),
+      nodeInclusionPolicy: f.enabled('NodeInclusionPolicyInPodTopologySpread'),
+      matchLabelKeys: f.enabled('MatchLabelKeysInPodTopologySpread'),
+      emptySelectorCountsNothing: f.behaviour.spreadEmptySelectorCountsNothing,
+      matchLabelKeysKeepsNilSelector: f.behaviour.spreadMatchLabelKeysKeepNilSelector,
+    };
+    this.skipsWithoutConstraints = f.behaviour.spreadSkipsWithoutConstraints;
+  }
+
+  private constraints(pod: Pod, action: string): SpreadConstraint[] {
+    return constraintsForPod(pod, action, this.defaultConstraints, this.handle.objects, this.opts);
+  }
+
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    let constraints: SpreadConstraint[];
+    try {
+      constraints = this.constraints(pod, DO_NOT_SCHEDULE);
+    } catch (e) {
+      const what = pod.spec?.topologySpreadConstraints?.length ? "obtaining pod's hard" : 'setting default hard';
+      return { status: Status.error(`${what} topology spread constraints: ${(e as Error).message}`) };
+    }
+    const s = computePreFilterState(pod, constraints, this.handle.snapshot().list(), this.opts);
+    // Written even when skipping, so PreFilter extensions find a state whatever the runtime does.
+    state.write(PRE_FILTER_STATE_KEY, s);
+    if (constraints.length === 0 && this.skipsWithoutConstraints) return { status: Status.skip() };
+    return { status: null };
+  }
+
+  preFilterExtensions(): PreFilterExtensions {
+    return this;
+  }
+
+  addPod(state: CycleState, podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    return this.updateWithPod(state, podToSchedule, podInfoToAdd, nodeInfo, 1);
+  }
+
+  removePod(state: CycleState, podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+    return this.updateWithPod(state, podToSchedule, podInfoToRemove, nodeInfo, -1);
+  }
+
+  private updateWithPod(state: CycleState, preemptor: Pod, pi: PodInfo, nodeInfo: NodeInfo, delta: 1 | -1): MaybeStatus {
+    const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
+    if (s === undefined) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
+    updateStateWithPod(s, pi.pod, preemptor, nodeInfo.node, delta, this.opts);
+    return null;
+  }
+
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
+    if (s === undefined) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
+    if (s.constraints.length === 0) return null;
+    const nodeLabels = nodeInfo.node.metadata?.labels;
+    const podLabels = pod.metadata?.labels;
+    for (const c of s.constraints) {
+      const value = nodeLabel(nodeLabels, c.topologyKey);
+      if (value === undefined) return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+      const min = s.minMatchNum(c.topologyKey, c.minDomains, this.opts.minDomains);
+      // No data for the key (no node counted): upstream logs and skips the constraint.
+      if (min === undefined) continue;
+      const selfMatch = c.selector.matches(podLabels) ? 1 : 0;
+      const matchNum = s.tpPairToMatchNum.get(c.topologyKey)?.get(value) ?? 0;
+      if (matchNum + selfMatch - min > c.maxSkew) return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    }
+    return null;
+  }
+
+  preScore(state: CycleState, pod: Pod, nodes: NodeInfo[]): MaybeStatus {
+    const allNodes = this.handle.snapshot().list();
+    if (nodes.length === 0 || allNodes.length === 0) return this.skipsWithoutConstraints ? Status.skip() : null;
+    let constraints: SpreadConstraint[];
+    try {
+      constraints = this.constraints(pod, SCHEDULE_ANYWAY);
+    } catch (e) {
+      const what = pod.spec?.topologySpreadConstraints?.length ? "obtaining pod's soft" : 'setting default soft';
+      return Status.error(`calculating preScoreState: ${what} topology spread constraints: ${(e as Error).message}`);
+    }
+    if (constraints.length === 0) {
+      if (this.skipsWithoutConstraints) return Status.skip();
+      // v1.26/1.27: every node scores 0 raw, which normalizes to MaxNodeScore.
+      state.write(PRE_SCORE_STATE_KEY, new PreScoreState([], new Set(), new Map(), []));
+      return null;
+    }
+    const requireAllTopologies = (pod.spec?.topologySpreadConstraints?.length ?? 0) > 0 || !this.systemDefaulted;
+    state.write(
+      PRE_SCORE_STATE_KEY,
+      computePreScoreState(pod, constraints, nodes, allNodes, requireAllTopologies, this.opts),
+    );
+    return null;
+  }
+
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
+    if (s === undefined) return [0, Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`)];
+    return [scoreNode(s, pod, nodeInfo, this.opts), null];
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(state: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
+    const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
+    if (s === undefined) return Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
+    normalizeScores(s, scores);
+    return null;
+  }
+}
