@@ -71,6 +71,12 @@ export interface BehaviourSwitches {
    * 1.26 selected by the matchLabelKeys values alone.
    */
   spreadMatchLabelKeysKeepNilSelector: boolean;
+  /**
+   * From 1.32 (kubernetes#128307), DefaultPreemption sorts a node's victims by importance after
+   * reprieving; before, PDB-violating victims came first, and node selection's "highest victim
+   * priority" criterion read the first victim, which could be a low-priority one.
+   */
+  preemptionVictimsSortedByImportance: boolean;
 }
 
 const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
@@ -83,6 +89,7 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
   interPodAffinityPreFilterSkips: '1.27',
   spreadSkipsWithoutConstraints: '1.28',
   spreadEmptySelectorCountsNothing: '1.27',
+  preemptionVictimsSortedByImportance: '1.32',
   spreadMatchLabelKeysKeepNilSelector: '1.27',
 };
 

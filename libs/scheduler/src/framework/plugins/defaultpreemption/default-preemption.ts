@@ -157,6 +157,9 @@ export class DefaultPreemption implements PostFilterPlugin, PreemptionInterface 
       const r = reprieve(pi);
       if (r instanceof Status) return fail(r);
     }
+    if (this.handle.features.behaviour.preemptionVictimsSortedByImportance) {
+      victims.sort(compareByImportance);
+    }
     return { victims, numPDBViolations, status: null };
   }
 }
