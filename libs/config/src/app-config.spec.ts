@@ -1,0 +1,49 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies defaults suited to a developer machine when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.databaseUrl).toBe('postgresql://postgres@localhost:5432/schedlab');
+    expect(config.redisUrl).toBe('redis://localhost:6379');
+    expect(config.api).toEqual({ host: '127.0.0.1', port: 3000 });
+    expect(config.queuePrefix).toBe('schedlab');
+  });
+
+  it('reads and coerces values from the environment', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/x',
+      REDIS_URL: 'rediss://cache:6380/2',
+      API_PORT: '8080',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config.databaseUrl).toBe('postgres://u:p@db:5432/x');
+    expect(config.redisUrl).toBe('rediss://cache:6380/2');
+    expect(config.api.port).toBe(8080);
+    expect(config.logLevel).toBe('debug');
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ API_PORT: '' }).api.port).toBe(3000);
+  });
+
+  it('names the malformed variable and the value it was given', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/x' })).toThrow(
+      /DATABASE_URL: must be a URL starting with postgres:\/\/ or postgresql:\/\/ \(got "mysql:\/\/localhost\/x"\)/,
+    );
+  });
+
+  it('reports every problem at once', () => {
+    try {
+      loadConfig({ API_PORT: '70000', REDIS_URL: 'not a url', LOG_LEVEL: 'loud' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const variables = (error as ConfigError).problems.map((p) => p.split(':')[0]);
+      expect(variables.sort()).toEqual(['API_PORT', 'LOG_LEVEL', 'REDIS_URL']);
+    }
+  });
+
+  it('rejects a non-numeric port', () => {
+    expect(() => loadConfig({ API_PORT: 'http' })).toThrow(/API_PORT: /);
+  });
+});

@@ -1,0 +1,60 @@
+import { envSchema, type LogLevel } from './env';
+
+export interface AppConfig {
+  nodeEnv: 'development' | 'test' | 'production';
+  databaseUrl: string;
+  redisUrl: string;
+  api: { host: string; port: number };
+  logLevel: LogLevel;
+  queuePrefix: string;
+}
+
+/** Raised when the environment is unusable; the message names every offending variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+// Empty strings come from `FOO=` in shells and compose files; treat them as "not set" so defaults apply.
+function withoutEmptyValues(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(withoutEmptyValues(env));
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const variable = issue.path.join('.') || '(environment)';
+        const given = env[variable];
+        return `${variable}: ${issue.message}${given === undefined ? '' : ` (got ${JSON.stringify(given)})`}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    api: { host: e.API_HOST, port: e.API_PORT },
+    logLevel: e.LOG_LEVEL,
+    queuePrefix: e.QUEUE_PREFIX,
+  };
+}
+
+/** For process entry points: print the problem and exit instead of a stack trace. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG from sysexits.h
+    }
+    throw error;
+  }
+}

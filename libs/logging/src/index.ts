@@ -1,0 +1,1 @@
+export { LoggingModule, REQUEST_ID_HEADER, requestIdFor } from './logging.module';
