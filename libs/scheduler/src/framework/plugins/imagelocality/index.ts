@@ -3,6 +3,7 @@ import { PluginNames } from '../names';
 import { ImageLocality } from './image-locality';
 
 export * from './image-locality';
+export { assignImageStatesInAddOrder } from './image-states';
 
 export const descriptor: PluginDescriptor<undefined> = {
   name: PluginNames.ImageLocality,
