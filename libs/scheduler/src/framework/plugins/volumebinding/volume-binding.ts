@@ -1,0 +1,187 @@
+/**
+ * VolumeBinding (upstream v1.26): a pod's PVCs must be bound, or bindable on the node to an
+ * existing PV or by dynamic provisioning (WaitForFirstConsumer). Reserve assumes the node's
+ * decisions; the simulation then applies them with applyVolumeBindings.
+ */
+import type { Pod } from '@schedlab/k8s';
+import type { CycleState, StateData } from '../../cycle-state';
+import type {
+  FilterPlugin,
+  Handle,
+  PreBindPlugin,
+  PreFilterPlugin,
+  PreFilterResult,
+  ReservePlugin,
+  ScorePlugin,
+} from '../../interface';
+import { MaybeStatus, Status } from '../../status';
+import type { NodeInfo } from '../../types';
+import { PluginNames } from '../names';
+import type { VolumeBindingArgs } from './args';
+import { VOLUME_CAPACITY_PRIORITY_GATE } from './args';
+import { PodVolumeClaims, PodVolumes, VolumeBinderError, findPodVolumes, getPodVolumeClaims } from './binder';
+import type { VolumeBindingDecisions } from './apply';
+import { claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from './pv-helpers';
+
+export const ERR_REASON_UNBOUND_IMMEDIATE = 'pod has unbound immediate PersistentVolumeClaims';
+/** Upstream's state key is the plugin name. */
+export const VOLUME_BINDING_STATE_KEY = PluginNames.VolumeBinding;
+
+export class VolumeBindingState implements StateData {
+  /** The pod has no PVCs: Filter passes everything. */
+  skip = false;
+  claims?: PodVolumeClaims;
+  /** node name → decisions taken by Filter on that node. */
+  readonly podVolumesByNode = new Map<string, PodVolumes>();
+  allBound = false;
+  /** Set by Reserve: the decisions assumed for the chosen node. */
+  reserved?: VolumeBindingDecisions;
+
+  // Upstream shares this state between clones: Filter results of preemption dry runs land in it too.
+  clone(): StateData {
+    return this;
+  }
+}
+
+export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin {
+  readonly name = PluginNames.VolumeBinding;
+  private readonly capacityScoring: boolean;
+
+  constructor(
+    readonly args: VolumeBindingArgs,
+    private readonly handle: Handle,
+  ) {
+    this.capacityScoring = handle.features.enabled(VOLUME_CAPACITY_PRIORITY_GATE);
+  }
+
+  /** Upstream podHasPVCs: every referenced claim must exist, not be lost or being deleted. */
+  private podClaimsError(pod: Pod): { hasPVC: boolean; error?: string } {
+    let hasPVC = false;
+    const ns = namespaceOf(pod);
+    for (const vol of pod.spec?.volumes ?? []) {
+      const ref = claimNameOfVolume(pod, vol);
+      if (!ref) continue;
+      hasPVC = true;
+      const pvc = this.handle.objects.persistentVolumeClaims.get(ns, ref.name);
+      if (!pvc) {
+        return {
+          hasPVC,
+          error: ref.ephemeral
+            ? `waiting for ephemeral volume controller to create the persistentvolumeclaim "${ref.name}"`
+            : `persistentvolumeclaim "${ref.name}" not found`,
+        };
+      }
+      if (pvc.status?.phase === 'Lost') {
+        return {
+          hasPVC,
+          error: `persistentvolumeclaim "${ref.name}" bound to non-existent persistentvolume "${pvc.spec?.volumeName ?? ''}"`,
+        };
+      }
+      if (pvc.metadata?.deletionTimestamp) return { hasPVC, error: `persistentvolumeclaim "${ref.name}" is being deleted` };
+      if (ref.ephemeral) {
+        const err = ephemeralClaimOwnershipError(pod, pvc);
+        if (err) return { hasPVC, error: err };
+      }
+    }
+    return { hasPVC };
+  }
+
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    const s = new VolumeBindingState();
+    const { hasPVC, error } = this.podClaimsError(pod);
+    if (error !== undefined) return { status: Status.unresolvable(error) };
+    if (!hasPVC) {
+      s.skip = true;
+      state.write(VOLUME_BINDING_STATE_KEY, s);
+      return { status: null };
+    }
+    let claims: PodVolumeClaims;
+    try {
+      claims = getPodVolumeClaims(pod, this.handle.objects);
+    } catch (e) {
+      return { status: Status.error(e as Error) };
+    }
+    if (claims.unboundClaimsImmediate.length > 0) return { status: Status.unresolvable(ERR_REASON_UNBOUND_IMMEDIATE) };
+    s.claims = claims;
+    state.write(VOLUME_BINDING_STATE_KEY, s);
+    return { status: null };
+  }
+
+  preFilterExtensions(): undefined {
+    return undefined;
+  }
+
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
+    if (!s) return Status.error(`error reading "${VOLUME_BINDING_STATE_KEY}" from cycleState: not found`);
+    if (s.skip || !s.claims) return null;
+    try {
+      const { podVolumes, reasons } = findPodVolumes(s.claims, nodeInfo.node, this.handle.objects);
+      if (reasons.length > 0) return Status.unresolvable(...reasons);
+      s.podVolumesByNode.set(nodeInfo.name, podVolumes);
+      return null;
+    } catch (e) {
+      if (e instanceof VolumeBinderError) return Status.error(e);
+      throw e;
+    }
+  }
+
+  /** Without VolumeCapacityPriority (alpha, off), every node scores 0. */
+  score(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): [number, MaybeStatus] {
+    if (!this.capacityScoring) return [0, null];
+    // The gate is off in every supported release; capacity scoring is not modelled.
+    return [0, null];
+  }
+
+  scoreExtensions(): undefined {
+    return undefined;
+  }
+
+  reserve(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {
+    const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
+    if (!s) return Status.error(`error reading "${VOLUME_BINDING_STATE_KEY}" from cycleState: not found`);
+    const podVolumes = s.podVolumesByNode.get(nodeName);
+    const node = this.handle.snapshot().get(nodeName)?.node;
+    if (!podVolumes || !node || (podVolumes.staticBindings.length === 0 && podVolumes.dynamicProvisions.length === 0)) {
+      s.allBound = true;
+      s.reserved = undefined;
+      return null;
+    }
+    s.allBound = false;
+    s.reserved = {
+      node,
+      staticBindings: podVolumes.staticBindings.map((b) => ({
+        claimNamespace: namespaceOf(b.pvc),
+        claimName: b.pvc.metadata?.name ?? '',
+        pvName: b.pv.metadata?.name ?? '',
+      })),
+      dynamicProvisions: podVolumes.dynamicProvisions.map((pvc) => ({
+        claimNamespace: namespaceOf(pvc),
+        claimName: pvc.metadata?.name ?? '',
+      })),
+    };
+    return null;
+  }
+
+  unreserve(state: CycleState, _pod: Pod, _nodeName: string): void {
+    const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
+    if (s) s.reserved = undefined;
+  }
+
+  /**
+   * Upstream PreBind writes the PVs/PVCs through the API and waits for the PV controller. Here the
+   * simulation applies the reserved decisions with applyVolumeBindings; PreBind only checks they exist.
+   */
+  preBind(state: CycleState, _pod: Pod, nodeName: string): MaybeStatus {
+    const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
+    if (!s) return Status.error(`error reading "${VOLUME_BINDING_STATE_KEY}" from cycleState: not found`);
+    if (s.allBound) return null;
+    if (!s.podVolumesByNode.has(nodeName)) return Status.error(`no pod volumes found for node "${nodeName}"`);
+    return null;
+  }
+}
+
+/** The decisions Reserve assumed in this cycle (undefined when the pod's claims were all bound). */
+export function reservedVolumeBindings(state: CycleState): VolumeBindingDecisions | undefined {
+  return state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY)?.reserved;
+}
