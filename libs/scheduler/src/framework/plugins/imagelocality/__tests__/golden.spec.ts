@@ -19,7 +19,7 @@ describeIfData('ImageLocality golden cases (v1.26.7)', () => {
     for (const c of cases) {
       const weight = scoreWeight(c, PluginNames.ImageLocality);
       if (!weight) continue;
-      const nodeOrder = c.input.items.filter((i) => i.kind === 'Node').map((i) => (i as { metadata: { name: string } }).metadata.name);
+      const nodeOrder = c.input.items.filter((i) => i.kind === 'Node').map((i) => (i as unknown as { metadata: { name: string } }).metadata.name);
       replay(c, (handle, pod, result, phase) => {
         const want = result.pluginScores?.[PluginNames.ImageLocality];
         if (phase !== 'decided' || !want) return;
