@@ -72,8 +72,7 @@ function pod(p: P): Pod {
     requests: p.req ? [p.req] : undefined,
     labels: p.labels,
   });
-  if (p.start !== undefined) out.status = { startTime: new Date(p.start).toISOString() };
-  return out;
+  return p.start === undefined ? out : { ...out, status: { startTime: new Date(p.start).toISOString() } };
 }
 
 function pdb(name: string, matchLabels: Record<string, string>, disruptionsAllowed = 0, disruptedPods?: Record<string, string>): PodDisruptionBudget {
