@@ -1,6 +1,6 @@
 // The subset of API-server v1 defaulting (pkg/apis/core/v1/defaults.go and friends) that changes
 // scheduling outcomes. Every function returns a defaulted deep copy and never mutates its input.
-import type { Container, Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from './types';
+import type { Container, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from './types';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 export const DEFAULT_NAMESPACE = 'default';
@@ -111,7 +111,7 @@ export function defaultStorageClass(sc: StorageClass): StorageClass {
 }
 
 /** Defaults any supported object by kind; unknown namespaced kinds only get their namespace. */
-export function defaultObject<T extends { kind?: string; metadata?: { namespace?: string } }>(obj: T): T {
+export function defaultObject<T extends { kind?: string; metadata?: ObjectMeta }>(obj: T): T {
   switch (obj.kind) {
     case 'Pod':
       return defaultPod(obj as unknown as Pod) as unknown as T;
