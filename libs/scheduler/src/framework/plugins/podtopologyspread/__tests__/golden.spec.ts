@@ -14,7 +14,8 @@ import { PodInfo } from '../../../types';
 import { FeatureSet } from '../../../../features';
 import { FakeHandle } from '../../../../testing/fake-handle';
 import { defaultArgs, validateArgs } from '../args';
-import { PodTopologySpread } from '../plugin';
+import { PRE_SCORE_STATE_KEY, PodTopologySpread } from '../plugin';
+import type { PreScoreState } from '../scoring';
 
 const ROOT = '/work/shared/conformance';
 
@@ -65,6 +66,8 @@ function caseFiles(family: string): string[] {
 }
 
 interface Tally {
+  /** Pods scored under system-default constraints deduced from their Service/controller. */
+  defaultedPods: number;
   filterChecks: number;
   scoreChecks: number;
   mismatches: string[];
@@ -143,6 +146,13 @@ function runCase(file: string, tally: Tally): void {
     const feasible = r.feasible ?? [];
     if (!r.firstAttempt || r.filterPlugin) {
       const state = checkFilter(pod, r, feasible);
+      if (feasible.length > 0 && r.failedNodes !== undefined && !pod.spec?.topologySpreadConstraints?.length) {
+        // Scale reports no per-plugin scores; at least check defaults are deduced and score runs.
+        expect(plugin.preScore(state, pod, feasible.map((n) => snap.get(n)!))).toBeNull();
+        const ps = state.read<PreScoreState>(PRE_SCORE_STATE_KEY)!;
+        if (ps.constraints.length === 2) tally.defaultedPods++;
+        for (const n of feasible) expect(plugin.score(state, pod, snap.get(n)!)[1]).toBeNull();
+      }
       if (feasible.length > 0 && r.pluginScores?.PodTopologySpread) {
         const nodeInfos = feasible.map((n) => snap.get(n)!);
         expect(plugin.preScore(state, pod, nodeInfos)).toBeNull();
@@ -170,10 +180,13 @@ describe('PodTopologySpread against the v1.26.7 golden cases', () => {
   for (const family of ['cases', 'profiles', 'storage', 'scale']) {
     const files = caseFiles(family);
     (files.length ? it : it.skip)(`${family}: filter verdicts and weighted scores match`, () => {
-      const tally: Tally = { filterChecks: 0, scoreChecks: 0, mismatches: [] };
+      const tally: Tally = { defaultedPods: 0, filterChecks: 0, scoreChecks: 0, mismatches: [] };
       for (const f of files) runCase(f, tally);
       // eslint-disable-next-line no-console
-      console.log(`${family}: ${files.length} cases, ${tally.filterChecks} filter checks, ${tally.scoreChecks} score checks`);
+      console.log(
+        `${family}: ${files.length} cases, ${tally.filterChecks} filter checks, ${tally.scoreChecks} score checks, ${tally.defaultedPods} pods with default constraints`,
+      );
+      if (family === 'scale') expect(tally.defaultedPods).toBeGreaterThan(0);
       expect(tally.mismatches.slice(0, 20)).toEqual([]);
       expect(tally.filterChecks).toBeGreaterThan(0);
     });
