@@ -139,10 +139,17 @@ export function applyVolumeBindings(
   }
 
   const result: VolumeBindingResult = {};
-  if (Object.keys(staticBindings).length > 0) result.staticBindings = staticBindings;
+  if (Object.keys(staticBindings).length > 0) result.staticBindings = sortedRecord(staticBindings);
   if (Object.keys(provisioned).length > 0) {
-    result.provisioned = provisioned;
+    result.provisioned = sortedRecord(provisioned);
     result.selectedNode = nodeName;
   }
   return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/** Keys in string order, as the recorded results list them. */
+function sortedRecord(r: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(r).sort()) out[k] = r[k];
+  return out;
 }
