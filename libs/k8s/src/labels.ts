@@ -33,6 +33,7 @@ type Matcher = (labels: Labels) => boolean;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const INT64_RE = /^[+-]?[0-9]+$/;
+const SHORT_INT_RE = /^[+-]?[0-9]{1,15}$/;
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
@@ -70,10 +71,19 @@ function compileRequirement(r: Requirement): Matcher {
     case 'lt': {
       // Values were validated as integers when the requirement was built.
       const bound = r.values.length === 1 ? parseInt64(r.values[0]) : undefined;
+      if (bound === undefined) return () => false;
       const gt = r.operator === 'gt';
+      // Short integers compare as doubles exactly; only long ones need BigInt (hot path in Filter).
+      const boundNum = Number(bound);
+      const boundIsSafe = Number.isSafeInteger(boundNum);
       return (l) => {
-        if (bound === undefined || !hasOwn.call(l, key)) return false;
-        const v = parseInt64(l[key]);
+        if (!hasOwn.call(l, key)) return false;
+        const s = l[key];
+        if (boundIsSafe && SHORT_INT_RE.test(s)) {
+          const n = Number(s);
+          return gt ? n > boundNum : n < boundNum;
+        }
+        const v = parseInt64(s);
         if (v === undefined) return false;
         return gt ? v > bound : v < bound;
       };
