@@ -77,6 +77,11 @@ export interface BehaviourSwitches {
    * priority" criterion read the first victim, which could be a low-priority one.
    */
   preemptionVictimsSortedByImportance: boolean;
+  /**
+   * From 1.28 (kubernetes#116938) every node's image summary counts all nodes that have the image;
+   * 1.26/1.27 froze the count when the node was added to the cache (nodes added so far).
+   */
+  imageStatesCountAllNodes: boolean;
 }
 
 const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
@@ -91,6 +96,7 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
   spreadEmptySelectorCountsNothing: '1.27',
   preemptionVictimsSortedByImportance: '1.32',
   spreadMatchLabelKeysKeepNilSelector: '1.27',
+  imageStatesCountAllNodes: '1.28',
 };
 
 export function compareVersions(a: string, b: string): number {

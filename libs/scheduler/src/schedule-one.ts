@@ -116,8 +116,12 @@ export class ScheduleAlgorithm {
         record.error = s.message();
         return [];
       }
-      // Every node shares the PreFilter status; the message names no per-node histogram.
-      for (const n of allNodes) diagnosis.nodeToStatusMap.set(n.name, s);
+      // From 1.27 every node carries the PreFilter status (so preemption skips them all); in
+      // 1.26 the map stays empty and preemption tries every node. Either way the message has
+      // no per-node histogram.
+      if (fwk.features.behaviour.preFilterRejectionMarksAllNodesUnresolvable) {
+        for (const n of allNodes) diagnosis.nodeToStatusMap.set(n.name, s);
+      }
       diagnosis.preFilterMsg = s.message();
       record.preFilterRejection = { plugin: s.plugin, message: s.message() };
       return [];
@@ -168,7 +172,6 @@ export class ScheduleAlgorithm {
       const ni = nodes[(start + i) % numAll];
 
       first ??= ni.name;
-      last = ni.name;
       const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
       if (s !== null && s.code === Code.Error) {
         record.error = s.message();
@@ -180,6 +183,8 @@ export class ScheduleAlgorithm {
       } else {
         diagnosis.nodeToStatusMap.set(ni.name, s!);
       }
+      // The feasible node that ends the search is dropped, so it is not the last one counted.
+      last = ni.name;
     }
     if (rotate) {
       const processed = feasible.length + diagnosis.nodeToStatusMap.size;

@@ -132,6 +132,8 @@ export interface Handle {
   /** Non-pod, non-node objects of the simulated cluster (services, volumes, namespaces, …). */
   readonly objects: ClusterObjects;
   readonly features: FeatureSet;
+  /** Seeded uniform integer in [0, n) for plugins' random choices (preemption's candidate offset). */
+  randomInt?(n: number): number;
   /** Used by preemption: Filter plugins over a node, as the framework would run them. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
   runPreFilterExtensionAddPod(state: CycleState, pod: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus;

@@ -6,7 +6,16 @@
  */
 import type { Node, Pod } from '@schedlab/k8s';
 import type { NodeInfoLister } from '../../framework/interface';
+import { assignImageStatesInAddOrder } from '../../framework/plugins/imagelocality/image-states';
 import { NodeInfo, PodInfo } from '../../framework/types';
+
+export interface SnapshotOptions {
+  /**
+   * `cluster-wide`: each image's node count covers the whole cluster (upstream from 1.28).
+   * `at-node-add`: the count is the one seen when the node was added, in input order (1.26/1.27).
+   */
+  imageNumNodes?: 'cluster-wide' | 'at-node-add';
+}
 import { nodeTreeOrder } from './node-tree';
 
 export class Snapshot implements NodeInfoLister {
@@ -16,10 +25,14 @@ export class Snapshot implements NodeInfoLister {
   private withRequiredAntiAffinity: NodeInfo[] | null = null;
 
   /** Pods whose nodeName is a node of the snapshot are placed on it; others are ignored here. */
-  constructor(nodes: readonly Node[], pods: readonly Pod[] = []) {
+  constructor(nodes: readonly Node[], pods: readonly Pod[] = [], opts: SnapshotOptions = {}) {
     this.ordered = nodeTreeOrder(nodes).map((n) => new NodeInfo(n));
     for (const ni of this.ordered) this.byName.set(ni.name, ni);
-    this.computeImageStates();
+    if (opts.imageNumNodes === 'at-node-add') {
+      assignImageStatesInAddOrder(nodes.map((n) => this.byName.get(n.metadata?.name ?? '')!));
+    } else {
+      this.computeImageStates();
+    }
     for (const p of pods) {
       const nodeName = p.spec?.nodeName;
       if (nodeName && this.byName.has(nodeName)) this.addPod(new PodInfo(p), nodeName);

@@ -42,6 +42,8 @@ export interface FrameworkDeps {
   objects: ClusterObjects;
   features: FeatureSet;
   nominator: Nominator;
+  /** The simulation's seeded source; plugins draw from it through randomInt. */
+  random?: { intn(n: number): number };
 }
 
 /** Per score plugin: node → raw score and node → weighted normalized score. */
@@ -66,6 +68,7 @@ export class Framework implements Handle {
   readonly objects: ClusterObjects;
   readonly nominator: Nominator;
   private readonly snap: Snapshot;
+  private readonly random?: { intn(n: number): number };
   private readonly instances = new Map<string, Plugin>();
 
   readonly preEnqueuePlugins: PreEnqueuePlugin[];
@@ -88,6 +91,7 @@ export class Framework implements Handle {
     this.objects = deps.objects;
     this.nominator = deps.nominator;
     this.snap = deps.snapshot;
+    this.random = deps.random;
 
     const get = <T>(name: string): T => {
       let inst = this.instances.get(name);
@@ -128,6 +132,10 @@ export class Framework implements Handle {
     this.preBindPlugins = at<PreBindPlugin>('preBind', 'preBind');
     this.bindPlugins = at<BindPlugin>('bind', 'bind');
     this.postBindPlugins = at<PostBindPlugin>('postBind', 'postBind');
+  }
+
+  randomInt(n: number): number {
+    return this.random ? this.random.intn(n) : 0;
   }
 
   snapshot(): NodeInfoLister {

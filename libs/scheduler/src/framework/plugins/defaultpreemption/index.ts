@@ -12,5 +12,6 @@ export const descriptor: PluginDescriptor<DefaultPreemptionArgs> = {
   argsKind: 'DefaultPreemptionArgs',
   defaultArgs: (raw) => defaultArgs(raw),
   validateArgs: (args) => validateArgs(args),
-  create: (args, handle) => new DefaultPreemption(args, handle),
+  create: (args, handle) =>
+    new DefaultPreemption(args, handle, handle.randomInt ? { randomInt: (n) => handle.randomInt!(n) } : {}),
 };

@@ -1,0 +1,16 @@
+// Public API of @schedlab/scheduler: the kube-scheduler engine and its simulation entry points.
+export * from './simulation/simulate';
+export { buildClusterState, isDefaultStorageClass, type ClusterState } from './simulation/cluster';
+export { Simulator, podKey, DEFAULT_START_TIME_BASE, type SimulatorOptions } from './simulation/simulator';
+export type * from './simulation/results';
+export { FeatureSet, NEWEST_VERSION, SUPPORTED_VERSIONS, KNOWN_FEATURE_GATES, type CompatibilityVersion, type BehaviourSwitches } from './features';
+export { loadSchedulerConfiguration, defaultConfiguration, ConfigValidationError } from './apis/config';
+export type { ResolvedConfiguration, ResolvedProfile } from './apis/config';
+export { inTreeRegistry } from './framework/plugins/registry';
+export { PluginNames } from './framework/plugins/names';
+export { fitErrorMessage } from './framework/fit-error';
+export { Snapshot } from './backend/cache/snapshot';
+export { nodeTreeOrder, zoneKeyOf } from './backend/cache/node-tree';
+export { ClusterObjects } from './backend/cache/cluster-objects';
+export { numFeasibleNodesToFind } from './find-nodes';
+export type { TieBreak, EvaluatedRange } from './schedule-one';

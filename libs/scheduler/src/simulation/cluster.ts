@@ -1,0 +1,133 @@
+/**
+ * Turns the objects of a cluster dump into the simulation's state, applying what the API server
+ * would have applied on creation: v1 defaulting, Priority admission and DefaultStorageClass
+ * admission. Pods with spec.nodeName run on that node; the others are pending.
+ */
+import {
+  KubeObject,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  PriorityClass,
+  StorageClass,
+  admitPriority,
+  defaultObject,
+} from '@schedlab/k8s';
+import { ClusterObjects } from '../backend/cache/cluster-objects';
+
+export const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
+const BETA_DEFAULT_CLASS_ANNOTATION = 'storageclass.beta.kubernetes.io/is-default-class';
+
+export interface ClusterState {
+  nodes: Node[];
+  /** Pods bound to a node of the dump. */
+  runningPods: Pod[];
+  /** Pods without spec.nodeName, in input order. */
+  pendingPods: Pod[];
+  /** Pods naming a node the dump does not contain: not scheduled, reported. */
+  orphanPods: Pod[];
+  objects: ClusterObjects;
+  /** Objects of kinds the simulation does not model (e.g. workloads before the controllers exist). */
+  unmodelled: KubeObject[];
+}
+
+export function isDefaultStorageClass(sc: StorageClass): boolean {
+  const a = sc.metadata?.annotations ?? {};
+  return a[DEFAULT_CLASS_ANNOTATION] === 'true' || a[BETA_DEFAULT_CLASS_ANNOTATION] === 'true';
+}
+
+/** Upstream admission picks the newest default class when several are marked; ties by name. */
+function defaultStorageClassName(classes: StorageClass[]): string | undefined {
+  const defaults = classes.filter(isDefaultStorageClass);
+  defaults.sort((a, b) => {
+    const ta = a.metadata?.creationTimestamp ?? '';
+    const tb = b.metadata?.creationTimestamp ?? '';
+    if (ta !== tb) return ta > tb ? -1 : 1;
+    return (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1;
+  });
+  return defaults[0]?.metadata?.name;
+}
+
+function admitClaim(pvc: PersistentVolumeClaim, defaultClass: string | undefined): PersistentVolumeClaim {
+  // Only a missing field gets the default; an explicit "" means "no class".
+  if (pvc.spec && pvc.spec.storageClassName === undefined && defaultClass !== undefined) {
+    return { ...pvc, spec: { ...pvc.spec, storageClassName: defaultClass } };
+  }
+  return pvc;
+}
+
+export function buildClusterState(items: readonly KubeObject[]): ClusterState {
+  const objects = new ClusterObjects();
+  const nodes: Node[] = [];
+  const pods: Pod[] = [];
+  const claims: PersistentVolumeClaim[] = [];
+  const unmodelled: KubeObject[] = [];
+  for (const raw of items) {
+    const obj = defaultObject(raw as KubeObject & { kind: string });
+    switch (obj.kind) {
+      case 'Node':
+        nodes.push(obj as unknown as Node);
+        break;
+      case 'Pod':
+        pods.push(obj as unknown as Pod);
+        break;
+      case 'PriorityClass':
+        objects.priorityClasses.set(obj as unknown as PriorityClass);
+        break;
+      case 'PersistentVolumeClaim':
+        claims.push(obj as unknown as PersistentVolumeClaim);
+        break;
+      case 'PersistentVolume':
+        objects.persistentVolumes.set(obj as never);
+        break;
+      case 'StorageClass':
+        objects.storageClasses.set(obj as never);
+        break;
+      case 'Namespace':
+        objects.namespaces.set(obj as never);
+        break;
+      case 'Service':
+        objects.services.set(obj as never);
+        break;
+      case 'ReplicaSet':
+        objects.replicaSets.set(obj as never);
+        break;
+      case 'ReplicationController':
+        objects.replicationControllers.set(obj as never);
+        break;
+      case 'StatefulSet':
+        objects.statefulSets.set(obj as never);
+        break;
+      case 'PodDisruptionBudget':
+        objects.podDisruptionBudgets.set(obj as never);
+        break;
+      case 'CSINode':
+        objects.csiNodes.set(obj as never);
+        break;
+      case 'CSIDriver':
+        objects.csiDrivers.set(obj as never);
+        break;
+      case 'CSIStorageCapacity':
+        objects.csiStorageCapacities.set(obj as never);
+        break;
+      default:
+        unmodelled.push(obj as KubeObject);
+    }
+  }
+  const defaultClass = defaultStorageClassName(objects.storageClasses.list());
+  for (const c of claims) objects.persistentVolumeClaims.set(admitClaim(c, defaultClass));
+
+  const classes = objects.priorityClasses.list();
+  const nodeNames = new Set(nodes.map((n) => n.metadata?.name));
+  const runningPods: Pod[] = [];
+  const pendingPods: Pod[] = [];
+  const orphanPods: Pod[] = [];
+  for (const p of pods) {
+    const admitted = admitPriority(p, classes);
+    const nodeName = admitted.spec?.nodeName;
+    if (!nodeName) pendingPods.push(admitted);
+    else if (nodeNames.has(nodeName)) runningPods.push(admitted);
+    else orphanPods.push(admitted);
+  }
+  return { nodes, runningPods, pendingPods, orphanPods, objects, unmodelled };
+}

@@ -1,0 +1,48 @@
+/** The per-pod outcome of a simulation, in kube-scheduler's own terms (also the conformance format). */
+import type { EvaluatedRange } from '../schedule-one';
+
+export interface AttemptSummary {
+  feasible: string[];
+  scores: Record<string, number>;
+  pluginScores: Record<string, Record<string, number>>;
+  rawScores: Record<string, Record<string, number>>;
+  maxScoreNodes: string[];
+  filterReasons: Record<string, string[]>;
+  filterPlugin: Record<string, string>;
+  filterCode: Record<string, string>;
+  message?: string;
+  preFilterRejection?: { plugin: string; message: string };
+  evaluated?: EvaluatedRange;
+}
+
+/** What binding the pod did to its claims; parts are absent when empty. */
+export interface VolumeBindingSummary {
+  staticBindings?: Record<string, string>;
+  provisioned?: Record<string, string>;
+  selectedNode?: string;
+}
+
+export interface PreemptionSummary {
+  nominatedNode: string;
+  victims: string[];
+  candidates: { node: string; victims: string[]; numPDBViolations: number }[];
+}
+
+export type PodOutcome = 'scheduled' | 'unschedulable' | 'gated' | 'no-profile' | 'error';
+
+export interface PodSchedulingResult extends AttemptSummary {
+  pod: string;
+  priority: number;
+  schedulerName: string;
+  outcome: PodOutcome;
+  node: string | null;
+  attempts: number;
+  nominatedNode?: string;
+  victims?: string[];
+  /** With preemption: the failed attempt that triggered it. */
+  firstAttempt?: AttemptSummary;
+  preemption?: PreemptionSummary;
+  volumes?: VolumeBindingSummary;
+  /** Internal errors (a plugin returned Error) or why the pod never entered the queue. */
+  error?: string;
+}

@@ -1,0 +1,128 @@
+/**
+ * The engine's public entry point: a cluster dump in, every pending pod scheduled as
+ * kube-scheduler would, with an explanation per pod.
+ */
+import { KubeObject, Pod } from '@schedlab/k8s';
+import { defaultConfiguration, loadSchedulerConfiguration } from '../apis/config';
+import type { ResolvedConfiguration } from '../apis/config';
+import { FeatureSet } from '../features';
+import { inTreeRegistry } from '../framework/plugins/registry';
+import type { PluginDescriptor } from '../framework/runtime/registry';
+import type { TieBreak } from '../schedule-one';
+import { ClusterState, buildClusterState } from './cluster';
+import type { PodSchedulingResult } from './results';
+import { Simulator } from './simulator';
+import { applyPreBindVolumeWrites } from './volume-results';
+
+export interface SimulateOptions {
+  /** A KubeSchedulerConfiguration (YAML/JSON text or object); default: the default profile. */
+  schedulerConfiguration?: unknown;
+  /** kube-scheduler release whose behaviour to reproduce, e.g. "1.26"; default the newest supported. */
+  compatibilityVersion?: string;
+  featureGates?: Record<string, boolean>;
+  /** Seed for every random choice (tie-breaks, preemption offsets). Default 0. */
+  seed?: number;
+  /** `random` (seeded, upstream's behaviour) or `lowest-node-name`. Default `random`. */
+  tieBreak?: TieBreak;
+  /** Run preemption for pods that fit nowhere. Default true. */
+  preemption?: boolean;
+  /** Overrides the configuration's global percentageOfNodesToScore. */
+  percentageOfNodesToScore?: number;
+  startTimeBase?: string;
+  /** Called after each pod with the number processed so far. */
+  onProgress?: (podsProcessed: number, podsTotal: number) => void;
+}
+
+export interface SimulationSummary {
+  pods: number;
+  scheduled: number;
+  unschedulable: number;
+  /** Running pods evicted by preemption. */
+  preempted: number;
+  gated: number;
+  errors: number;
+}
+
+export interface SimulationResult {
+  compatibilityVersion: string;
+  summary: SimulationSummary;
+  results: PodSchedulingResult[];
+  /** Pods that name a node the cluster does not have; they are left alone. */
+  orphanPods: string[];
+  /** Object kinds in the input that this simulation does not model. */
+  unmodelledKinds: Record<string, number>;
+}
+
+export interface EngineSetup {
+  features: FeatureSet;
+  registry: ReadonlyMap<string, PluginDescriptor>;
+  configuration: ResolvedConfiguration;
+}
+
+/** Resolves version, feature gates, registry and scheduler configuration once. */
+export function setupEngine(options: Pick<SimulateOptions, 'compatibilityVersion' | 'featureGates' | 'schedulerConfiguration'>): EngineSetup {
+  const features = new FeatureSet(FeatureSet.parseVersion(options.compatibilityVersion), options.featureGates ?? {});
+  const registry = inTreeRegistry();
+  const configuration =
+    options.schedulerConfiguration === undefined
+      ? defaultConfiguration({ registry, features })
+      : loadSchedulerConfiguration(options.schedulerConfiguration, { registry, features });
+  return { features, registry, configuration };
+}
+
+export function createSimulator(
+  cluster: Pick<ClusterState, 'nodes' | 'runningPods' | 'objects'>,
+  setup: EngineSetup,
+  options: SimulateOptions = {},
+): Simulator {
+  const sim = new Simulator(cluster, {
+    profiles: setup.configuration.profiles,
+    registry: setup.registry,
+    features: setup.features,
+    seed: options.seed,
+    tieBreak: options.tieBreak,
+    preemption: options.preemption,
+    percentageOfNodesToScore: options.percentageOfNodesToScore ?? setup.configuration.percentageOfNodesToScore,
+    startTimeBase: options.startTimeBase,
+  });
+  sim.preBindWrites = applyPreBindVolumeWrites;
+  return sim;
+}
+
+/** Schedules `pending` in queue order, one attempt each (plus the retry after preemption). */
+export function schedulePending(sim: Simulator, pending: readonly Pod[], onProgress?: SimulateOptions['onProgress']): PodSchedulingResult[] {
+  const ordered = sim.queueOrder(pending);
+  return ordered.map((pod, k) => {
+    const r = sim.scheduleOne(pod, k);
+    onProgress?.(k + 1, ordered.length);
+    return r;
+  });
+}
+
+export function summarize(results: readonly PodSchedulingResult[]): SimulationSummary {
+  const s: SimulationSummary = { pods: results.length, scheduled: 0, unschedulable: 0, preempted: 0, gated: 0, errors: 0 };
+  for (const r of results) {
+    if (r.outcome === 'scheduled') s.scheduled++;
+    else if (r.outcome === 'gated') s.gated++;
+    else if (r.outcome === 'error') s.errors++;
+    else s.unschedulable++;
+    s.preempted += r.victims?.length ?? 0;
+  }
+  return s;
+}
+
+export function simulate(input: readonly KubeObject[] | ClusterState, options: SimulateOptions = {}): SimulationResult {
+  const cluster = Array.isArray(input) ? buildClusterState(input as KubeObject[]) : (input as ClusterState);
+  const setup = setupEngine(options);
+  const sim = createSimulator(cluster, setup, options);
+  const results = schedulePending(sim, cluster.pendingPods, options.onProgress);
+  const unmodelledKinds: Record<string, number> = {};
+  for (const o of cluster.unmodelled) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
+  return {
+    compatibilityVersion: setup.features.version,
+    summary: summarize(results),
+    results,
+    orphanPods: cluster.orphanPods.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`),
+    unmodelledKinds,
+  };
+}
