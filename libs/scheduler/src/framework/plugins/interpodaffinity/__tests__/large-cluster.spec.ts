@@ -1,9 +1,9 @@
-/** Benchmark-sized smoke test: 5,000 nodes × 10,000 pods, one attempt stays well under a second. */
+/** Benchmark-sized correctness check: 5,000 nodes × 10,000 pods (speed is measured by `npm run bench`, not here). */
 import { CycleState } from '../../../cycle-state';
 import type { NodeScore } from '../../../interface';
 import { affinity, inReq, node, pod, setup, term } from './helpers';
 
-it('one attempt over 5,000 nodes and 10,000 pods is fast', () => {
+it('one attempt over 5,000 nodes and 10,000 pods rejects exactly the nodes holding the anti-affine app', () => {
   const nodes = Array.from({ length: 5000 }, (_, i) =>
     node(`n${i}`, { 'kubernetes.io/hostname': `n${i}`, 'topology.kubernetes.io/zone': `z${i % 5}` }),
   );
@@ -26,7 +26,6 @@ it('one attempt over 5,000 nodes and 10,000 pods is fast', () => {
       preferred: [[10, term('topology.kubernetes.io/zone', [inReq('app', 'a1')])]],
     }),
   });
-  const t0 = performance.now();
   const state = new CycleState();
   expect(plugin.preFilter(state, incoming).status).toBeNull();
   const list = handle.snapshot().list();
@@ -34,9 +33,7 @@ it('one attempt over 5,000 nodes and 10,000 pods is fast', () => {
   expect(plugin.preScore(state, incoming, feasible)).toBeNull();
   const scores: NodeScore[] = feasible.map((ni) => ({ name: ni.name, score: plugin.score(state, incoming, ni)[0] }));
   plugin.normalizeScore(state, incoming, scores);
-  const ms = performance.now() - t0;
-  console.log(`InterPodAffinity attempt: ${ms.toFixed(1)} ms`);
   // Pods of app a0 sit on every 50th node; they block exactly those 100 nodes.
   expect(feasible.length).toBe(4900);
-  expect(ms).toBeLessThan(1000);
+  expect(scores.every((s) => s.score >= 0 && s.score <= 100)).toBe(true);
 });
