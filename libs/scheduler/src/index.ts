@@ -14,3 +14,4 @@ export { nodeTreeOrder, zoneKeyOf } from './backend/cache/node-tree';
 export { ClusterObjects } from './backend/cache/cluster-objects';
 export { numFeasibleNodesToFind } from './find-nodes';
 export type { TieBreak, EvaluatedRange } from './schedule-one';
+export * as volumeBinding from './framework/plugins/volumebinding';
