@@ -1,9 +1,16 @@
 import type { Command } from 'commander';
 import { registerConformanceCommand } from './conformance';
+import { registerExplainCommand } from './explain';
+import { registerSimulateCommand } from './simulate';
 import { registerStatusCommand } from './status';
 
 /** A module under commands/ adds one subcommand to the program it is given. */
 export type CommandRegistration = (program: Command) => void;
 
 /** Every subcommand, in the order `--help` lists them. */
-export const commandRegistrations: readonly CommandRegistration[] = [registerConformanceCommand, registerStatusCommand];
+export const commandRegistrations: readonly CommandRegistration[] = [
+  registerSimulateCommand,
+  registerExplainCommand,
+  registerConformanceCommand,
+  registerStatusCommand,
+];

@@ -1,0 +1,40 @@
+import { Option, type Command } from 'commander';
+import { runSimulation, type SimulationFlags } from '../engine/run-simulation';
+import { describeSkipped } from '../input/cluster-dump';
+import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/document';
+import { formatPlacementTable, simulationDocument, type SimulationDocument } from '../output/placements';
+import { progressBar } from '../output/progress';
+import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
+
+export interface SimulateOutput {
+  document: SimulationDocument;
+  /** Lines for stderr: objects of unknown kinds that were ignored. */
+  warnings: string[];
+}
+
+/** Schedules every pending pod of the dump and returns the result document (no printing). */
+export function simulateDump(flags: SimulationFlags, onProgress?: (done: number, total: number) => void): SimulateOutput {
+  const run = runSimulation(flags, onProgress);
+  return {
+    document: simulationDocument(run.result, run.dump.state.nodes),
+    warnings: describeSkipped(flags.cluster, run.dump.skipped),
+  };
+}
+
+export function renderSimulation(document: SimulationDocument, format: OutputFormat): string {
+  return format === 'table' ? `${formatPlacementTable(document).join('\n')}\n` : renderDocument(document, format);
+}
+
+export function registerSimulateCommand(program: Command): void {
+  const command = program
+    .command('simulate')
+    .description('schedule every pending pod of a cluster dump as kube-scheduler would, offline')
+    .addOption(new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table'));
+  addSimulationOptions(command).action((options: Record<string, unknown>) =>
+    withExitCodes(program, () => {
+      const out = simulateDump(simulationFlags(options), progressBar());
+      for (const warning of out.warnings) process.stderr.write(`${warning}\n`);
+      process.stdout.write(renderSimulation(out.document, options.output as OutputFormat));
+    }),
+  );
+}

@@ -1,0 +1,84 @@
+import type { Node } from '@schedlab/k8s';
+import type { PodOutcome, PodSchedulingResult, SimulationResult, SimulationSummary } from '@schedlab/scheduler';
+import { formatTable } from './table';
+
+const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
+
+/** Where one pending pod went, or why it did not. */
+export interface Placement {
+  pod: string;
+  outcome: PodOutcome;
+  node: string | null;
+  zone: string | null;
+  priority: number;
+  /** The FitError message of the (first) failed attempt, in upstream wording. */
+  message?: string;
+  nominatedNode?: string;
+  victims?: string[];
+  error?: string;
+}
+
+/** The machine-readable output of `schedlab simulate`: one document. */
+export interface SimulationDocument {
+  compatibilityVersion: string;
+  summary: SimulationSummary;
+  placements: Placement[];
+  orphanPods: string[];
+  unmodelledKinds: Record<string, number>;
+}
+
+export function zoneOfNode(node: Node | undefined): string | null {
+  const labels = node?.metadata?.labels ?? {};
+  for (const key of ZONE_LABELS) if (labels[key]) return labels[key];
+  return null;
+}
+
+export function toPlacement(result: PodSchedulingResult, nodesByName: ReadonlyMap<string, Node>): Placement {
+  const placement: Placement = {
+    pod: result.pod,
+    outcome: result.outcome,
+    node: result.node,
+    zone: result.node ? zoneOfNode(nodesByName.get(result.node)) : null,
+    priority: result.priority,
+  };
+  const message = result.firstAttempt?.message ?? result.message;
+  if (message) placement.message = message;
+  if (result.nominatedNode) placement.nominatedNode = result.nominatedNode;
+  if (result.victims?.length) placement.victims = [...result.victims];
+  if (result.error) placement.error = result.error;
+  return placement;
+}
+
+export function simulationDocument(result: SimulationResult, nodes: readonly Node[]): SimulationDocument {
+  const nodesByName = new Map(nodes.map((n) => [n.metadata?.name ?? '', n]));
+  return {
+    compatibilityVersion: result.compatibilityVersion,
+    summary: result.summary,
+    placements: result.results.map((r) => toPlacement(r, nodesByName)),
+    orphanPods: result.orphanPods,
+    unmodelledKinds: result.unmodelledKinds,
+  };
+}
+
+/** What the RESULT column says: the reason a pod is pending, or what its placement cost. */
+function resultText(p: Placement): string {
+  if (p.outcome === 'scheduled') return p.victims ? `scheduled after preempting ${p.victims.join(', ')}` : 'scheduled';
+  if (p.outcome === 'gated') return `gated: ${p.message ?? p.error ?? 'scheduling gates present'}`;
+  if (p.outcome === 'error') return `error: ${p.error ?? p.message ?? ''}`;
+  if (p.outcome === 'no-profile') return p.error ?? p.message ?? 'no scheduler profile for this pod';
+  return p.message ?? p.error ?? 'unschedulable';
+}
+
+export function formatPlacementTable(doc: SimulationDocument): string[] {
+  const rows = doc.placements.map((p) => [p.pod, p.node ?? '<pending>', p.zone ?? '', String(p.priority), resultText(p)]);
+  const s = doc.summary;
+  const counts = [`${s.scheduled} scheduled`, `${s.unschedulable} unschedulable`, `${s.preempted} preempted`];
+  if (s.gated) counts.push(`${s.gated} gated`);
+  if (s.errors) counts.push(`${s.errors} errors`);
+  const lines = doc.placements.length
+    ? formatTable(['POD', 'NODE', 'ZONE', 'PRIORITY', 'RESULT'], rows)
+    : ['no pending pods in the dump (pods without spec.nodeName are the ones scheduled)'];
+  lines.push('', `${s.pods} pending pods: ${counts.join(', ')} (kube-scheduler ${doc.compatibilityVersion} behaviour)`);
+  for (const orphan of doc.orphanPods) lines.push(`note: ${orphan} names a node the dump does not contain; left alone`);
+  return lines;
+}
