@@ -25,11 +25,16 @@ export const KNOWN_FEATURE_GATES = Object.keys(GATE_DEFAULT_ON_SINCE);
 /** Behaviour switches: each one a documented difference between releases (docs/compatibility.md). */
 export interface BehaviourSwitches {
   /**
-   * From 1.27, TaintToleration, NodeAffinity, PodTopologySpread and InterPodAffinity return Skip
-   * from PreScore when the pod has nothing for them to score; 1.26 scored every node (adding a
-   * constant to all totals, e.g. PodTopologySpread 200 and TaintToleration 300).
+   * From 1.28, InterPodAffinity returns Skip from PreScore when no node has anything to score
+   * (and with ignorePreferredTermsOfExistingPods and no preferred terms); 1.26/1.27 scored every
+   * node 0. TaintToleration never skips (its reversed normalization gives every node 100).
    */
-  preScoreSkipsWhenNothingToScore: boolean;
+  interPodAffinityPreScoreSkips: boolean;
+  /**
+   * From 1.30, NodeAffinity returns Skip from PreScore when neither the pod nor the profile's
+   * addedAffinity has preferred terms; earlier releases scored every node 0.
+   */
+  nodeAffinityPreScoreSkips: boolean;
   /**
    * From 1.27, a pod rejected by PreFilter with UnschedulableAndUnresolvable marks every node
    * unresolvable, so preemption reports "Preemption is not helpful"; 1.26 still tried every node.
@@ -85,7 +90,8 @@ export interface BehaviourSwitches {
 }
 
 const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
-  preScoreSkipsWhenNothingToScore: '1.27',
+  interPodAffinityPreScoreSkips: '1.28',
+  nodeAffinityPreScoreSkips: '1.30',
   preFilterRejectionMarksAllNodesUnresolvable: '1.27',
   schedulingGatesInDefaultProfile: '1.27',
   resourceScoringOverheadInMilliCpu: '1.27',

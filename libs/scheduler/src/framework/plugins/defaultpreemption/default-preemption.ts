@@ -2,7 +2,7 @@
 import { podPriority } from '@schedlab/k8s';
 import type { Pod, PodDisruptionBudget } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
-import type { Handle, NodeToStatusMap, PostFilterPlugin, PostFilterResult } from '../../interface';
+import type { Handle, NodeToStatusMap, PostFilterPlugin, PostFilterResult, PreEnqueuePlugin } from '../../interface';
 import { Evaluator, PreemptionInterface, VictimSelection } from '../../preemption/evaluator';
 import { compareByImportance } from '../../preemption/util';
 import { Code, MaybeStatus, Status, isSuccess } from '../../status';
@@ -38,7 +38,7 @@ export function seededRandomInt(seed: number): (n: number) => number {
   };
 }
 
-export class DefaultPreemption implements PostFilterPlugin, PreemptionInterface {
+export class DefaultPreemption implements PreEnqueuePlugin, PostFilterPlugin, PreemptionInterface {
   readonly name = PluginNames.DefaultPreemption;
   private readonly randomInt: (n: number) => number;
 
@@ -48,6 +48,14 @@ export class DefaultPreemption implements PostFilterPlugin, PreemptionInterface 
     options: DefaultPreemptionOptions = {},
   ) {
     this.randomInt = options.randomInt ?? (() => 0);
+  }
+
+  /**
+   * From 1.33 upstream blocks a pod while its own asynchronous preemption is still evicting
+   * victims. The simulation evicts synchronously inside PostFilter, so nothing is ever in flight.
+   */
+  preEnqueue(_pod: Pod): MaybeStatus {
+    return null;
   }
 
   postFilter(

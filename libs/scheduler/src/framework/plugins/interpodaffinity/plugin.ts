@@ -130,7 +130,7 @@ export class InterPodAffinity
   // ---- Score ----
 
   preScore(state: CycleState, pod: Pod, nodes: NodeInfo[]): MaybeStatus {
-    const skips = this.handle.features.behaviour.preScoreSkipsWhenNothingToScore;
+    const skips = this.handle.features.behaviour.interPodAffinityPreScoreSkips;
     if (nodes.length === 0) return skips ? Status.skip() : null;
     const aff = pod.spec?.affinity;
     const hasPreferred =

@@ -90,7 +90,7 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
 
   preScore(state: CycleState, pod: Pod): MaybeStatus {
     const preferred = preferredAffinityOf(pod);
-    if (!preferred && !this.addedPreferred && this.handle.features.behaviour.preScoreSkipsWhenNothingToScore) {
+    if (!preferred && !this.addedPreferred && this.handle.features.behaviour.nodeAffinityPreScoreSkips) {
       return Status.skip();
     }
     state.write(PRE_SCORE_KEY, new ImmutableState<Scorer | undefined>(preferred));

@@ -4,7 +4,7 @@
  */
 import type { Pod } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
-import type { Handle, ScorePlugin } from '../../interface';
+import type { Handle, PreScorePlugin, ScorePlugin } from '../../interface';
 import type { MaybeStatus } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
@@ -12,7 +12,7 @@ import type { NodeResourcesBalancedAllocationArgs } from './args';
 import { podRequestsFor, ResourceAllocationScorer } from './resource-allocation';
 import { balancedResourceScorer } from './strategies';
 
-export class BalancedAllocation implements ScorePlugin {
+export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   readonly name = PluginNames.NodeResourcesBalancedAllocation;
   private readonly scorer: ResourceAllocationScorer;
   private scoredPod: Pod | null = null;
@@ -24,6 +24,14 @@ export class BalancedAllocation implements ScorePlugin {
   ) {
     // Upstream scores balance on what pods actually request (no 100m/200Mi defaults).
     this.scorer = new ResourceAllocationScorer(args.resources, balancedResourceScorer, true);
+  }
+
+  /**
+   * Registered at PreScore from 1.27, where upstream precomputes the pod's request vector there.
+   * Scores do not change: the request vector is computed once per pod either way.
+   */
+  preScore(_state: CycleState, _pod: Pod, _nodes: NodeInfo[]): MaybeStatus {
+    return null;
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {

@@ -5,7 +5,7 @@
 import { isExtendedResourceName, isScalarResourceName, podRequests, type Pod } from '@schedlab/k8s';
 import type { FeatureSet } from '../../../features';
 import type { CycleState, StateData } from '../../cycle-state';
-import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, ScorePlugin } from '../../interface';
+import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin } from '../../interface';
 import { Status, type MaybeStatus } from '../../status';
 import { Resource, type NodeInfo } from '../../types';
 import { PluginNames } from '../names';
@@ -126,7 +126,7 @@ function strategyScorer(args: NodeResourcesFitArgs): ResourceScorer {
   }
 }
 
-export class Fit implements PreFilterPlugin, FilterPlugin, ScorePlugin {
+export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
   readonly name = PluginNames.NodeResourcesFit;
   private readonly ignoredResources: ReadonlySet<string>;
   private readonly ignoredResourceGroups: ReadonlySet<string>;
@@ -163,6 +163,14 @@ export class Fit implements PreFilterPlugin, FilterPlugin, ScorePlugin {
     const insufficient = fitsRequest(s.request, nodeInfo, this.ignoredResources, this.ignoredResourceGroups, this.onlyRequested);
     if (insufficient.length === 0) return null;
     return Status.unschedulable(...insufficient.map((r) => r.reason));
+  }
+
+  /**
+   * Registered at PreScore from 1.27, where upstream precomputes the pod's request vector there.
+   * Scores do not change: the request vector is computed once per pod either way.
+   */
+  preScore(_state: CycleState, _pod: Pod, _nodes: NodeInfo[]): MaybeStatus {
+    return null;
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {

@@ -4,9 +4,10 @@
  */
 import type { Pod } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
-import type { FilterPlugin, Handle } from '../../interface';
+import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
+import { skipUnlessPodHasVolume } from '../helper/volume-prefilter';
 import { PluginNames } from '../names';
 import { BINDING_MODE_WAIT_FOR_FIRST_CONSUMER, claimClass, namespaceOf } from '../volumebinding/pv-helpers';
 
@@ -31,10 +32,18 @@ export function labelZonesToSet(value: string): Set<string> | undefined {
   return out;
 }
 
-export class VolumeZone implements FilterPlugin {
+export class VolumeZone implements PreFilterPlugin, FilterPlugin {
   readonly name = PluginNames.VolumeZone;
 
   constructor(private readonly handle: Handle) {}
+
+  preFilter(_state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    return skipUnlessPodHasVolume(pod, (v) => !!v.persistentVolumeClaim);
+  }
+
+  preFilterExtensions(): undefined {
+    return undefined;
+  }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const volumes = pod.spec?.volumes ?? [];
