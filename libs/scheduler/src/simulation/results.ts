@@ -1,19 +1,8 @@
 /** The per-pod outcome of a simulation, in kube-scheduler's own terms (also the conformance format). */
-import type { EvaluatedRange } from '../schedule-one';
+import type { AttemptRecord } from '../schedule-one';
 
-export interface AttemptSummary {
-  feasible: string[];
-  scores: Record<string, number>;
-  pluginScores: Record<string, Record<string, number>>;
-  rawScores: Record<string, Record<string, number>>;
-  maxScoreNodes: string[];
-  filterReasons: Record<string, string[]>;
-  filterPlugin: Record<string, string>;
-  filterCode: Record<string, string>;
-  message?: string;
-  preFilterRejection?: { plugin: string; message: string };
-  evaluated?: EvaluatedRange;
-}
+/** An attempt as reported: the AttemptRecord without the engine's internal state. */
+export type AttemptSummary = Omit<AttemptRecord, 'diagnosis' | 'state' | 'error' | 'selectedNode'>;
 
 /** What binding the pod did to its claims; parts are absent when empty. */
 export interface VolumeBindingSummary {

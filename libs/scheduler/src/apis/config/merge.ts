@@ -2,7 +2,7 @@
  * v1 defaulting of a profile's plugins: the user's plugin sets merged into the defaults
  * (upstream mergePlugins / mergePluginSet).
  */
-import type { PluginRef, PluginSetField } from './types';
+import { EXTENSION_POINTS, type PluginRef, type PluginSetField } from './types';
 
 /** Where a merged entry came from, so framework errors can point at the user's config. */
 export interface MergedPlugin extends PluginRef {
@@ -15,21 +15,7 @@ export interface MergedPluginSet {
   disabled: string[];
 }
 
-export const PLUGIN_SET_FIELDS: readonly PluginSetField[] = [
-  'multiPoint',
-  'preEnqueue',
-  'queueSort',
-  'preFilter',
-  'filter',
-  'postFilter',
-  'preScore',
-  'score',
-  'reserve',
-  'permit',
-  'preBind',
-  'bind',
-  'postBind',
-];
+export const PLUGIN_SET_FIELDS: readonly PluginSetField[] = ['multiPoint', ...EXTENSION_POINTS];
 
 /**
  * Defaults keep their order; a default the user re-lists is replaced in place by the user's

@@ -9,27 +9,12 @@ export const CONFIG_KIND = 'KubeSchedulerConfiguration';
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 
 /** Extension points a profile can configure individually (v1 `Plugins` fields besides multiPoint). */
-export const EXTENSION_POINTS = [
-  'preEnqueue',
-  'queueSort',
-  'preFilter',
-  'filter',
-  'postFilter',
-  'preScore',
-  'score',
-  'reserve',
-  'permit',
-  'preBind',
-  'bind',
-  'postBind',
-] as const;
-export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
+export { EXTENSION_POINTS, type ExtensionPoint } from '../../framework/runtime/profile';
+import type { ExtensionPoint } from '../../framework/runtime/profile';
 export type PluginSetField = ExtensionPoint | 'multiPoint';
 
-export interface PluginRef {
-  name: string;
-  weight?: number;
-}
+export type { PluginRef } from '../../framework/runtime/profile';
+import type { PluginRef } from '../../framework/runtime/profile';
 
 export interface PluginSetConfig {
   enabled?: PluginRef[];
