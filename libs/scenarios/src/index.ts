@@ -1,3 +1,10 @@
 // Public API of @schedlab/scenarios: what-if operations and analyses over cluster snapshots.
 export * from './analyses/capacity';
 export * from './analyses/node-loss';
+export * from './scenario/schema';
+export { parseScenario, ScenarioError } from './scenario/parse';
+export { runScenario, type ScenarioRun, type StepRecord, type RunOptions } from './scenario/run';
+export { World, podKeyOf, type Change, type ChangeType, type EngineOptions } from './scenario/world';
+export { parseLabelSelector, ZONE_LABEL, zoneOf, nodeFromTemplate } from './scenario/nodes';
+export { budgetStatus, checkEviction, PDB_VIOLATION_MESSAGE, type BudgetStatus } from './scenario/disruption';
+export { workloadOf, controllerOf } from './scenario/controllers';

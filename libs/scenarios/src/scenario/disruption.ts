@@ -1,0 +1,120 @@
+/**
+ * The eviction subresource's PodDisruptionBudget check, with the budget's status computed from the
+ * scenario's current state the way the disruption controller would: healthy pods are bound to a
+ * Ready node; expected pods come from the controllers' scale when the budget needs it.
+ */
+import { LabelSelector, Node, Pod, PodDisruptionBudget, selectorFromLabelSelector } from '@schedlab/k8s';
+import { controllerOf } from './controllers';
+import { World } from './world';
+
+export const PDB_VIOLATION_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
+export const MULTIPLE_PDBS_MESSAGE = 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
+
+export interface BudgetStatus {
+  name: string;
+  expectedPods: number;
+  currentHealthy: number;
+  desiredHealthy: number;
+  disruptionsAllowed: number;
+}
+
+export function nodeIsReady(node: Node | undefined): boolean {
+  if (!node) return false;
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+  // A dump without conditions describes a healthy node.
+  return !ready || ready.status === 'True';
+}
+
+/** IntOrString against a total, rounding up as GetScaledValueFromIntOrPercent(…, true) does. */
+function scaled(value: number | string, total: number, field: string): number {
+  if (typeof value === 'number') return value;
+  const m = /^(\d+)%$/.exec(value);
+  if (!m) {
+    const n = Number(value);
+    if (Number.isInteger(n)) return n;
+    throw new Error(`${field}: invalid value "${value}": must be an integer or a percentage`);
+  }
+  return Math.ceil((Number(m[1]) * total) / 100);
+}
+
+export function budgetsFor(world: World, pod: Pod): PodDisruptionBudget[] {
+  const ns = pod.metadata?.namespace || 'default';
+  return world.ofKind<PodDisruptionBudget>('PodDisruptionBudget').filter((pdb) => {
+    if ((pdb.metadata?.namespace || 'default') !== ns) return false;
+    // policy/v1: an empty selector selects every pod of the namespace.
+    return selectorFromLabelSelector((pdb.spec?.selector ?? {}) as LabelSelector).matches(pod.metadata?.labels);
+  });
+}
+
+function controllerScale(world: World, ns: string, kind: string, name: string): number | undefined {
+  const owner = world.items.find((i) => i.kind === kind && i.metadata?.name === name && (i.metadata?.namespace || 'default') === ns) as
+    | { spec?: { replicas?: number }; metadata?: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] } }
+    | undefined;
+  if (!owner) return undefined;
+  // A Deployment's ReplicaSet is scaled by the Deployment.
+  const parent = owner.metadata?.ownerReferences?.find((o) => o.controller);
+  if (kind === 'ReplicaSet' && parent?.kind === 'Deployment') return controllerScale(world, ns, 'Deployment', parent.name) ?? owner.spec?.replicas ?? 1;
+  return owner.spec?.replicas ?? 1;
+}
+
+export function budgetStatus(world: World, pdb: PodDisruptionBudget): BudgetStatus {
+  const ns = pdb.metadata?.namespace || 'default';
+  const selector = selectorFromLabelSelector((pdb.spec?.selector ?? {}) as LabelSelector);
+  const pods = world.pods().filter((p) => (p.metadata?.namespace || 'default') === ns && selector.matches(p.metadata?.labels));
+  const nodes = new Map(world.nodes().map((n) => [n.metadata?.name ?? '', n]));
+  const currentHealthy = pods.filter((p) => p.spec?.nodeName && nodeIsReady(nodes.get(p.spec.nodeName))).length;
+  const controllerCount = (): number => {
+    const seen = new Set<string>();
+    let total = 0;
+    for (const p of pods) {
+      const c = controllerOf(p);
+      if (!c) {
+        total++;
+        continue;
+      }
+      const id = `${c.kind}/${c.name}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      total += controllerScale(world, ns, c.kind, c.name) ?? pods.filter((q) => controllerOf(q)?.name === c.name).length;
+    }
+    return total;
+  };
+  const name = pdb.metadata?.name ?? '';
+  const minAvailable = pdb.spec?.minAvailable;
+  const maxUnavailable = pdb.spec?.maxUnavailable;
+  let expectedPods: number;
+  let desiredHealthy: number;
+  if (maxUnavailable !== undefined) {
+    expectedPods = controllerCount();
+    desiredHealthy = Math.max(0, expectedPods - scaled(maxUnavailable, expectedPods, `PodDisruptionBudget ${ns}/${name}: spec.maxUnavailable`));
+  } else if (minAvailable !== undefined && typeof minAvailable === 'number') {
+    expectedPods = pods.length;
+    desiredHealthy = minAvailable;
+  } else if (minAvailable !== undefined) {
+    expectedPods = controllerCount();
+    desiredHealthy = scaled(minAvailable, expectedPods, `PodDisruptionBudget ${ns}/${name}: spec.minAvailable`);
+  } else {
+    // Neither set: the budget asks for nothing.
+    expectedPods = pods.length;
+    desiredHealthy = 0;
+  }
+  return { name, expectedPods, currentHealthy, desiredHealthy, disruptionsAllowed: Math.max(0, currentHealthy - desiredHealthy) };
+}
+
+export type EvictionVerdict = { allowed: true } | { allowed: false; message: string; cause?: string };
+
+/** Would the eviction API accept evicting this running pod now? */
+export function checkEviction(world: World, pod: Pod): EvictionVerdict {
+  const budgets = budgetsFor(world, pod);
+  if (budgets.length === 0) return { allowed: true };
+  if (budgets.length > 1) return { allowed: false, message: MULTIPLE_PDBS_MESSAGE };
+  // A pod that is not healthy does not count against the budget (unhealthy pods may be evicted).
+  if (!pod.spec?.nodeName || !nodeIsReady(world.node(pod.spec.nodeName))) return { allowed: true };
+  const s = budgetStatus(world, budgets[0]);
+  if (s.disruptionsAllowed > 0) return { allowed: true };
+  return {
+    allowed: false,
+    message: PDB_VIOLATION_MESSAGE,
+    cause: `The disruption budget ${s.name} needs ${s.desiredHealthy} healthy pods and has ${s.currentHealthy} currently`,
+  };
+}

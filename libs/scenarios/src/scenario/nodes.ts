@@ -1,0 +1,166 @@
+/** Addressing nodes (names, kubectl-style label selectors) and making new ones. */
+import { Node, Requirement, RequirementOperator, Selector, Taint, requirementErrors, selectorFromRequirements } from '@schedlab/k8s';
+import type { NodeSelection, NodeTemplate, StepArgs } from './schema';
+import { World, nodeNameOf } from './world';
+
+export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+export const LEGACY_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
+export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+/** A problem with one field of a step's arguments, relative to the step (e.g. "nodes"). */
+export class StepError extends Error {
+  constructor(
+    readonly field: string,
+    readonly detail: string,
+  ) {
+    super(`${field}: ${detail}`);
+  }
+}
+
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  parts.push(cur);
+  return parts.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/** Parses a selector in kubectl syntax: `k=v`, `k==v`, `k!=v`, `k`, `!k`, `k in (a,b)`, `k notin (a,b)`. */
+export function parseLabelSelector(text: string, field = 'selector'): Selector {
+  const reqs: Requirement[] = [];
+  for (const part of splitTopLevel(text)) {
+    let m: RegExpExecArray | null;
+    let key: string;
+    let op: RequirementOperator;
+    let values: string[];
+    if ((m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part))) {
+      key = m[1];
+      op = m[2] as RequirementOperator;
+      values = m[3].split(',').map((v) => v.trim()).filter((v) => v !== '');
+    } else if ((m = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(part))) {
+      key = m[1];
+      op = m[2] === '!=' ? 'notin' : '=';
+      values = [m[3]];
+    } else if ((m = /^!\s*(\S+)$/.exec(part))) {
+      key = m[1];
+      op = '!';
+      values = [];
+    } else if (/^\S+$/.test(part)) {
+      key = part;
+      op = 'exists';
+      values = [];
+    } else {
+      throw new StepError(field, `cannot parse selector requirement "${part}"`);
+    }
+    const errs = requirementErrors(key, op, values, '');
+    if (errs.length) throw new StepError(field, `invalid selector "${text}": ${errs[0].detail}`);
+    reqs.push({ key, operator: op, values });
+  }
+  return selectorFromRequirements(reqs);
+}
+
+/** The nodes a selection names; an empty result or an unknown name is an error. */
+export function selectNodes(world: World, selection: NodeSelection, field = 'nodes'): Node[] {
+  const names = Array.isArray(selection) ? selection : selection.names;
+  const selectorText = Array.isArray(selection) ? undefined : selection.selector;
+  if (!names && selectorText === undefined) throw new StepError(field, 'give node names or a selector');
+  const all = world.nodes();
+  let picked = all;
+  if (names) {
+    const byName = new Map(all.map((n) => [nodeNameOf(n), n]));
+    for (const n of names) if (!byName.has(n)) throw new StepError(field, `node "${n}" is not in the cluster`);
+    picked = picked.filter((n) => names.includes(nodeNameOf(n)));
+  }
+  if (selectorText !== undefined) {
+    const sel = parseLabelSelector(selectorText, `${field}.selector`);
+    picked = picked.filter((n) => sel.matches(n.metadata?.labels));
+    if (picked.length === 0) throw new StepError(field, `no node matches selector "${selectorText}"`);
+  }
+  return picked;
+}
+
+export function zoneOf(node: Node): string | undefined {
+  return node.metadata?.labels?.[ZONE_LABEL] ?? node.metadata?.labels?.[LEGACY_ZONE_LABEL];
+}
+
+/** A fresh node of a template: labels (with hostname), taints, allocatable = capacity. */
+export function nodeFromTemplate(name: string, template: Pick<NodeTemplate, 'labels' | 'taints' | 'allocatable'>): Node {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { ...template.labels, [HOSTNAME_LABEL]: name } },
+    spec: template.taints?.length ? { taints: template.taints.map((t) => ({ ...t })) as Taint[] } : {},
+    status: {
+      capacity: { ...template.allocatable } as Record<string, string>,
+      allocatable: { ...template.allocatable } as Record<string, string>,
+      conditions: [{ type: 'Ready', status: 'True' }],
+    },
+  } as Node;
+}
+
+/** A new node like an existing one: same labels (own hostname), taints, capacity; no images, schedulable. */
+export function cloneNode(source: Node, name: string): Node {
+  const node = structuredClone(source);
+  node.metadata = { name, labels: { ...source.metadata?.labels, [HOSTNAME_LABEL]: name }, annotations: source.metadata?.annotations };
+  if (node.spec) {
+    delete node.spec.unschedulable;
+    delete node.spec.providerID;
+    delete node.spec.podCIDR;
+    delete node.spec.podCIDRs;
+  }
+  if (node.status) {
+    delete node.status.images;
+    node.status.conditions = [{ type: 'Ready', status: 'True' }];
+  }
+  return node;
+}
+
+/** `count` names `<prefix>-<k>` not yet used, k from 0. */
+export function freshNodeNames(world: World, prefix: string, count: number): string[] {
+  const taken = new Set(world.nodes().map(nodeNameOf));
+  const out: string[] = [];
+  for (let k = 0; out.length < count; k++) if (!taken.has(`${prefix}-${k}`)) out.push(`${prefix}-${k}`);
+  return out;
+}
+
+export function buildAddedNodes(world: World, args: StepArgs['addNodes'], templates: readonly NodeTemplate[]): Node[] {
+  let base: (name: string) => Node;
+  if (args.template !== undefined && args.cloneOf !== undefined) throw new StepError('template', 'give either template or cloneOf, not both');
+  if (args.template !== undefined) {
+    const t = templates.find((x) => x.name === args.template);
+    if (!t) throw new StepError('template', `no node template "${args.template}" in nodeTemplates`);
+    base = (name) => nodeFromTemplate(name, t);
+  } else if (args.cloneOf !== undefined) {
+    const source = world.node(args.cloneOf);
+    if (!source) throw new StepError('cloneOf', `node "${args.cloneOf}" is not in the cluster`);
+    base = (name) => cloneNode(source, name);
+  } else if (args.allocatable) {
+    base = (name) => nodeFromTemplate(name, { allocatable: args.allocatable! });
+  } else {
+    throw new StepError('template', 'give a template, cloneOf or allocatable');
+  }
+  const prefix = args.namePrefix ?? args.template ?? (args.cloneOf ? `${args.cloneOf}-clone` : 'node');
+  return freshNodeNames(world, prefix, args.count).map((name) => {
+    const node = base(name);
+    const labels = { ...node.metadata!.labels, ...args.labels };
+    if (args.zone !== undefined) labels[ZONE_LABEL] = args.zone;
+    node.metadata!.labels = labels;
+    if (args.taints) node.spec = { ...node.spec, taints: [...(node.spec?.taints ?? []), ...(args.taints as Taint[])] };
+    if (args.allocatable && (args.template !== undefined || args.cloneOf !== undefined)) {
+      (node as { status: Node['status'] }).status = {
+        ...node.status,
+        allocatable: { ...node.status?.allocatable, ...args.allocatable } as Record<string, string>,
+        capacity: { ...node.status?.capacity, ...args.allocatable } as Record<string, string>,
+      };
+    }
+    return node;
+  });
+}

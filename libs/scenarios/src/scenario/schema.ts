@@ -1,0 +1,152 @@
+/**
+ * The scenario format: an ordered list of what-if operations applied to a cluster snapshot.
+ * Each step is a one-key object (`{ drain: {...} }`) so that YAML reads like a runbook. The zod
+ * schema is the single source of truth; docs/scenario.schema.json is generated from it.
+ */
+import { z } from 'zod';
+
+const quantity = z.union([z.string(), z.number()]);
+const resourceList = z.record(z.string(), quantity);
+const labels = z.record(z.string(), z.string());
+
+export const taintInputSchema = z.strictObject({
+  key: z.string().min(1),
+  value: z.string().optional(),
+  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']),
+});
+
+/** Which nodes a step addresses: a list of names, or names and/or a label selector ("pool=gpu,!spot"). */
+export const nodeSelectionSchema = z.union([
+  z.array(z.string().min(1)).min(1),
+  z.strictObject({
+    names: z.array(z.string().min(1)).optional(),
+    selector: z.string().optional().describe('Label selector in kubectl syntax: k=v, k!=v, k, !k, k in (a,b), k notin (a,b)'),
+  }),
+]);
+
+/** A kind of node that can be added (addNodes) or bought (nodes-needed). */
+export const nodeTemplateSchema = z.strictObject({
+  name: z.string().min(1),
+  labels: labels.optional(),
+  taints: z.array(taintInputSchema).optional(),
+  /** status.allocatable (and capacity) of each node made from the template. */
+  allocatable: resourceList,
+  /** Price per node-hour, used by nodes-needed. */
+  hourlyPrice: z.number().nonnegative().optional(),
+});
+
+const addNodes = z.strictObject({
+  count: z.number().int().positive(),
+  /** Nodes are named `<namePrefix>-<k>`, k counting up from the first free index. */
+  namePrefix: z.string().min(1).optional(),
+  /** A template from the scenario's nodeTemplates, or... */
+  template: z.string().optional(),
+  /** ...an existing node to copy (labels, taints, allocatable, capacity). */
+  cloneOf: z.string().optional(),
+  zone: z.string().optional(),
+  labels: labels.optional(),
+  taints: z.array(taintInputSchema).optional(),
+  allocatable: resourceList.optional(),
+});
+
+const nodesOnly = z.strictObject({ nodes: nodeSelectionSchema });
+
+const drain = z.strictObject({
+  nodes: nodeSelectionSchema,
+  /** false: delete instead of evict (kubectl drain --disable-eviction); PDB violations are still reported. */
+  respectPodDisruptionBudgets: z.boolean().optional(),
+});
+
+const taint = z.strictObject({ nodes: nodeSelectionSchema, taints: z.array(taintInputSchema).min(1) });
+const untaint = z.strictObject({
+  nodes: nodeSelectionSchema,
+  /** Taints to remove by key, optionally restricted to an effect. */
+  taints: z.array(z.strictObject({ key: z.string().min(1), effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional() })).min(1),
+});
+const label = z.strictObject({ nodes: nodeSelectionSchema, labels });
+const unlabel = z.strictObject({ nodes: nodeSelectionSchema, keys: z.array(z.string().min(1)).min(1) });
+
+const zoneOutage = z.strictObject({
+  zone: z.string().min(1),
+  /** unreachable (kubelet stopped reporting, Ready=Unknown; the default) or not-ready (Ready=False). */
+  condition: z.enum(['unreachable', 'not-ready']).optional(),
+});
+
+const objectRef = z.strictObject({
+  kind: z.string().min(1),
+  namespace: z.string().optional(),
+  name: z.string().min(1).optional(),
+  /** Label selector (kubectl syntax) instead of a name. */
+  selector: z.string().optional(),
+});
+
+const scale = z.strictObject({
+  kind: z.enum(['ReplicaSet', 'StatefulSet', 'ReplicationController', 'Deployment']),
+  namespace: z.string().optional(),
+  name: z.string().min(1),
+  replicas: z.number().int().nonnegative(),
+});
+
+const setProfile = z.strictObject({
+  /** A KubeSchedulerConfiguration (object or YAML/JSON text). */
+  schedulerConfiguration: z.unknown().optional(),
+  compatibilityVersion: z.string().optional(),
+  featureGates: z.record(z.string(), z.boolean()).optional(),
+});
+
+const advanceTime = z.strictObject({ seconds: z.number().int().nonnegative() });
+
+const apply = z.strictObject({
+  /** YAML or JSON text with one or more objects. */
+  manifests: z.string().optional(),
+  objects: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+
+export const STEP_SCHEMAS = {
+  addNodes,
+  removeNodes: nodesOnly,
+  cordon: nodesOnly,
+  uncordon: nodesOnly,
+  drain,
+  taint,
+  untaint,
+  label,
+  unlabel,
+  zoneOutage,
+  delete: objectRef,
+  scale,
+  setProfile,
+  advanceTime,
+  apply,
+} as const;
+
+export type StepKind = keyof typeof STEP_SCHEMAS;
+export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];
+
+export const stepSchema = z.union(
+  STEP_KINDS.map((k) => z.strictObject({ [k]: STEP_SCHEMAS[k] } as Record<string, z.ZodType>)) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]],
+);
+
+export const scenarioSchema = z.strictObject({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  nodeTemplates: z.array(nodeTemplateSchema).optional(),
+  steps: z.array(stepSchema),
+});
+
+export type TaintInput = z.infer<typeof taintInputSchema>;
+export type NodeSelection = z.infer<typeof nodeSelectionSchema>;
+export type NodeTemplate = z.infer<typeof nodeTemplateSchema>;
+export type StepArgs = { [K in StepKind]: z.infer<(typeof STEP_SCHEMAS)[K]> };
+export type Step = { [K in StepKind]: { [P in K]: StepArgs[K] } }[StepKind];
+export interface Scenario {
+  name?: string;
+  description?: string;
+  nodeTemplates?: NodeTemplate[];
+  steps: Step[];
+}
+
+/** The published JSON Schema of a scenario file. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(scenarioSchema, { unrepresentable: 'any' }) as Record<string, unknown>;
+}

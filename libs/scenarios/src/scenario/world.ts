@@ -1,0 +1,153 @@
+/**
+ * The mutable state a scenario runs against: the cluster's objects, a clock, the scheduler
+ * profile in force, and pending NoExecute eviction deadlines. The scheduler is always running:
+ * `schedulePending` is one pass of it over every pending pod, with full engine fidelity, and
+ * writes the bindings back into the objects.
+ */
+import type { KubeObject, Node, Pod } from '@schedlab/k8s';
+import { buildClusterState, createSimulator, setupEngine } from '@schedlab/scheduler';
+import type { EngineSetup, PodSchedulingResult, SimulateOptions } from '@schedlab/scheduler';
+
+export type EngineOptions = Omit<SimulateOptions, 'onProgress'>;
+
+export type ChangeType =
+  | 'nodeAdded'
+  | 'nodeRemoved'
+  | 'nodeUpdated'
+  | 'podEvicted'
+  | 'podDeleted'
+  | 'podRecreated'
+  | 'podLost'
+  | 'podIgnored'
+  | 'podCreated'
+  | 'podScheduled'
+  | 'podUnschedulable'
+  | 'podPreempted'
+  | 'evictionRefused'
+  | 'disruptionBudgetViolated'
+  | 'objectApplied'
+  | 'objectDeleted'
+  | 'objectScaled'
+  | 'unsupported'
+  | 'profileChanged'
+  | 'timeAdvanced';
+
+export interface Change {
+  type: ChangeType;
+  /** "Node/name", "namespace/name" for pods, "Kind/namespace/name" for other objects. */
+  object: string;
+  detail?: string;
+}
+
+export const podKeyOf = (p: { metadata?: { namespace?: string; name?: string } }): string =>
+  `${p.metadata?.namespace || 'default'}/${p.metadata?.name ?? ''}`;
+
+export const nodeNameOf = (n: { metadata?: { name?: string } }): string => n.metadata?.name ?? '';
+
+export class World {
+  items: KubeObject[];
+  /** Seconds since the scenario started. */
+  clock = 0;
+  /** pod key → clock at which the taint manager evicts it. */
+  readonly noExecuteDeadlines = new Map<string, number>();
+  /** The latest scheduling result of each pod that went through the scheduler. */
+  readonly lastResults = new Map<string, PodSchedulingResult>();
+  private setup?: EngineSetup;
+  private sequence = 0;
+  private rngState: number;
+
+  constructor(
+    items: readonly KubeObject[],
+    public engine: EngineOptions = {},
+  ) {
+    this.items = items.map((i) => structuredClone(i));
+    this.rngState = (engine.seed ?? 0) >>> 0;
+  }
+
+  setEngine(engine: EngineOptions): void {
+    this.engine = engine;
+    this.setup = undefined;
+  }
+
+  /** Deterministic uniform [0,1) from the scenario's seed (mulberry32). */
+  random(): number {
+    this.rngState = (this.rngState + 0x6d2b79f5) >>> 0;
+    let t = this.rngState;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  nodes(): Node[] {
+    return this.items.filter((i) => i.kind === 'Node') as unknown as Node[];
+  }
+
+  node(name: string): Node | undefined {
+    return this.nodes().find((n) => nodeNameOf(n) === name);
+  }
+
+  pods(): Pod[] {
+    return this.items.filter((i) => i.kind === 'Pod') as unknown as Pod[];
+  }
+
+  pod(key: string): Pod | undefined {
+    return this.pods().find((p) => podKeyOf(p) === key);
+  }
+
+  podsOn(nodeName: string): Pod[] {
+    return this.pods().filter((p) => p.spec?.nodeName === nodeName);
+  }
+
+  pendingPods(): Pod[] {
+    return this.pods().filter((p) => !p.spec?.nodeName);
+  }
+
+  ofKind<T>(kind: string): T[] {
+    return this.items.filter((i) => i.kind === kind) as unknown as T[];
+  }
+
+  add(obj: KubeObject | Node | Pod): void {
+    this.items.push(obj as KubeObject);
+  }
+
+  /** Replaces `old` (by identity) with `next`, keeping its position. */
+  replace(old: object, next: object): void {
+    const i = this.items.indexOf(old as KubeObject);
+    if (i < 0) throw new Error('internal: replaced object is not in the world');
+    this.items[i] = next as KubeObject;
+  }
+
+  remove(obj: object): void {
+    const i = this.items.indexOf(obj as KubeObject);
+    if (i >= 0) this.items.splice(i, 1);
+  }
+
+  engineSetup(): EngineSetup {
+    return (this.setup ??= setupEngine(this.engine));
+  }
+
+  /**
+   * One scheduler pass over every pending pod in queue order. Bound pods get spec.nodeName;
+   * preemption victims are deleted through `onVictim` (their controllers may recreate them).
+   */
+  schedulePending(onVictim: (pod: Pod) => void): PodSchedulingResult[] {
+    const cluster = buildClusterState(this.items);
+    if (cluster.pendingPods.length === 0) return [];
+    const sim = createSimulator(cluster, this.engineSetup(), this.engine);
+    const results: PodSchedulingResult[] = [];
+    for (const pod of sim.queueOrder(cluster.pendingPods)) {
+      const r = sim.scheduleOne(pod, this.sequence++);
+      results.push(r);
+      this.lastResults.set(r.pod, r);
+      for (const victimKey of r.victims ?? []) {
+        const victim = this.pod(victimKey);
+        if (victim) onVictim(victim);
+      }
+      if (r.node) {
+        const current = this.pod(r.pod);
+        if (current) this.replace(current, { ...current, spec: { ...current.spec!, nodeName: r.node }, status: { ...current.status, phase: 'Running' } });
+      }
+    }
+    return results;
+  }
+}
