@@ -61,7 +61,7 @@ function attemptLines(title: string, attempt: AttemptSummary, input: ExplainInpu
   // A scheduled pod's record keeps the FitError of its failed attempt; show it only where it applies.
   if (failed && attempt.message) lines.push('', `  ${attempt.message}`);
   if (Object.keys(attempt.scores).length > 0) {
-    lines.push('', '  Scores (feasible nodes, best first; weighted = normalized score × weight):');
+    lines.push('', '  Scores (feasible nodes, best first; RAW = Score before NormalizeScore, WEIGHTED = normalized × weight):');
     lines.push(...scoreLines(attempt, input.profile, chosen));
   }
   return lines;
