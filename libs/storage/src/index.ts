@@ -22,3 +22,4 @@ export {
 export { resizeClaim, type ResizeOutcome } from './resize';
 export * from './workload-claims';
 export { StorageState, type DataLossReport, type PhaseSnapshot, type TimelineStep, type StorageStateOptions } from './storage-state';
+export * from './summary';

@@ -22,6 +22,7 @@ import {
 import { resizeClaim as validateResize } from './resize';
 import { ephemeralClaimsOf, podsOfStatefulSet, retentionPolicy, statefulSetClaims } from './workload-claims';
 import { volumeMatchesNoNode, zoneOfVolume } from './topology';
+import { storageSummary, type ClassStorage } from './summary';
 
 const h = volumeBinding.pvHelpers;
 
@@ -429,6 +430,19 @@ export class StorageState {
     this.record(obj, 'Normal', Reasons.ExternalProvisioning, ext, PV_CONTROLLER);
     this.record(obj, 'Normal', Reasons.Provisioning, Messages.provisioning(claim), provisioner);
     this.record(obj, 'Normal', Reasons.ProvisioningSucceeded, Messages.provisioningSucceeded(pvName), provisioner);
+  }
+
+  /** Storage per class and zone now, with the placements and reasons of the latest scheduling step. */
+  summary(): ClassStorage[] {
+    const lastScheduling = [...this.timeline].reverse().find((s) => s.scheduling)?.scheduling;
+    return storageSummary({
+      objects: this.cluster.objects,
+      nodes: this.cluster.nodes,
+      pods: this.allPods(),
+      results: lastScheduling?.results,
+      events: this.events,
+      capacityModel: this.options.capacityModel,
+    });
   }
 
   /** Errors recorded at any step. */
