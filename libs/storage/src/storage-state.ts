@@ -126,10 +126,17 @@ export class StorageState {
 
   private sync(): void {
     const o = this.cluster.objects;
+    // Volumes first (so freed ones are Available to the claims), claims, then volumes again (claims just bound or deleted).
+    this.syncVolumes();
     for (const pvc of o.persistentVolumeClaims.list()) {
       const fresh = o.persistentVolumeClaims.get(h.namespaceOf(pvc), pvc.metadata?.name ?? '');
       if (fresh) syncClaim(this.ctx, fresh);
     }
+    this.syncVolumes();
+  }
+
+  private syncVolumes(): void {
+    const o = this.cluster.objects;
     for (const pv of o.persistentVolumes.list()) {
       const fresh = o.persistentVolumes.get(pv.metadata?.name ?? '');
       if (!fresh) continue;
