@@ -8,3 +8,8 @@ export { World, podKeyOf, type Change, type ChangeType, type EngineOptions } fro
 export { parseLabelSelector, ZONE_LABEL, zoneOf, nodeFromTemplate } from './scenario/nodes';
 export { budgetStatus, checkEviction, PDB_VIOLATION_MESSAGE, type BudgetStatus } from './scenario/disruption';
 export { workloadOf, controllerOf } from './scenario/controllers';
+export * from './analyses/utilization';
+export * from './analyses/simulate-scenario';
+export * from './analyses/resilience';
+export * from './analyses/compare';
+export * from './analyses/nodes-needed';
