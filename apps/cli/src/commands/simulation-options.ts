@@ -1,10 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { FeatureSet, SUPPORTED_VERSIONS, type TieBreak } from '@schedlab/scheduler';
+import { FeatureSet, NEWEST_VERSION, SUPPORTED_VERSIONS, type TieBreak } from '@schedlab/scheduler';
 import type { SimulationFlags } from '../engine/run-simulation';
 import { EXIT_CODES_HELP, reportFailure } from '../input/errors';
 
-/** Golden cases were recorded from v1.26.7, so that is the release the CLI reproduces unless told otherwise. */
-export const DEFAULT_CLI_VERSION = '1.26';
+/** Like the engine, the CLI reproduces the newest supported release unless told otherwise. */
+export const DEFAULT_CLI_VERSION = NEWEST_VERSION;
 
 function parseSeed(value: string): number {
   if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
