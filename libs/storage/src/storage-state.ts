@@ -11,7 +11,6 @@ import { EXPAND_CONTROLLER, Messages, PV_CONTROLLER, Reasons, type EventType, ty
 import {
   ANN_PROVISIONED_BY,
   claimObject,
-  reclaimVolume,
   syncClaim,
   syncVolume,
   type ControllerContext,
@@ -460,12 +459,6 @@ export class StorageState {
   /** Events of one object, oldest first (what `kubectl describe` lists). */
   eventsFor(kind: 'PersistentVolumeClaim' | 'PersistentVolume', key: string): StorageEvent[] {
     return this.events.filter((e) => e.object === `${kind}/${key}`);
-  }
-
-  /** A released volume's reclaim, run again (e.g. after changing its policy). Exposed for tests of reclaim policies. */
-  reclaim(name: string): VolumeFate | undefined {
-    const pv = this.cluster.objects.persistentVolumes.get(name);
-    return pv && pv.status?.phase === 'Released' ? reclaimVolume(this.ctx, pv) : undefined;
   }
 
   /** The cluster's objects as a list again (for simulate or export). */
