@@ -18,3 +18,6 @@ export * from './admission/limit-range';
 export * from './admission/resource-quota';
 export * from './admission/runtime-class';
 export * from './admission/chain';
+export * from './expand';
+export * from './input';
+export * from './schedule';
