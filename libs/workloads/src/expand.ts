@@ -20,7 +20,7 @@ import { expandDeployment } from './controllers/deployment';
 import { jobPods } from './controllers/job';
 import { replicaSetPods, replicationControllerPods } from './controllers/replicaset';
 import { StatefulSetController } from './controllers/statefulset';
-import { isMirrorPod } from './controllers/static-pods';
+import { isMirrorPod, mirrorPod } from './controllers/static-pods';
 import { RandomInt, seededRandom } from './naming';
 
 export const WORKLOAD_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
@@ -38,6 +38,8 @@ export interface ExpandOptions {
   podIndexLabel?: boolean;
   /** Apply the valid objects even when others are invalid. Default false: nothing is applied. */
   bestEffort?: boolean;
+  /** Static pods from kubelet manifest directories; each appears as a mirror pod bound to its node. */
+  staticPods?: ReadonlyArray<{ nodeName: string; pod: Pod }>;
 }
 
 export interface RejectedObject {
@@ -253,6 +255,15 @@ export function expandWorkloads(items: readonly KubeObject[], options: ExpandOpt
     } else if (!POLICY_KINDS.has(obj.kind)) {
       out.passthrough.push(obj);
     }
+  }
+  for (const { nodeName, pod } of options.staticPods ?? []) {
+    const n = ctx.nodes.find((x) => x.metadata?.name === nodeName);
+    if (!n) {
+      invalid.push({ object: describe({ ...pod, kind: 'Pod' }), message: `${describe({ ...pod, kind: 'Pod' })}: static pod for node ${nodeName}, which is not in the cluster` });
+      continue;
+    }
+    // Mirror pods skip admission and scheduling: the kubelet already runs them; they only take room.
+    out.passthrough.push(defaultPod(mirrorPod(pod, n)) as unknown as KubeObject);
   }
   if (invalid.length > 0 && !options.bestEffort) throw new InvalidWorkloadsError(invalid);
   out.rejected.push(...invalid);

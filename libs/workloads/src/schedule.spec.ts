@@ -1,7 +1,7 @@
 import type { KubeObject } from '@schedlab/k8s';
 import { expandWorkloadsFromText } from './input';
 import { InvalidWorkloadsError, expandWorkloads } from './expand';
-import { scheduleWorkloads } from './schedule';
+import { deleteAndRecreate, scheduleWorkloads } from './schedule';
 
 const node = (name: string, zone: string, extra: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -128,6 +128,42 @@ describe('end to end with the engine', () => {
     expect(sim.haltedStatefulSets).toEqual(['default/db']);
     const parallel = scheduleWorkloads([node('n1', 'z1'), node('n2', 'z1'), { ...set, spec: { ...(set.spec as object), podManagementPolicy: 'Parallel' } } as KubeObject], { seed: 0 });
     expect(parallel.results).toHaveLength(4);
+  });
+});
+
+describe('static pods and deletions', () => {
+  it('mirror pods are not scheduled but take room on their node', () => {
+    const big = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: container('3') } }) as KubeObject;
+    const staticPod = { metadata: { name: 'etcd', namespace: 'kube-system' }, spec: { containers: container('2') } };
+    const sim = scheduleWorkloads([node('n1', 'z1'), node('n2', 'z1'), big('p1')], { seed: 0, staticPods: [{ nodeName: 'n1', pod: staticPod }] });
+    expect(sim.results.map((r) => r.pod)).toEqual(['default/p1']);
+    expect(sim.results[0].node).toBe('n2');
+    expect(sim.results[0].filterReasons['n1']).toEqual(['Insufficient cpu']);
+    const n1 = sim.simulator.snapshot.get('n1')!;
+    expect(n1.pods.map((p) => p.pod.metadata!.name)).toEqual(['etcd-n1']);
+    expect(() => scheduleWorkloads([node('n1', 'z1')], { staticPods: [{ nodeName: 'nope', pod: staticPod }] })).toThrow('static pod for node nope');
+  });
+
+  it('deleted pods are recreated by their controllers and rescheduled; bare pods are gone', () => {
+    const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare', namespace: 'default' }, spec: { containers: container() } };
+    const set: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: container() } } },
+    };
+    const sim = scheduleWorkloads([...nodes, deployment('web', 2, { app: 'web' }), set, bare], { seed: 5 });
+    expect(sim.summary.scheduled).toBe(4);
+    const web = sim.results.filter((r) => r.pod.startsWith('default/web-')).map((r) => r.pod);
+    const out = deleteAndRecreate(sim, [web[0], 'default/db-0', 'default/bare'], { seed: 9 });
+    expect(out.gone).toEqual(['default/bare']);
+    expect(out.recreated.map((r) => r.deleted).sort()).toEqual([web[0], 'default/db-0'].sort());
+    const webReplacement = out.recreated.find((r) => r.deleted === web[0])!;
+    expect(webReplacement.replacement).not.toBe(web[0]);
+    expect(webReplacement.replacement.startsWith(web[0].slice(0, web[0].length - 5))).toBe(true);
+    expect(out.recreated.find((r) => r.deleted === 'default/db-0')!.replacement).toBe('default/db-0');
+    expect(out.recreated.every((r) => r.result?.outcome === 'scheduled')).toBe(true);
+    expect(() => deleteAndRecreate(sim, ['default/ghost'])).toThrow('no running pod default/ghost');
   });
 });
 

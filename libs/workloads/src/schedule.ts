@@ -5,7 +5,9 @@
 import type { KubeObject, PersistentVolumeClaim, Pod } from '@schedlab/k8s';
 import { buildClusterState, createSimulator, isDefaultStorageClass, setupEngine, summarize } from '@schedlab/scheduler';
 import type { PodSchedulingResult, SimulateOptions, SimulationSummary, Simulator } from '@schedlab/scheduler';
-import { ExpandOptions, ExpansionResult, admitStatefulSetStep, expandWorkloads } from './expand';
+import { ExpandOptions, ExpansionResult, admitPods, admitStatefulSetStep, expandWorkloads } from './expand';
+import { recreateDeletedPods } from './controllers/recreate';
+import { seededRandom } from './naming';
 
 export interface ScheduleWorkloadsOptions extends ExpandOptions, Omit<SimulateOptions, 'seed' | 'onProgress'> {}
 
@@ -16,6 +18,8 @@ export interface WorkloadSimulation {
   results: PodSchedulingResult[];
   /** StatefulSets that stopped short of their replicas (a pod unschedulable or rejected). */
   haltedStatefulSets: string[];
+  /** The engine state after scheduling, for follow-up operations (deleteAndRecreate). */
+  simulator: Simulator;
 }
 
 
@@ -85,5 +89,55 @@ export function scheduleWorkloads(items: readonly KubeObject[], options: Schedul
       return false;
     })
     .map((c) => `${c.set.metadata?.namespace ?? 'default'}/${c.set.metadata?.name}`);
-  return { expansion, summary: summarize(results), results, haltedStatefulSets };
+  return { expansion, summary: summarize(results), results, haltedStatefulSets, simulator: sim };
+}
+
+export interface DeleteResult {
+  /** Replacement pods created by controllers, with their scheduling results. */
+  recreated: Array<{ deleted: string; replacement: string; result?: PodSchedulingResult }>;
+  /** Deleted pods nobody recreates (bare pods, mirror pods, DaemonSet pods of removed nodes). */
+  gone: string[];
+  /** Replacements admission rejected (e.g. quota). */
+  rejected: ExpansionResult['rejected'];
+}
+
+/**
+ * Deletes running pods (`namespace/name`) from a simulation, as an operation like a drain would:
+ * their controllers create replacements, which are admitted and scheduled on what is left.
+ */
+export function deleteAndRecreate(simulation: WorkloadSimulation, podKeys: readonly string[], opts: { seed?: number } = {}): DeleteResult {
+  const sim = simulation.simulator;
+  const wanted = new Set(podKeys);
+  const deleted: Pod[] = [];
+  for (const info of sim.snapshot.list()) {
+    for (const pi of info.pods) {
+      const key = `${pi.pod.metadata?.namespace ?? 'default'}/${pi.pod.metadata?.name ?? ''}`;
+      if (wanted.has(key)) deleted.push(pi.pod);
+    }
+  }
+  const found = new Set(deleted.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`));
+  const missing = podKeys.filter((k) => !found.has(k));
+  if (missing.length > 0) throw new Error(`no running pod ${missing.join(', ')} in the simulation`);
+  for (const p of deleted) {
+    sim.evict(p);
+    simulation.expansion.policy.quotas.release({ ...p, kind: 'Pod' });
+  }
+  const liveNodes = new Set(sim.snapshot.list().map((n) => n.node.metadata?.name ?? ''));
+  const { recreated, gone } = recreateDeletedPods(deleted, seededRandom(opts.seed ?? 0), liveNodes);
+  const rejected: ExpansionResult['rejected'] = [];
+  const admitted = admitPods(
+    recreated.map((r) => r.replacement),
+    simulation.expansion.policy,
+    rejected,
+  );
+  const results = sim.queueOrder(admitted).map((p, k) => sim.scheduleOne(p, simulation.results.length + k));
+  simulation.results.push(...results);
+  return {
+    recreated: recreated.map((r) => {
+      const replacement = `${r.replacement.metadata?.namespace ?? 'default'}/${r.replacement.metadata?.name}`;
+      return { deleted: `${r.deleted.metadata?.namespace ?? 'default'}/${r.deleted.metadata?.name}`, replacement, result: results.find((x) => x.pod === replacement) };
+    }),
+    gone,
+    rejected,
+  };
 }

@@ -24,13 +24,24 @@ function key(p: Pod): string {
   return `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`;
 }
 
-export function recreateDeletedPods(deleted: readonly Pod[], random: RandomInt): RecreateResult {
+/**
+ * `liveNodes`: when given, a DaemonSet pod pinned to a node no longer in it is not recreated (the
+ * DaemonSet controller only runs pods on existing nodes).
+ */
+export function recreateDeletedPods(deleted: readonly Pod[], random: RandomInt, liveNodes?: ReadonlySet<string>): RecreateResult {
   const out: RecreateResult = { recreated: [], gone: [] };
   for (const pod of deleted) {
     const owner = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
     if (!owner || !RECREATING_KINDS.has(owner.kind) || isMirrorPod(pod)) {
       out.gone.push(key(pod));
       continue;
+    }
+    if (owner.kind === 'DaemonSet' && liveNodes) {
+      const pinned = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0];
+      if (pinned !== undefined && !liveNodes.has(pinned)) {
+        out.gone.push(key(pod));
+        continue;
+      }
     }
     const fresh = structuredClone(pod) as Pod & { metadata: Record<string, unknown> & Pod['metadata'] };
     delete (fresh as { status?: unknown }).status;
