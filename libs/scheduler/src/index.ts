@@ -13,5 +13,5 @@ export { Snapshot } from './backend/cache/snapshot';
 export { nodeTreeOrder, zoneKeyOf } from './backend/cache/node-tree';
 export { ClusterObjects } from './backend/cache/cluster-objects';
 export { numFeasibleNodesToFind } from './find-nodes';
-export type { TieBreak, EvaluatedRange } from './schedule-one';
+export type { TieBreak, EvaluatedRange, ExplainLevel } from './schedule-one';
 export * as volumeBinding from './framework/plugins/volumebinding';

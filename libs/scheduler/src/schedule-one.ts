@@ -16,6 +16,14 @@ import type { SeededRandom } from './util/rng';
 
 export type TieBreak = 'random' | 'lowest-node-name';
 
+/**
+ * How much of each attempt to record. `full`: every node's filter verdict and every plugin's
+ * scores (conformance, explanations). `summary`: only what placements and the summary need
+ * (selected node and its total score, FitError message, evaluated range, preemption); the
+ * per-node records are left empty. Decisions are identical either way.
+ */
+export type ExplainLevel = 'full' | 'summary';
+
 /** Which nodes the Filter loop looked at (for partial searches over large clusters). */
 export interface EvaluatedRange {
   startIndex: number;
@@ -58,6 +66,8 @@ export interface SchedulerAlgorithmOptions {
   rng: SeededRandom;
   /** Global percentageOfNodesToScore; a profile's own value wins. 0 = adaptive. */
   percentageOfNodesToScore: number;
+  /** Default `full`. */
+  explain?: ExplainLevel;
 }
 
 export const NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
@@ -91,18 +101,23 @@ export class ScheduleAlgorithm {
       record.message = NO_NODES_AVAILABLE;
       return record;
     }
+    const full = this.opts.explain !== 'summary';
     const feasible = this.findNodesThatFitPod(fwk, pod, state, record);
     if (record.error) return record;
-    this.recordFilterStatuses(record);
+    if (full) this.recordFilterStatuses(record);
     if (feasible.length === 0) {
       record.message = fitErrorMessage(this.snapshot.size, record.diagnosis);
       return record;
     }
-    record.feasible = feasible.map((n) => n.name).sort(compareStrings);
+    if (full) record.feasible = feasible.map((n) => n.name).sort(compareStrings);
     // Upstream skips scoring with one feasible node; the scores are still computed for explanation.
-    const scored = this.prioritizeNodes(fwk, pod, state, feasible, record);
+    const scored = this.prioritizeNodes(fwk, pod, state, feasible, record, full);
     if (record.error) return record;
     record.selectedNode = feasible.length === 1 ? feasible[0].name : this.selectHost(scored!.totals);
+    if (!full) {
+      const selected = scored!.totals.find((t) => t.name === record.selectedNode);
+      if (selected) record.scores[selected.name] = selected.score;
+    }
     return record;
   }
 
@@ -201,10 +216,11 @@ export class ScheduleAlgorithm {
     state: CycleState,
     nodes: NodeInfo[],
     record: AttemptRecord,
+    full: boolean,
   ): ScoreResult | undefined {
     if (fwk.scorePlugins.length === 0) {
       const totals = nodes.map((n) => ({ name: n.name, score: 1 }));
-      this.recordScores(record, { totals, plugins: [] });
+      if (full) this.recordScores(record, { totals, plugins: [] });
       return { totals, plugins: [] };
     }
     const pre = fwk.runPreScorePlugins(state, pod, nodes);
@@ -212,12 +228,12 @@ export class ScheduleAlgorithm {
       record.error = pre!.message();
       return undefined;
     }
-    const { result, status } = fwk.runScorePlugins(state, pod, nodes);
+    const { result, status } = fwk.runScorePlugins(state, pod, nodes, full);
     if (!isSuccess(status)) {
       record.error = status!.message();
       return undefined;
     }
-    this.recordScores(record, result!);
+    if (full) this.recordScores(record, result!);
     return result;
   }
 

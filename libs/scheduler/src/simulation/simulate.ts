@@ -8,7 +8,7 @@ import type { ResolvedConfiguration } from '../apis/config';
 import { FeatureSet } from '../features';
 import { inTreeRegistry } from '../framework/plugins/registry';
 import type { PluginDescriptor } from '../framework/runtime/registry';
-import type { TieBreak } from '../schedule-one';
+import type { ExplainLevel, TieBreak } from '../schedule-one';
 import { ClusterState, buildClusterState } from './cluster';
 import type { PodSchedulingResult } from './results';
 import { Simulator } from './simulator';
@@ -29,6 +29,11 @@ export interface SimulateOptions {
   /** Overrides the configuration's global percentageOfNodesToScore. */
   percentageOfNodesToScore?: number;
   startTimeBase?: string;
+  /**
+   * `full` (default): every node's filter verdict and plugin scores per pod. `summary`: only the
+   * placement, its total score, messages and preemption — same decisions, far less time and memory.
+   */
+  explain?: ExplainLevel;
   /** Called after each pod with the number processed so far. */
   onProgress?: (podsProcessed: number, podsTotal: number) => void;
 }
@@ -84,6 +89,7 @@ export function createSimulator(
     preemption: options.preemption,
     percentageOfNodesToScore: options.percentageOfNodesToScore ?? setup.configuration.percentageOfNodesToScore,
     startTimeBase: options.startTimeBase,
+    explain: options.explain,
   });
   sim.preBindWrites = applyPreBindVolumeWrites;
   return sim;

@@ -15,7 +15,7 @@ import type { FrameworkProfile } from '../framework/runtime/profile';
 import type { PluginDescriptor } from '../framework/runtime/registry';
 import { isSuccess } from '../framework/status';
 import { PodInfo } from '../framework/types';
-import { AttemptRecord, ScheduleAlgorithm, TieBreak, runPostFilter } from '../schedule-one';
+import { AttemptRecord, ExplainLevel, ScheduleAlgorithm, TieBreak, runPostFilter } from '../schedule-one';
 import { SeededRandom } from '../util/rng';
 import type { ClusterState } from './cluster';
 import type { AttemptSummary, PodSchedulingResult, VolumeBindingSummary } from './results';
@@ -34,6 +34,8 @@ export interface SimulatorOptions {
   percentageOfNodesToScore?: number;
   /** Bound pods get startTime = base + k seconds (k: the pod's position in the scheduling order). */
   startTimeBase?: string;
+  /** How much of each attempt to record (default `full`); see ExplainLevel. */
+  explain?: ExplainLevel;
 }
 
 /** Applies the API writes PreBind plugins stand for (volume binding) and reports them. */
@@ -77,6 +79,7 @@ export class Simulator {
       tieBreak: opts.tieBreak ?? 'random',
       rng: this.rng,
       percentageOfNodesToScore: opts.percentageOfNodesToScore ?? 0,
+      explain: opts.explain ?? 'full',
     });
   }
 

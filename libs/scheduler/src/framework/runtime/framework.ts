@@ -209,6 +209,8 @@ export class Framework implements Handle {
    * once as if they were there, once without them, and the node must pass both.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    // Fast path: most nodes have nothing nominated, so skip the key and priority lookups.
+    if (this.nominator.nominatedPodsForNode(nodeInfo.name).length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
     const uid = pod.metadata?.uid ?? `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name}`;
     const nominated = this.nominator.relevantFor(nodeInfo.name, uid, podPriority(pod));
     if (nominated.length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
@@ -278,21 +280,29 @@ export class Framework implements Handle {
     return null;
   }
 
-  /** Score, NormalizeScore and weights; plugins that skipped in PreScore contribute nothing. */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: NodeInfo[]): { result?: ScoreResult; status: MaybeStatus } {
+  /**
+   * Score, NormalizeScore and weights; plugins that skipped in PreScore contribute nothing.
+   * Without `breakdown` only the totals are kept (no per-plugin maps: the cost of explanations).
+   */
+  runScorePlugins(
+    state: CycleState,
+    pod: Pod,
+    nodes: NodeInfo[],
+    breakdown = true,
+  ): { result?: ScoreResult; status: MaybeStatus } {
     const totals: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
     const plugins: PluginScoreBreakdown[] = [];
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       const scores: NodeScore[] = new Array(nodes.length);
-      const raw = new Map<string, number>();
+      const raw = breakdown ? new Map<string, number>() : undefined;
       for (let i = 0; i < nodes.length; i++) {
         const [score, s] = plugin.score(state, pod, nodes[i]);
         if (!isSuccess(s)) {
           return { status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(plugin.name) };
         }
         scores[i] = { name: nodes[i].name, score };
-        raw.set(nodes[i].name, score);
+        raw?.set(nodes[i].name, score);
       }
       const ext = plugin.scoreExtensions?.();
       if (ext) {
@@ -301,7 +311,7 @@ export class Framework implements Handle {
           return { status: Status.error(`running Normalize on Score plugin "${plugin.name}": ${s!.message()}`) };
         }
       }
-      const weighted = new Map<string, number>();
+      const weighted = breakdown ? new Map<string, number>() : undefined;
       for (let i = 0; i < scores.length; i++) {
         const sc = scores[i].score;
         if (sc > MAX_NODE_SCORE || sc < MIN_NODE_SCORE) {
@@ -312,10 +322,10 @@ export class Framework implements Handle {
           };
         }
         const w = sc * weight;
-        weighted.set(scores[i].name, w);
+        weighted?.set(scores[i].name, w);
         totals[i].score += w;
       }
-      plugins.push({ plugin: plugin.name, weight, raw, weighted });
+      if (raw && weighted) plugins.push({ plugin: plugin.name, weight, raw, weighted });
     }
     return { result: { totals, plugins }, status: null };
   }
