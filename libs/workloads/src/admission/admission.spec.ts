@@ -70,10 +70,25 @@ describe('LimitRanger', () => {
       ['maximum cpu usage per Pod is 1, but limit is 1200m'],
     ],
     [
-      'pod min counts overhead',
+      'pod max: sidecars run alongside app containers, init phases take the max',
+      limitRange({ type: 'Pod', max: { cpu: '1' } }),
+      {
+        ...pod('p', [{ requests: { cpu: '500m' }, limits: { cpu: '500m' } }]),
+        spec: {
+          containers: [{ name: 'app', resources: { requests: { cpu: '500m' }, limits: { cpu: '500m' } } }],
+          initContainers: [
+            { name: 'proxy', restartPolicy: 'Always', resources: { requests: { cpu: '300m' }, limits: { cpu: '300m' } } },
+            { name: 'migrate', resources: { requests: { cpu: '900m' }, limits: { cpu: '900m' } } },
+          ],
+        },
+      },
+      ['maximum cpu usage per Pod is 1, but limit is 1200m'],
+    ],
+    [
+      'pod min ignores overhead',
       limitRange({ type: 'Pod', min: { cpu: '300m' } }),
       pod('p', [{ requests: { cpu: '200m' } }], { overhead: { cpu: '100m' } }),
-      [],
+      ['minimum cpu usage per Pod is 300m, but request is 200m'],
     ],
     [
       'several violations aggregate',

@@ -141,7 +141,8 @@ export function limitRangeViolations(pod: Pod, ranges: readonly LimitRange[]): s
         checkItem('Container', item, toQuantityList(c.resources?.requests as RawList), toQuantityList(c.resources?.limits as RawList), errs);
       }
     } else if (item.type === 'Pod') {
-      checkItem('Pod', item, podRequestList(pod), podLimitList(pod), errs);
+      // Per-Pod bounds apply to what the containers ask for; RuntimeClass overhead is not counted.
+      checkItem('Pod', item, podRequestList(pod, false), podLimitList(pod, false), errs);
     }
   }
   return errs;
