@@ -232,6 +232,39 @@ spec: {containers: [{name: c, resources: {requests: {cpu: lots}}}]}
     expect(best.rejected[0].object).toBe('Pod bad');
   });
 
+  it('Helm-rendered output: source comments and empty documents are fine', () => {
+    const helm = `---
+# Source: web/templates/service.yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: release-web
+spec:
+  selector: {app.kubernetes.io/name: web}
+---
+# Source: web/templates/empty.yaml
+---
+# Source: web/templates/deployment.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: release-web
+  labels: {helm.sh/chart: web-1.0.0}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app.kubernetes.io/name: web}}
+  template:
+    metadata: {labels: {app.kubernetes.io/name: web}}
+    spec: {containers: [{name: web, image: nginx, resources: {requests: {cpu: 100m}}}]}
+`;
+    const r = expandWorkloadsFromText(helm, { seed: 1 });
+    expect(r.pods).toHaveLength(2);
+    expect(r.pods[0].metadata!.name).toMatch(/^release-web-[a-z0-9]+-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(r.passthrough.map((o) => o.kind)).toEqual(['Service']);
+    const best = expandWorkloadsFromText(helm, { seed: 1, bestEffort: true });
+    expect(best.pods.map((p) => p.metadata!.name)).toEqual(r.pods.map((p) => p.metadata!.name));
+  });
+
   it('workloads whose pods are already in the input are not expanded again', () => {
     const rs: KubeObject = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: container() } } } };
     const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-abc-xyz12', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'u', controller: true }] }, spec: { nodeName: 'node-a', containers: container() } };
