@@ -170,9 +170,15 @@ export class PodInfo {
     return this.pod.metadata?.namespace ?? 'default';
   }
 
+  /** Asked for every existing pod in InterPodAffinity's PreScore, hence computed once. */
+  private affinityKnown?: boolean;
+
   hasAffinity(): boolean {
-    const a = this.pod.spec?.affinity;
-    return !!a && (!!a.podAffinity || !!a.podAntiAffinity);
+    if (this.affinityKnown === undefined) {
+      const a = this.pod.spec?.affinity;
+      this.affinityKnown = !!a && (!!a.podAffinity || !!a.podAntiAffinity);
+    }
+    return this.affinityKnown;
   }
 }
 

@@ -73,7 +73,7 @@ export function computeTopologyScore(
   for (const ni of nodes) {
     const nodeLabels = ni.node.metadata?.labels;
     // Upstream skips existing pods on nodes without labels: no topology can match there.
-    if (!nodeLabels || Object.keys(nodeLabels).length === 0) continue;
+    if (!hasAnyLabel(nodeLabels)) continue;
     const pods = visitAllPods ? ni.pods : ni.podsWithAffinity;
     for (const existingInfo of pods) {
       const existingPod = existingInfo.pod;
@@ -89,6 +89,13 @@ export function computeTopologyScore(
     }
   }
   return score;
+}
+
+/** Like Object.keys(labels).length > 0, without building the key array for every node. */
+function hasAnyLabel(labels: Labels | undefined): labels is Labels {
+  if (!labels) return false;
+  for (const _ in labels) return true;
+  return false;
 }
 
 /** Raw score of a node: the sum of its topology pairs' weights. */
