@@ -27,6 +27,11 @@ export class Nominator {
     else this.byNode.delete(node);
   }
 
+  /** Number of nominated pods (0 in most cycles: Filter then skips the per-node lookup). */
+  get size(): number {
+    return this.nodeOf.size;
+  }
+
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
     return this.byNode.get(nodeName) ?? [];
   }

@@ -191,8 +191,10 @@ export class Framework implements Handle {
 
   /** Filter plugins in order; the first failure decides and names its plugin. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const skip = state.skipFilterPlugins;
+    const anySkipped = skip.size > 0;
     for (const p of this.filterPlugins) {
-      if (state.skipFilterPlugins.has(p.name)) continue;
+      if (anySkipped && skip.has(p.name)) continue;
       const s = p.filter(state, pod, nodeInfo);
       if (isSuccess(s)) continue;
       s!.withPlugin(p.name);
@@ -210,7 +212,9 @@ export class Framework implements Handle {
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     // Fast path: most nodes have nothing nominated, so skip the key and priority lookups.
-    if (this.nominator.nominatedPodsForNode(nodeInfo.name).length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
+    if (this.nominator.size === 0 || this.nominator.nominatedPodsForNode(nodeInfo.name).length === 0) {
+      return this.runFilterPlugins(state, pod, nodeInfo);
+    }
     const uid = pod.metadata?.uid ?? `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name}`;
     const nominated = this.nominator.relevantFor(nodeInfo.name, uid, podPriority(pod));
     if (nominated.length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
@@ -292,16 +296,17 @@ export class Framework implements Handle {
   ): { result?: ScoreResult; status: MaybeStatus } {
     const totals: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
     const plugins: PluginScoreBreakdown[] = [];
+    // One score list reused by every plugin: each plugin overwrites all entries before use.
+    const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
-      const scores: NodeScore[] = new Array(nodes.length);
       const raw = breakdown ? new Map<string, number>() : undefined;
       for (let i = 0; i < nodes.length; i++) {
         const [score, s] = plugin.score(state, pod, nodes[i]);
         if (!isSuccess(s)) {
           return { status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(plugin.name) };
         }
-        scores[i] = { name: nodes[i].name, score };
+        scores[i].score = score;
         raw?.set(nodes[i].name, score);
       }
       const ext = plugin.scoreExtensions?.();

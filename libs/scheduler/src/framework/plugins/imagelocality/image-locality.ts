@@ -32,6 +32,8 @@ export function calculatePriority(sumScores: number, numContainers: number): num
 }
 
 function sumContainers(nodeInfo: NodeInfo, containers: readonly Container[] | undefined, totalNumNodes: number): number {
+  // A node without images scores 0; skip normalizing the pod's image names for it.
+  if (nodeInfo.imageStates.size === 0) return 0;
   let sum = 0;
   for (const c of containers ?? []) {
     const state = nodeInfo.imageStates.get(normalizedImageName(c.image ?? ''));
