@@ -7,3 +7,4 @@ export {
 } from './queues';
 export { redisOptionsFromUrl } from './redis-connection';
 export { JobsModule } from './jobs.module';
+export { closeEvenIfNeverConnected, ignoreErrorsAfterClose } from './bullmq-shutdown';

@@ -1,0 +1,37 @@
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import { type AppConfig, AppConfigModule } from '@schedlab/config';
+import { DbModule } from '@schedlab/db';
+import { LoggingModule } from '@schedlab/logging';
+import { HealthModule } from './health/health.module';
+import { PingJobsModule } from './ping-jobs/ping-jobs.module';
+import { TenantsModule } from './tenants/tenants.module';
+
+export const GRAPHQL_PATH = '/graphql';
+
+@Module({})
+export class ApiModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        LoggingModule,
+        DbModule,
+        GraphQLModule.forRoot<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          path: GRAPHQL_PATH,
+          autoSchemaFile: true, // code-first: the schema is built from the decorated classes
+          sortSchema: true,
+          subscriptions: { 'graphql-ws': true },
+          playground: false,
+          introspection: true,
+        }),
+        HealthModule,
+        TenantsModule,
+        PingJobsModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import type { AppConfig } from '@schedlab/config';
+import { ApiModule, GRAPHQL_PATH } from './api.module';
+
+export const OPENAPI_PATH = 'docs';
+
+/** Builds the api application; used by main.ts and by the integration tests alike. */
+export async function createApiApp(config: AppConfig): Promise<INestApplication> {
+  process.env.SCHEDLAB_SERVICE ??= 'api';
+  const app = await NestFactory.create(ApiModule.forRoot(config), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Schedlab API')
+      .setDescription(`REST endpoints. GraphQL (queries, mutations, graphql-ws subscriptions) is at ${GRAPHQL_PATH}.`)
+      .setVersion(process.env.npm_package_version ?? '0.1.0')
+      .build(),
+  );
+  SwaggerModule.setup(OPENAPI_PATH, app, document, { jsonDocumentUrl: `${OPENAPI_PATH}/openapi.json` });
+  return app;
+}
+
+/** Where a person finds things, for the start-up log line and banner. */
+export function endpointsOf(baseUrl: string) {
+  return {
+    graphql: `${baseUrl}${GRAPHQL_PATH}`,
+    restDocs: `${baseUrl}/${OPENAPI_PATH}`,
+    openApiJson: `${baseUrl}/${OPENAPI_PATH}/openapi.json`,
+    healthz: `${baseUrl}/healthz`,
+    readyz: `${baseUrl}/readyz`,
+  };
+}

@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { loadConfig } from '@schedlab/config';
+
+const execFileAsync = promisify(execFile);
+const workspaceRoot = path.resolve(__dirname, '..', '..', '..');
+
+/** The server that test databases are created on: the one DATABASE_URL points at. */
+export function serverUrl(): string {
+  return loadConfig().databaseUrl;
+}
+
+export function withDatabase(connectionString: string, database: string): string {
+  const url = new URL(connectionString);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** A name no other test run on this server will pick. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs the workspace's Prisma CLI (prisma.config.ts applies) against the given database. */
+export async function runPrisma(args: string[], databaseUrl: string): Promise<{ stdout: string; stderr: string }> {
+  return execFileAsync(process.execPath, [require.resolve('prisma/build/index.js'), ...args], {
+    cwd: workspaceRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty PostgreSQL database for one test file. With `migrated`, the workspace's
+ * migrations are applied to it first, exactly as `npm run db:migrate` would.
+ */
+export async function createTestDatabase(options: { migrated: boolean }): Promise<TestDatabase> {
+  const name = uniqueName('schedlab_test');
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = withDatabase(serverUrl(), name);
+  if (options.migrated) await runPrisma(['migrate', 'deploy'], url);
+  return { url, name, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
