@@ -73,7 +73,11 @@ function withDatabase(connectionString: string, database: string): string {
   return url.toString();
 }
 
-async function runAdmin(connectionString: string, sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+async function runAdmin(
+  connectionString: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {

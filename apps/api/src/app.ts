@@ -17,7 +17,9 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
     app,
     new DocumentBuilder()
       .setTitle('Schedlab API')
-      .setDescription(`REST endpoints. GraphQL (queries, mutations, graphql-ws subscriptions) is at ${GRAPHQL_PATH}.`)
+      .setDescription(
+        `REST endpoints. GraphQL (queries, mutations, graphql-ws subscriptions) is at ${GRAPHQL_PATH}.`,
+      )
       .setVersion(process.env.npm_package_version ?? '0.1.0')
       .build(),
   );

@@ -1,6 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { closedPort, createTestDatabase, testConfig, type TestDatabase, withDatabase } from '@schedlab/testing';
+import {
+  closedPort,
+  createTestDatabase,
+  testConfig,
+  type TestDatabase,
+  withDatabase,
+} from '@schedlab/testing';
 import { createApiApp } from './app';
 
 describe('api health endpoints (real PostgreSQL and Redis)', () => {

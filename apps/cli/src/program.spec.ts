@@ -60,7 +60,10 @@ describe('reportStatus', () => {
   });
 
   it('is false and names the dependency that is down', async () => {
-    readyz = { code: 503, body: { status: 'unavailable: redis down', checks: { postgres: 'up', redis: 'down' } } };
+    readyz = {
+      code: 503,
+      body: { status: 'unavailable: redis down', checks: { postgres: 'up', redis: 'down' } },
+    };
     const lines: string[] = [];
     await expect(reportStatus(baseUrl, (l) => lines.push(l))).resolves.toBe(false);
     expect(lines).toContain('  redis: down');

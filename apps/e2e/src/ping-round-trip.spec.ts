@@ -48,7 +48,8 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
           variables: { id },
         },
         {
-          next: ({ data, errors }) => (errors ? reject(new Error(JSON.stringify(errors))) : seen.push(data!.pingJobUpdates)),
+          next: ({ data, errors }) =>
+            errors ? reject(new Error(JSON.stringify(errors))) : seen.push(data!.pingJobUpdates),
           error: reject,
           complete: () => resolve(seen),
         },
@@ -84,7 +85,10 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
 
   it('queues a job over REST that a worker completes and REST then returns', async () => {
     const tenant = await post<{ id: string }>('/api/tenants', { name: 'rest-tenant' });
-    const created = await post<PingJobJson>('/api/ping-jobs', { tenantId: tenant.id, message: 'hello over REST' });
+    const created = await post<PingJobJson>('/api/ping-jobs', {
+      tenantId: tenant.id,
+      message: 'hello over REST',
+    });
     expect(created.status).toBe('QUEUED');
 
     // The subscription completes once the job is final; only then is the REST read meaningful.
@@ -94,7 +98,12 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
     const res = await fetch(`${baseUrl}/api/ping-jobs/${created.id}`);
     expect(res.status).toBe(200);
     const job = (await res.json()) as PingJobJson;
-    expect(job).toMatchObject({ id: created.id, status: 'SUCCEEDED', message: 'hello over REST', result: { echo: 'hello over REST' } });
+    expect(job).toMatchObject({
+      id: created.id,
+      status: 'SUCCEEDED',
+      message: 'hello over REST',
+      result: { echo: 'hello over REST' },
+    });
     expect(job.result?.processedBy).toMatch(/:\d+$/);
     expect(job.finishedAt).not.toBeNull();
   });
@@ -110,7 +119,11 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
     );
     const updates = await pingJobUpdates(createPingJob.id);
     const final = updates.at(-1)!;
-    expect(final).toMatchObject({ id: createPingJob.id, status: 'SUCCEEDED', result: { echo: 'hello over GraphQL' } });
+    expect(final).toMatchObject({
+      id: createPingJob.id,
+      status: 'SUCCEEDED',
+      result: { echo: 'hello over GraphQL' },
+    });
     // Anything before the final update is an earlier, unfinished state.
     expect(updates.slice(0, -1).every((u) => u.status === 'QUEUED' || u.status === 'RUNNING')).toBe(true);
   });

@@ -37,6 +37,8 @@ export function startService<T extends { type: string }>(
   };
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ service, ready: message as T }));
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready:\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${name} exited with ${code} before it was ready:\n${output}`)),
+    );
   });
 }

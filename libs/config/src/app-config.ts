@@ -20,7 +20,9 @@ export class ConfigError extends Error {
 // Empty strings come from `FOO=` in shells and compose files; treat them as "not set" so defaults apply.
 function withoutEmptyValues(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
   );
 }
 

@@ -42,7 +42,15 @@ describe('migrations (real PostgreSQL, offline WASM schema engine)', () => {
 
   it('match schema.prisma (no drift between schema and migrations)', async () => {
     // --exit-code makes Prisma exit 2 on any difference, which rejects here.
-    const args = ['migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema-datamodel', 'prisma/schema.prisma', '--exit-code'];
+    const args = [
+      'migrate',
+      'diff',
+      '--from-migrations',
+      'prisma/migrations',
+      '--to-schema-datamodel',
+      'prisma/schema.prisma',
+      '--exit-code',
+    ];
     await expect(runPrisma(args, db.url)).resolves.toBeDefined();
   });
 });

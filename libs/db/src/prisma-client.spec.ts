@@ -19,7 +19,10 @@ describe('Prisma client through adapter-pg (real PostgreSQL)', () => {
     const job = await prisma.pingJob.create({ data: { tenantId: tenant.id, payload: { message: 'hi' } } });
     expect(job.status).toBe(JobStatus.QUEUED);
     expect(job.result).toBeNull();
-    const again = await prisma.pingJob.findUniqueOrThrow({ where: { id: job.id }, include: { tenant: true } });
+    const again = await prisma.pingJob.findUniqueOrThrow({
+      where: { id: job.id },
+      include: { tenant: true },
+    });
     expect(again.payload).toEqual({ message: 'hi' });
     expect(again.tenant.name).toBe('acme');
   });

@@ -3,7 +3,9 @@ import { requestIdFor } from './logging.module';
 
 function exchange(headers: Record<string, string>) {
   const set: Record<string, string> = {};
-  const res = { setHeader: (name: string, value: string) => (set[name] = value) } as unknown as ServerResponse;
+  const res = {
+    setHeader: (name: string, value: string) => (set[name] = value),
+  } as unknown as ServerResponse;
   return { req: { headers } as unknown as IncomingMessage, res, set };
 }
 

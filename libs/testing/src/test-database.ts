@@ -35,7 +35,10 @@ async function admin(sql: string): Promise<void> {
 }
 
 /** Runs the workspace's Prisma CLI (prisma.config.ts applies) against the given database. */
-export async function runPrisma(args: string[], databaseUrl: string): Promise<{ stdout: string; stderr: string }> {
+export async function runPrisma(
+  args: string[],
+  databaseUrl: string,
+): Promise<{ stdout: string; stderr: string }> {
   return execFileAsync(process.execPath, [require.resolve('prisma/build/index.js'), ...args], {
     cwd: workspaceRoot,
     env: { ...process.env, DATABASE_URL: databaseUrl },

@@ -1,6 +1,5 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { ReadinessService } from './readiness.service';
 
 @ApiTags('health')
@@ -20,7 +19,7 @@ export class HealthController {
   @Get('readyz')
   @ApiOkResponse({ description: 'PostgreSQL and Redis are reachable' })
   @ApiServiceUnavailableResponse({ description: 'A dependency is down; `down` names it' })
-  async readyz(@Res({ passthrough: true }) res: Response) {
+  async readyz(@Res({ passthrough: true }) res: { status(code: number): unknown }) {
     const result = await this.readiness.check();
     res.status(result.ready ? 200 : 503);
     return {

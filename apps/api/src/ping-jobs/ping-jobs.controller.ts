@@ -1,7 +1,12 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ZodBodyPipe } from '../common/zod-body.pipe';
-import { CreatePingJobBody, type CreatePingJobInput, createPingJobSchema, PingJobView } from './ping-job.model';
+import {
+  CreatePingJobBody,
+  type CreatePingJobInput,
+  createPingJobSchema,
+  PingJobView,
+} from './ping-job.model';
 import { PingJobsService } from './ping-jobs.service';
 
 @ApiTags('ping-jobs')

@@ -27,7 +27,9 @@ export function registerStatusCommand(program: Command): void {
     .description('check that a running Schedlab api and its PostgreSQL and Redis are ready')
     .option('--api <url>', 'base URL of the api', process.env.SCHEDLAB_API_URL ?? 'http://localhost:3000')
     .action(async (options: { api: string }) => {
-      const ready = await reportStatus(options.api, (line) => program.configureOutput().writeOut?.(`${line}\n`));
+      const ready = await reportStatus(options.api, (line) =>
+        program.configureOutput().writeOut?.(`${line}\n`),
+      );
       if (!ready) process.exitCode = 1;
     });
 }
