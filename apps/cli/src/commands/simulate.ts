@@ -1,9 +1,11 @@
 import { Option, type Command } from 'commander';
 import { runSimulation, type SimulationFlags } from '../engine/run-simulation';
+import { rejectedKey } from '../engine/workloads';
 import { describeSkipped } from '../input/cluster-dump';
 import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/document';
 import { formatPlacementTable, simulationDocument, type SimulationDocument } from '../output/placements';
 import { progressBar } from '../output/progress';
+import { renderScenarioSimulation, simulateScenarioDump } from './scenario';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
 
 export interface SimulateOutput {
@@ -16,7 +18,11 @@ export interface SimulateOutput {
 export function simulateDump(flags: SimulationFlags, onProgress?: (done: number, total: number) => void): SimulateOutput {
   const run = runSimulation(flags, onProgress);
   return {
-    document: simulationDocument(run.result, run.dump.state.nodes),
+    document: simulationDocument(
+      run.result,
+      run.dump.state.nodes,
+      run.rejected.map((r) => ({ object: rejectedKey(r), message: r.message })),
+    ),
     warnings: describeSkipped(flags.cluster, run.dump.skipped),
   };
 }
@@ -29,9 +35,16 @@ export function registerSimulateCommand(program: Command): void {
   const command = program
     .command('simulate')
     .description('schedule every pending pod of a cluster dump as kube-scheduler would, offline')
-    .addOption(new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table'));
+    .addOption(new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table'))
+    .option('--scenario <file>', 'what-if steps (drain, zoneOutage, scale, apply…) to run after scheduling; see docs/scenarios.md');
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
+      if (options.scenario !== undefined) {
+        const scenarioOut = simulateScenarioDump(simulationFlags(options), options.scenario as string);
+        for (const warning of scenarioOut.warnings) process.stderr.write(`${warning}\n`);
+        process.stdout.write(renderScenarioSimulation(scenarioOut.document, options.output as OutputFormat));
+        return;
+      }
       const out = simulateDump(simulationFlags(options), progressBar());
       for (const warning of out.warnings) process.stderr.write(`${warning}\n`);
       process.stdout.write(renderSimulation(out.document, options.output as OutputFormat));

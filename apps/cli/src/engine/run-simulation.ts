@@ -1,7 +1,9 @@
 import { setupEngine, simulate, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
+import type { RejectedObject } from '@schedlab/workloads';
 import { loadClusterDump, type ClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
+import { hasUnexpandedWorkloads, scheduleDumpWorkloads } from './workloads';
 
 /** The scheduling options both `simulate` and `explain` accept. */
 export interface SimulationFlags {
@@ -16,20 +18,48 @@ export interface SimulationRun {
   dump: ClusterDump;
   result: SimulationResult;
   setup: ReturnType<typeof setupEngine>;
+  /** Objects admission refused while expanding the dump's workloads, with the API server's message. */
+  rejected: RejectedObject[];
+}
+
+/** The engine options the flags stand for (the profile file read, not yet validated). */
+export function engineOptionsOf(flags: SimulationFlags) {
+  const schedulerConfiguration = flags.profile === undefined ? undefined : readInputFile(flags.profile);
+  return { schedulerConfiguration, compatibilityVersion: flags.compatibilityVersion, seed: flags.seed, tieBreak: flags.tieBreak };
+}
+
+/** Validates the profile and version, attributing problems to the profile file (or the flag). */
+export function checkedSetup(flags: SimulationFlags, engine: Pick<ReturnType<typeof engineOptionsOf>, 'schedulerConfiguration' | 'compatibilityVersion'>) {
+  // The version and feature gates are command-line input; the configuration is the profile's.
+  return attributeTo(flags.profile ?? '--compatibility-version', () => setupEngine(engine));
 }
 
 /**
  * Loads the dump and profile, then schedules every pending pod. Input problems are attributed to
  * the file they come from: the profile for configuration errors, the dump for everything else.
+ * Workloads without pods are expanded and admitted first (see ./workloads).
  */
 export function runSimulation(flags: SimulationFlags, onProgress?: (done: number, total: number) => void): SimulationRun {
   const dump = loadClusterDump(flags.cluster);
-  const schedulerConfiguration = flags.profile === undefined ? undefined : readInputFile(flags.profile);
-  const engineOptions = { schedulerConfiguration, compatibilityVersion: flags.compatibilityVersion };
-  // The version and feature gates are command-line input; the configuration is the profile's.
-  const setup = attributeTo(flags.profile ?? '--compatibility-version', () => setupEngine(engineOptions));
-  const result = attributeTo(flags.cluster, () =>
-    simulate(dump.state, { ...engineOptions, seed: flags.seed, tieBreak: flags.tieBreak, onProgress }),
-  );
-  return { dump, result, setup };
+  const engine = engineOptionsOf(flags);
+  const setup = checkedSetup(flags, engine);
+  if (hasUnexpandedWorkloads(dump.objects)) {
+    const run = scheduleDumpWorkloads(flags.cluster, dump.objects, engine);
+    const unmodelledKinds: Record<string, number> = {};
+    for (const o of dump.state.unmodelled) {
+      // The expanded workloads are modelled now: their controllers ran.
+      if (['Deployment', 'DaemonSet', 'Job', 'CronJob'].includes(o.kind)) continue;
+      unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
+    }
+    const result: SimulationResult = {
+      compatibilityVersion: setup.features.version,
+      summary: run.summary,
+      results: run.results,
+      orphanPods: dump.state.orphanPods.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`),
+      unmodelledKinds,
+    };
+    return { dump, result, setup, rejected: run.expansion.rejected };
+  }
+  const result = attributeTo(flags.cluster, () => simulate(dump.state, { ...engine, onProgress }));
+  return { dump, result, setup, rejected: [] };
 }

@@ -7,7 +7,8 @@ const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kuberne
 /** Where one pending pod went, or why it did not. */
 export interface Placement {
   pod: string;
-  outcome: PodOutcome;
+  /** `rejected`: admission refused the pod (or its workload); `message` is the API server's. */
+  outcome: PodOutcome | 'rejected';
   node: string | null;
   zone: string | null;
   priority: number;
@@ -49,12 +50,21 @@ export function toPlacement(result: PodSchedulingResult, nodesByName: ReadonlyMa
   return placement;
 }
 
-export function simulationDocument(result: SimulationResult, nodes: readonly Node[]): SimulationDocument {
+/** A row for an object admission refused: it never reached the scheduler. */
+export function rejectedPlacement(object: string, message: string): Placement {
+  return { pod: object, outcome: 'rejected', node: null, zone: null, priority: 0, message };
+}
+
+export function simulationDocument(
+  result: SimulationResult,
+  nodes: readonly Node[],
+  rejected: readonly { object: string; message: string }[] = [],
+): SimulationDocument {
   const nodesByName = new Map(nodes.map((n) => [n.metadata?.name ?? '', n]));
   return {
     compatibilityVersion: result.compatibilityVersion,
     summary: result.summary,
-    placements: result.results.map((r) => toPlacement(r, nodesByName)),
+    placements: [...result.results.map((r) => toPlacement(r, nodesByName)), ...rejected.map((r) => rejectedPlacement(r.object, r.message))],
     orphanPods: result.orphanPods,
     unmodelledKinds: result.unmodelledKinds,
   };
@@ -65,16 +75,19 @@ function resultText(p: Placement): string {
   if (p.outcome === 'scheduled') return p.victims ? `scheduled after preempting ${p.victims.join(', ')}` : 'scheduled';
   if (p.outcome === 'gated') return `gated: ${p.message ?? p.error ?? 'scheduling gates present'}`;
   if (p.outcome === 'error') return `error: ${p.error ?? p.message ?? ''}`;
+  if (p.outcome === 'rejected') return `rejected: ${p.message ?? ''}`;
   if (p.outcome === 'no-profile') return p.error ?? p.message ?? 'no scheduler profile for this pod';
   return p.message ?? p.error ?? 'unschedulable';
 }
 
 export function formatPlacementTable(doc: SimulationDocument): string[] {
-  const rows = doc.placements.map((p) => [p.pod, p.node ?? '<pending>', p.zone ?? '', String(p.priority), resultText(p)]);
+  const rows = doc.placements.map((p) => [p.pod, p.node ?? (p.outcome === 'rejected' ? '<not created>' : '<pending>'), p.zone ?? '', String(p.priority), resultText(p)]);
   const s = doc.summary;
   const counts = [`${s.scheduled} scheduled`, `${s.unschedulable} unschedulable`, `${s.preempted} preempted`];
   if (s.gated) counts.push(`${s.gated} gated`);
   if (s.errors) counts.push(`${s.errors} errors`);
+  const rejected = doc.placements.filter((p) => p.outcome === 'rejected').length;
+  if (rejected) counts.push(`${rejected} rejected by admission`);
   const lines = doc.placements.length
     ? formatTable(['POD', 'NODE', 'ZONE', 'PRIORITY', 'RESULT'], rows)
     : ['no pending pods in the dump (pods without spec.nodeName are the ones scheduled)'];
