@@ -112,7 +112,7 @@ export function affinityTermMatches(term: AffinityTerm, pod: Pod, nsLabels: Labe
   return false;
 }
 
-function compileAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
+function compileAffinityTermUncached(pod: Pod, term: PodAffinityTerm): AffinityTerm {
   const namespaces = new Set(term.namespaces ?? []);
   // Upstream: no namespaces and no namespaceSelector means "the pod's own namespace".
   if (namespaces.size === 0 && term.namespaceSelector == null) namespaces.add(pod.metadata?.namespace ?? 'default');
@@ -124,8 +124,35 @@ function compileAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
   };
 }
 
+/**
+ * Compiled terms are shared by every pod that spells the same term in the same namespace (a
+ * Deployment's replicas), so matching can be memoised per term object within one attempt.
+ * Terms are never mutated after compiling. Bounded so a long-running process cannot grow it forever.
+ */
+const internedTerms = new Map<string, AffinityTerm>();
+const INTERNED_TERMS_LIMIT = 10_000;
+
+function internTerm<T extends AffinityTerm>(key: string, make: () => T): T {
+  const hit = internedTerms.get(key);
+  if (hit) return hit as T;
+  const t = make();
+  if (internedTerms.size >= INTERNED_TERMS_LIMIT) internedTerms.clear();
+  internedTerms.set(key, t);
+  return t;
+}
+
+function compileAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
+  const key = `r\0${pod.metadata?.namespace ?? 'default'}\0${JSON.stringify(term)}`;
+  return internTerm(key, () => compileAffinityTermUncached(pod, term));
+}
+
 function compileWeighted(pod: Pod, terms: WeightedPodAffinityTerm[] | undefined): WeightedAffinityTerm[] {
-  return (terms ?? []).map((t) => ({ ...compileAffinityTerm(pod, t.podAffinityTerm), weight: t.weight }));
+  return (terms ?? []).map((t) =>
+    internTerm(`w\0${pod.metadata?.namespace ?? 'default'}\0${JSON.stringify(t)}`, () => ({
+      ...compileAffinityTermUncached(pod, t.podAffinityTerm),
+      weight: t.weight,
+    })),
+  );
 }
 
 /** What the scheduler computes once per pod: its requests and parsed affinity terms. */
@@ -168,6 +195,22 @@ export class PodInfo {
 
   get namespace(): string {
     return this.pod.metadata?.namespace ?? 'default';
+  }
+
+  private labelKey?: string;
+
+  /**
+   * Namespace and labels in one canonical string: two pods with the same signature match every
+   * affinity term alike (terms look at nothing else), so matches can be memoised by it.
+   */
+  get labelSignature(): string {
+    if (this.labelKey === undefined) {
+      const labels = this.pod.metadata?.labels ?? {};
+      const parts: string[] = [this.namespace];
+      for (const k of Object.keys(labels).sort()) parts.push(k, labels[k]);
+      this.labelKey = JSON.stringify(parts);
+    }
+    return this.labelKey;
   }
 
   /** Asked for every existing pod in InterPodAffinity's PreScore, hence computed once. */

@@ -21,13 +21,18 @@ import { nodeTreeOrder } from './node-tree';
 export class Snapshot implements NodeInfoLister {
   private readonly ordered: NodeInfo[];
   private readonly byName = new Map<string, NodeInfo>();
+  /** Index of each NodeInfo in `ordered`, to keep the affinity lists in node-tree order. */
+  private readonly position = new Map<NodeInfo, number>();
   private withAffinity: NodeInfo[] | null = null;
   private withRequiredAntiAffinity: NodeInfo[] | null = null;
 
   /** Pods whose nodeName is a node of the snapshot are placed on it; others are ignored here. */
   constructor(nodes: readonly Node[], pods: readonly Pod[] = [], opts: SnapshotOptions = {}) {
     this.ordered = nodeTreeOrder(nodes).map((n) => new NodeInfo(n));
-    for (const ni of this.ordered) this.byName.set(ni.name, ni);
+    this.ordered.forEach((ni, i) => {
+      this.byName.set(ni.name, ni);
+      this.position.set(ni, i);
+    });
     if (opts.imageNumNodes === 'at-node-add') {
       assignImageStatesInAddOrder(nodes.map((n) => this.byName.get(n.metadata?.name ?? '')!));
     } else {
@@ -63,8 +68,32 @@ export class Snapshot implements NodeInfoLister {
     const ni = this.byName.get(nodeName);
     if (!ni) throw new Error(`node "${nodeName}" is not in the snapshot`);
     ni.addPodInfo(pi);
-    if (pi.hasAffinity()) this.withAffinity = null;
-    if (pi.requiredAntiAffinityTerms.length > 0) this.withRequiredAntiAffinity = null;
+    // A node joins a list only when its first such pod arrives; the lists stay in node-tree order.
+    if (pi.hasAffinity() && ni.podsWithAffinity.length === 1 && this.withAffinity) {
+      this.withAffinity = this.withNodeInserted(this.withAffinity, ni);
+    }
+    if (pi.requiredAntiAffinityTerms.length > 0 && ni.podsWithRequiredAntiAffinity.length === 1 && this.withRequiredAntiAffinity) {
+      this.withRequiredAntiAffinity = this.withNodeInserted(this.withRequiredAntiAffinity, ni);
+    }
+  }
+
+  /**
+   * A new list (callers may still iterate the old one) with `ni` at its node-tree position,
+   * the same list `ordered.filter(...)` would give.
+   */
+  private withNodeInserted(list: readonly NodeInfo[], ni: NodeInfo): NodeInfo[] {
+    const pos = this.position.get(ni)!;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.position.get(list[mid])! < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    const out = list.slice(0, lo);
+    out.push(ni);
+    for (let i = lo; i < list.length; i++) out.push(list[i]);
+    return out;
   }
 
   removePod(uid: string, nodeName: string): boolean {

@@ -3,6 +3,7 @@ import type { Labels, Node, Pod } from '@schedlab/k8s';
 import type { StateData } from '../../cycle-state';
 import { type AffinityTerm, type NodeInfo, type PodInfo, affinityTermMatches } from '../../types';
 import { PluginNames } from '../names';
+import { PodsSelectedByTerms, TermsSelectingPod } from './match-memo';
 import { podMatchesAllTerms } from './terms';
 import { TopologyCounts } from './topology-counts';
 
@@ -100,17 +101,13 @@ export function existingAntiAffinityCounts(
   effective: (pi: PodInfo) => PodInfo,
 ): TopologyCounts {
   const counts = new TopologyCounts();
+  const selecting = new TermsSelectingPod(incoming.pod, incoming.namespaceLabels);
   for (const ni of nodesWithRequiredAntiAffinityPods) {
     const nodeLabels = ni.node.metadata?.labels;
     for (const existing of ni.podsWithRequiredAntiAffinity) {
-      addAntiAffinityMatches(
-        counts,
-        effective(existing).requiredAntiAffinityTerms,
-        incoming.pod,
-        incoming.namespaceLabels,
-        nodeLabels,
-        1,
-      );
+      for (const t of effective(existing).requiredAntiAffinityTerms) {
+        if (selecting.matches(t)) counts.addForNode(nodeLabels, t.topologyKey, 1);
+      }
     }
   }
   return counts;
@@ -126,11 +123,20 @@ export function incomingAffinityCounts(
   const aff = incoming.requiredAffinityTerms;
   const anti = incoming.requiredAntiAffinityTerms;
   if (aff.length === 0 && anti.length === 0) return { affinity, antiAffinity };
+  const affMatches = new PodsSelectedByTerms(aff);
+  const antiMatches = new PodsSelectedByTerms(anti);
   for (const ni of allNodes) {
     const nodeLabels = ni.node.metadata?.labels;
     for (const existing of ni.pods) {
-      if (aff.length > 0) addAffinityMatches(affinity, aff, existing.pod, nodeLabels, 1);
-      if (anti.length > 0) addAntiAffinityMatches(antiAffinity, anti, existing.pod, undefined, nodeLabels, 1);
+      if (aff.length > 0 && affMatches.matchesAll(existing)) {
+        for (const t of aff) affinity.addForNode(nodeLabels, t.topologyKey, 1);
+      }
+      if (anti.length > 0) {
+        const matched = antiMatches.matched(existing);
+        for (let i = 0; i < anti.length; i++) {
+          if (matched[i]) antiAffinity.addForNode(nodeLabels, anti[i].topologyKey, 1);
+        }
+      }
     }
   }
   return { affinity, antiAffinity };

@@ -2,8 +2,9 @@
 import type { Labels, Pod } from '@schedlab/k8s';
 import type { StateData } from '../../cycle-state';
 import { MAX_NODE_SCORE, type NodeScore } from '../../interface';
-import { type AffinityTerm, type NodeInfo, type PodInfo, type WeightedAffinityTerm, affinityTermMatches } from '../../types';
+import type { NodeInfo, PodInfo, WeightedAffinityTerm } from '../../types';
 import { PluginNames } from '../names';
+import { PodsSelectedByTerms, TermsSelectingPod } from './match-memo';
 
 export const PRE_SCORE_STATE_KEY = 'PreScore' + PluginNames.InterPodAffinity;
 
@@ -26,32 +27,36 @@ export interface ScoringPod {
   namespaceLabels: Labels | undefined;
 }
 
-function addTerm(
-  score: TopologyScore,
-  term: AffinityTerm,
-  weight: number,
-  pod: Pod,
-  nsLabels: Labels | undefined,
-  nodeLabels: Labels,
-): void {
-  if (!affinityTermMatches(term, pod, nsLabels)) return;
-  const value = nodeLabels[term.topologyKey];
+/** Adds `weight` to the node's pair of the term's topology key (an entry even when the sum is 0). */
+function addToPair(score: TopologyScore, topologyKey: string, weight: number, nodeLabels: Labels): void {
+  const value = nodeLabels[topologyKey];
   if (value === undefined) return;
-  let values = score.get(term.topologyKey);
-  if (!values) score.set(term.topologyKey, (values = new Map()));
+  let values = score.get(topologyKey);
+  if (!values) score.set(topologyKey, (values = new Map()));
   // An entry is created even when the sum is 0: upstream's "anything to score" tests map size.
   values.set(value, (values.get(value) ?? 0) + weight);
 }
 
-function addWeightedTerms(
+function addSelectedTerms(
+  score: TopologyScore,
+  terms: readonly WeightedAffinityTerm[],
+  matched: readonly boolean[],
+  sign: 1 | -1,
+  nodeLabels: Labels,
+): void {
+  for (let i = 0; i < terms.length; i++) {
+    if (matched[i]) addToPair(score, terms[i].topologyKey, terms[i].weight * sign, nodeLabels);
+  }
+}
+
+function addTermsSelecting(
   score: TopologyScore,
   terms: readonly WeightedAffinityTerm[],
   sign: 1 | -1,
-  pod: Pod,
-  nsLabels: Labels | undefined,
+  selecting: TermsSelectingPod,
   nodeLabels: Labels,
 ): void {
-  for (const t of terms) addTerm(score, t, t.weight * sign, pod, nsLabels, nodeLabels);
+  for (const t of terms) if (selecting.matches(t)) addToPair(score, t.topologyKey, t.weight * sign, nodeLabels);
 }
 
 /**
@@ -68,24 +73,38 @@ export function computeTopologyScore(
   effective: (pi: PodInfo) => PodInfo,
 ): TopologyScore {
   const score: TopologyScore = new Map();
-  const pod = incoming.pod;
-  const ns = incoming.namespaceLabels;
+  const preferredAffinity = incoming.preferredAffinityTerms;
+  const preferredAnti = incoming.preferredAntiAffinityTerms;
+  const affinityMatches = new PodsSelectedByTerms(preferredAffinity);
+  const antiMatches = new PodsSelectedByTerms(preferredAnti);
+  const selecting = new TermsSelectingPod(incoming.pod, incoming.namespaceLabels);
   for (const ni of nodes) {
     const nodeLabels = ni.node.metadata?.labels;
     // Upstream skips existing pods on nodes without labels: no topology can match there.
     if (!hasAnyLabel(nodeLabels)) continue;
     const pods = visitAllPods ? ni.pods : ni.podsWithAffinity;
     for (const existingInfo of pods) {
-      const existingPod = existingInfo.pod;
-      addWeightedTerms(score, incoming.preferredAffinityTerms, 1, existingPod, undefined, nodeLabels);
-      addWeightedTerms(score, incoming.preferredAntiAffinityTerms, -1, existingPod, undefined, nodeLabels);
+      if (preferredAffinity.length > 0) {
+        addSelectedTerms(score, preferredAffinity, affinityMatches.matched(existingInfo), 1, nodeLabels);
+      }
+      if (preferredAnti.length > 0) addSelectedTerms(score, preferredAnti, antiMatches.matched(existingInfo), -1, nodeLabels);
       if (!existingInfo.hasAffinity()) continue;
+      // Folding label keys keeps the number of terms, so a pod without scoring terms needs no folding.
+      if (
+        (hardPodAffinityWeight <= 0 || existingInfo.requiredAffinityTerms.length === 0) &&
+        existingInfo.preferredAffinityTerms.length === 0 &&
+        existingInfo.preferredAntiAffinityTerms.length === 0
+      ) {
+        continue;
+      }
       const existing = effective(existingInfo);
       if (hardPodAffinityWeight > 0) {
-        for (const t of existing.requiredAffinityTerms) addTerm(score, t, hardPodAffinityWeight, pod, ns, nodeLabels);
+        for (const t of existing.requiredAffinityTerms) {
+          if (selecting.matches(t)) addToPair(score, t.topologyKey, hardPodAffinityWeight, nodeLabels);
+        }
       }
-      addWeightedTerms(score, existing.preferredAffinityTerms, 1, pod, ns, nodeLabels);
-      addWeightedTerms(score, existing.preferredAntiAffinityTerms, -1, pod, ns, nodeLabels);
+      addTermsSelecting(score, existing.preferredAffinityTerms, 1, selecting, nodeLabels);
+      addTermsSelecting(score, existing.preferredAntiAffinityTerms, -1, selecting, nodeLabels);
     }
   }
   return score;
