@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { registerCapacityCommand } from './capacity';
+import { registerNodesNeededCommand } from './nodes-needed';
+import { registerResilienceCommand } from './resilience';
 import { registerConformanceCommand } from './conformance';
 import { registerExplainCommand } from './explain';
 import { registerSimulateCommand } from './simulate';
@@ -11,6 +14,9 @@ export type CommandRegistration = (program: Command) => void;
 export const commandRegistrations: readonly CommandRegistration[] = [
   registerSimulateCommand,
   registerExplainCommand,
+  registerCapacityCommand,
+  registerNodesNeededCommand,
+  registerResilienceCommand,
   registerConformanceCommand,
   registerStatusCommand,
 ];

@@ -1,0 +1,21 @@
+import { Option } from 'commander';
+import type { Node } from '@schedlab/k8s';
+import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from './document';
+import { zoneOfNode } from './placements';
+
+/** `-o table|json|yaml`, as every result-printing command takes it. */
+export function outputOption(): Option {
+  return new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table');
+}
+
+/** Table lines for `table`, the document itself for json/yaml. */
+export function renderAnalysis(document: unknown, format: OutputFormat, table: () => string[]): string {
+  return format === 'table' ? `${table().join('\n')}\n` : renderDocument(document, format);
+}
+
+export function zoneLookup(nodes: readonly Node[]): (node: string) => string | null {
+  const byName = new Map(nodes.map((n) => [n.metadata?.name ?? '', n]));
+  return (node) => zoneOfNode(byName.get(node));
+}
+
+export const percent = (ratio: number): string => `${(ratio * 100).toFixed(1)}%`;
