@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerCapacityCommand } from './capacity';
 import { registerNodesNeededCommand } from './nodes-needed';
 import { registerResilienceCommand } from './resilience';
+import { registerCompareCommand } from './compare';
 import { registerConformanceCommand } from './conformance';
 import { registerExplainCommand } from './explain';
 import { registerSimulateCommand } from './simulate';
@@ -17,6 +18,7 @@ export const commandRegistrations: readonly CommandRegistration[] = [
   registerCapacityCommand,
   registerNodesNeededCommand,
   registerResilienceCommand,
+  registerCompareCommand,
   registerConformanceCommand,
   registerStatusCommand,
 ];
