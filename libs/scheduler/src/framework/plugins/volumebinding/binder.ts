@@ -12,7 +12,9 @@ import {
   claimNameOfVolume,
   claimRequestBytes,
   ephemeralClaimOwnershipError,
-  findMatchingVolume,
+  findMatchingCandidate,
+  type VolumeCandidate,
+  volumeCandidates,
   isClaimFullyBound,
   isDelayBinding,
   matchTopologySelectorTerms,
@@ -47,6 +49,8 @@ export interface PodVolumeClaims {
   unboundClaimsImmediate: PersistentVolumeClaim[];
   /** class → PVs of that class sorted by name (upstream lists them per attempt from its PV cache). */
   volumesByClass: Map<string, PersistentVolume[]>;
+  /** Per claim to bind, its node-independent PV candidates (filled on first use in this attempt). */
+  candidatesByClaim?: Map<PersistentVolumeClaim, VolumeCandidate[]>;
 }
 
 export class VolumeBinderError extends Error {}
@@ -149,7 +153,13 @@ export function findPodVolumes(
       const chosen = new Set<string>();
       let allMatched = true;
       for (const { pvc } of ordered) {
-        const pv = findMatchingVolume(pvc, claims.volumesByClass.get(claimClass(pvc)) ?? [], labels, chosen);
+        const candidatesByClaim = (claims.candidatesByClaim ??= new Map());
+        let candidates = candidatesByClaim.get(pvc);
+        if (!candidates) {
+          candidates = volumeCandidates(pvc, claims.volumesByClass.get(claimClass(pvc)) ?? []);
+          candidatesByClaim.set(pvc, candidates);
+        }
+        const pv = findMatchingCandidate(candidates, labels, chosen);
         if (!pv) {
           toProvision.push(pvc);
           allMatched = false;

@@ -157,30 +157,58 @@ export function findMatchingVolume(
   nodeLabels: Labels | undefined,
   excluded: ReadonlySet<string>,
 ): PersistentVolume | undefined {
+  return findMatchingCandidate(volumeCandidates(pvc, volumes), nodeLabels, excluded);
+}
+
+/** A PV the claim could take on some node, and whether it is pre-bound to the claim. */
+export interface VolumeCandidate {
+  pv: PersistentVolume;
+  name: string;
+  boundToClaim: boolean;
+  capacity: number;
+}
+
+/**
+ * The part of FindMatchingVolume that does not depend on the node, done once per claim and
+ * attempt: every PV a node could still pick (in the given order). A PV dropped here would be
+ * skipped on every node, so the per-node search over candidates picks exactly the same PV.
+ */
+export function volumeCandidates(pvc: PersistentVolumeClaim, volumes: readonly PersistentVolume[]): VolumeCandidate[] {
   const requested = claimRequestBytes(pvc);
   const requestedClass = claimClass(pvc);
   const selector = pvc.spec?.selector ? selectorFromLabelSelector(pvc.spec.selector) : undefined;
-  let smallest: PersistentVolume | undefined;
-  let smallestQty = 0;
+  const out: VolumeCandidate[] = [];
   for (const pv of volumes) {
-    if (excluded.has(pv.metadata?.name ?? '')) continue;
-    const boundToThisClaim = isVolumeBoundToClaim(pv, pvc);
-    if (pv.spec?.claimRef && !boundToThisClaim) continue;
-    const qty = volumeCapacityBytes(pv);
-    if (qty < requested) continue;
+    const boundToClaim = isVolumeBoundToClaim(pv, pvc);
+    if (pv.spec?.claimRef && !boundToClaim) continue;
+    const capacity = volumeCapacityBytes(pv);
+    if (capacity < requested) continue;
     if (volumeModeMismatch(pvc, pv)) continue;
     if (pv.metadata?.deletionTimestamp) continue;
-    const affinityOk = pvNodeAffinityMatches(pv, nodeLabels);
-    if (boundToThisClaim) return affinityOk ? pv : undefined;
-    if ((pv.status?.phase ?? 'Pending') !== 'Available') continue;
-    if (selector && !selector.matches(pv.metadata?.labels)) continue;
-    if (volumeClass(pv) !== requestedClass) continue;
-    if (!affinityOk) continue;
-    if (!accessModesSatisfied(pvc, pv)) continue;
-    if (smallest === undefined || smallestQty > qty) {
-      smallest = pv;
-      smallestQty = qty;
+    if (!boundToClaim) {
+      if ((pv.status?.phase ?? 'Pending') !== 'Available') continue;
+      if (selector && !selector.matches(pv.metadata?.labels)) continue;
+      if (volumeClass(pv) !== requestedClass) continue;
+      if (!accessModesSatisfied(pvc, pv)) continue;
     }
+    out.push({ pv, name: pv.metadata?.name ?? '', boundToClaim, capacity });
   }
-  return smallest;
+  return out;
+}
+
+/** The node-dependent rest of FindMatchingVolume over the claim's candidates. */
+export function findMatchingCandidate(
+  candidates: readonly VolumeCandidate[],
+  nodeLabels: Labels | undefined,
+  excluded: ReadonlySet<string>,
+): PersistentVolume | undefined {
+  let smallest: VolumeCandidate | undefined;
+  for (const c of candidates) {
+    if (excluded.has(c.name)) continue;
+    const affinityOk = pvNodeAffinityMatches(c.pv, nodeLabels);
+    if (c.boundToClaim) return affinityOk ? c.pv : undefined;
+    if (!affinityOk) continue;
+    if (smallest === undefined || smallest.capacity > c.capacity) smallest = c;
+  }
+  return smallest?.pv;
 }
