@@ -1,4 +1,5 @@
-import { createPrismaClient, JobStatus } from '@schedlab/db';
+import { JobStatus } from './generated/prisma/client';
+import { createPrismaClient } from './prisma.service';
 import { createTestDatabase, type TestDatabase } from '@schedlab/testing';
 
 describe('Prisma client through adapter-pg (real PostgreSQL)', () => {
