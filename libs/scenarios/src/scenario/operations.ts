@@ -1,6 +1,7 @@
 /** One handler per scenario operation: each mutates the world and records what changed. */
 import { KubeObject, Node, Pod, Taint, parseKubernetesObjects } from '@schedlab/k8s';
 import { controllerOf, isDaemonSetPod, isMirrorPod, isReplicaController, podGone, podsOwnedBy, reconcileReplicas } from './controllers';
+import { EXPANDED_ON_APPLY, applyWorkload } from './apply-workloads';
 import { checkEviction } from './disruption';
 import { StepError, buildAddedNodes, parseLabelSelector, selectNodes, zoneOf } from './nodes';
 import type { NodeTemplate, StepArgs, StepKind } from './schema';
@@ -166,8 +167,8 @@ function applyObjects(args: StepArgs['apply'], ctx: OperationContext): void {
   for (const obj of objects) {
     const ns = obj.kind === 'Node' ? undefined : obj.metadata?.namespace || 'default';
     const id = ns ? `${obj.kind}/${ns}/${obj.metadata?.name}` : `${obj.kind}/${obj.metadata?.name}`;
-    if (['Deployment', 'DaemonSet', 'Job', 'CronJob'].includes(obj.kind)) {
-      changes.push({ type: 'unsupported', object: id, detail: `${obj.kind} controllers are not simulated yet: apply its ReplicaSet or pods instead` });
+    if (EXPANDED_ON_APPLY.has(obj.kind)) {
+      applyWorkload(obj, ctx);
       continue;
     }
     const existing = world.items.find(

@@ -108,7 +108,54 @@ describe('runScenario', () => {
     const created = run.steps[2].changes.find((c) => c.type === 'podCreated')!;
     expect(run.steps[2].changes).toContainEqual({ type: 'podUnschedulable', object: created.object, detail: expect.stringContaining('0/3 nodes are available') });
     expect(run.steps[3].changes).toContainEqual({ type: 'podScheduled', object: created.object, detail: 'm5-1' });
-    expect(run.steps[4].changes).toContainEqual(expect.objectContaining({ type: 'unsupported', object: 'Deployment/default/d' }));
+    // The Deployment controller runs: a ReplicaSet and its one pod are created.
+    expect(run.steps[4].changes).toContainEqual({ type: 'objectApplied', object: 'Deployment/default/d' });
+    expect(run.steps[4].changes.filter((c) => c.type === 'podCreated' && c.object.startsWith('default/d-'))).toHaveLength(1);
     expect(run.steps[4].changes).toContainEqual(expect.objectContaining({ type: 'podUnschedulable', object: 'default/extra' }));
+  });
+
+  describe('apply of workloads runs their controllers and admission', () => {
+    const manifests = (...docs: string[]) => ({ apply: { manifests: docs.join('\n---\n') } });
+    const container = '{containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}';
+
+    it('a Deployment creates its ReplicaSet and admitted pods; quota refuses the rest with the API server message', () => {
+      const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'default' }, spec: { hard: { 'requests.cpu': '2' } } };
+      const deployment = `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 3, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: ${container}}}`;
+      const run = runScenario([node('a', { cpu: '4' }), quota], { steps: [manifests(deployment)] }, opts);
+      const changes = run.steps[0].changes;
+      expect(changes.filter((c) => c.type === 'objectApplied').map((c) => c.object)).toEqual([
+        'Deployment/default/web',
+        expect.stringMatching(/^ReplicaSet\/default\/web-[a-z0-9]+$/),
+      ]);
+      const created = changes.filter((c) => c.type === 'podCreated').map((c) => c.object);
+      expect(created).toHaveLength(2);
+      for (const key of created) expect(podNode(run, key)).toBe('a');
+      const refused = changes.filter((c) => c.type === 'objectRejected');
+      expect(refused).toHaveLength(1);
+      expect(refused[0].detail).toMatch(/is forbidden: exceeded quota: q, requested: requests.cpu=1, used: requests.cpu=2, limited: requests.cpu=2$/);
+    });
+
+    it('an OrderedReady StatefulSet creates one ordinal per scheduled predecessor and halts at the first that does not fit', () => {
+      const set = `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec: {replicas: 4, serviceName: db, selector: {matchLabels: {app: db}}, template: {metadata: {labels: {app: db}}, spec: ${container}}}`;
+      const run = runScenario([node('a', { cpu: '2' })], { steps: [manifests(set)] }, opts);
+      const changes = run.steps[0].changes;
+      // 2 CPUs hold db-0 and db-1; db-2 is unschedulable, so db-3 is never created.
+      expect(changes.filter((c) => c.type === 'podCreated').map((c) => c.object)).toEqual(['default/db-0', 'default/db-1', 'default/db-2']);
+      expect(podNode(run, 'default/db-1')).toBe('a');
+      expect(run.world.pod('default/db-2')?.spec?.nodeName).toBeUndefined();
+      expect(run.world.pod('default/db-3')).toBeUndefined();
+    });
+
+    it('a DaemonSet gets one pod per node, bound to it', () => {
+      const ds = `apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec: {selector: {matchLabels: {app: agent}}, template: {metadata: {labels: {app: agent}}, spec: {containers: [{name: c, image: x}]}}}`;
+      const run = runScenario([node('a'), node('b')], { steps: [manifests(ds)] }, opts);
+      const placed = run.world.pods().map((p) => p.spec?.nodeName).sort();
+      expect(placed).toEqual(['a', 'b']);
+    });
+
+    it('applying a workload that exists fails the step with its index', () => {
+      const job = `apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {template: {spec: {restartPolicy: Never, ${container.slice(1, -1)}}}}`;
+      expect(() => runScenario([node('a')], { steps: [manifests(job), manifests(job)] }, opts)).toThrow(/^steps\[1\]\.apply\.manifests: Job "default\/j" already exists/);
+    });
   });
 });

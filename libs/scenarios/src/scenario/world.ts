@@ -29,6 +29,7 @@ export type ChangeType =
   | 'objectDeleted'
   | 'objectScaled'
   | 'unsupported'
+  | 'objectRejected'
   | 'profileChanged'
   | 'timeAdvanced';
 
