@@ -123,6 +123,11 @@ export interface NodeInfoLister {
   list(): NodeInfo[];
   havePodsWithAffinityList(): NodeInfo[];
   havePodsWithRequiredAntiAffinityList(): NodeInfo[];
+  /**
+   * Optional narrowing of havePodsWithAffinityList: only nodes hosting pods with terms that score
+   * (PodInfo.hasScoringAffinityTerms); the pods it leaves out contribute nothing to PreScore.
+   */
+  havePodsWithScoringAffinityList?(): NodeInfo[];
   get(nodeName: string): NodeInfo | undefined;
 }
 

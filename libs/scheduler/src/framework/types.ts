@@ -213,6 +213,19 @@ export class PodInfo {
     return this.labelKey;
   }
 
+  /**
+   * Terms an existing pod contributes to InterPodAffinity scoring of another pod: required
+   * affinity (at hardPodAffinityWeight) and preferred (anti-)affinity. Required anti-affinity alone
+   * scores nothing.
+   */
+  hasScoringAffinityTerms(): boolean {
+    return (
+      this.requiredAffinityTerms.length > 0 ||
+      this.preferredAffinityTerms.length > 0 ||
+      this.preferredAntiAffinityTerms.length > 0
+    );
+  }
+
   /** Asked for every existing pod in InterPodAffinity's PreScore, hence computed once. */
   private affinityKnown?: boolean;
 

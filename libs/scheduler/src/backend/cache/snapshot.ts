@@ -25,6 +25,9 @@ export class Snapshot implements NodeInfoLister {
   private readonly position = new Map<NodeInfo, number>();
   private withAffinity: NodeInfo[] | null = null;
   private withRequiredAntiAffinity: NodeInfo[] | null = null;
+  private withScoringAffinity: NodeInfo[] | null = null;
+  /** Per node, how many of its pods have scoring affinity terms (absent when none). */
+  private readonly scoringAffinityPods = new Map<NodeInfo, number>();
 
   /** Pods whose nodeName is a node of the snapshot are placed on it; others are ignored here. */
   constructor(nodes: readonly Node[], pods: readonly Pod[] = [], opts: SnapshotOptions = {}) {
@@ -60,6 +63,10 @@ export class Snapshot implements NodeInfoLister {
     return (this.withAffinity ??= this.ordered.filter((n) => n.podsWithAffinity.length > 0));
   }
 
+  havePodsWithScoringAffinityList(): NodeInfo[] {
+    return (this.withScoringAffinity ??= this.ordered.filter((n) => this.scoringAffinityPods.has(n)));
+  }
+
   havePodsWithRequiredAntiAffinityList(): NodeInfo[] {
     return (this.withRequiredAntiAffinity ??= this.ordered.filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
   }
@@ -74,6 +81,11 @@ export class Snapshot implements NodeInfoLister {
     }
     if (pi.requiredAntiAffinityTerms.length > 0 && ni.podsWithRequiredAntiAffinity.length === 1 && this.withRequiredAntiAffinity) {
       this.withRequiredAntiAffinity = this.withNodeInserted(this.withRequiredAntiAffinity, ni);
+    }
+    if (pi.hasAffinity() && pi.hasScoringAffinityTerms()) {
+      const n = (this.scoringAffinityPods.get(ni) ?? 0) + 1;
+      this.scoringAffinityPods.set(ni, n);
+      if (n === 1 && this.withScoringAffinity) this.withScoringAffinity = this.withNodeInserted(this.withScoringAffinity, ni);
     }
   }
 
@@ -98,9 +110,16 @@ export class Snapshot implements NodeInfoLister {
 
   removePod(uid: string, nodeName: string): boolean {
     const ni = this.byName.get(nodeName);
-    if (!ni || !ni.removePod(uid)) return false;
+    const pi = ni?.pods.find((p) => p.uid === uid);
+    if (!ni || !pi || !ni.removePod(uid)) return false;
     this.withAffinity = null;
     this.withRequiredAntiAffinity = null;
+    if (pi.hasAffinity() && pi.hasScoringAffinityTerms()) {
+      const n = (this.scoringAffinityPods.get(ni) ?? 0) - 1;
+      if (n > 0) this.scoringAffinityPods.set(ni, n);
+      else this.scoringAffinityPods.delete(ni);
+      this.withScoringAffinity = null;
+    }
     return true;
   }
 

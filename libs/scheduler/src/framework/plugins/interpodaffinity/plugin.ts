@@ -150,7 +150,9 @@ export class InterPodAffinity
     const objects = this.handle.objects;
     const lister = this.handle.snapshot();
     // Without preferred terms of its own, only pods with affinity can contribute (symmetry).
-    const scanNodes = hasPreferred ? lister.list() : lister.havePodsWithAffinityList();
+    const scanNodes = hasPreferred
+      ? lister.list()
+      : (lister.havePodsWithScoringAffinityList?.() ?? lister.havePodsWithAffinityList());
     const topologyScore = computeTopologyScore(
       {
         pod,
