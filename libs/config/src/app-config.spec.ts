@@ -46,4 +46,23 @@ describe('loadConfig', () => {
   it('rejects a non-numeric port', () => {
     expect(() => loadConfig({ API_PORT: 'http' })).toThrow(/API_PORT: /);
   });
+
+  it('reads worker and webhook settings, with the loopback switch off by default', () => {
+    const defaults = loadConfig({});
+    expect(defaults.worker.concurrency).toBe(2);
+    expect(defaults.webhooks).toMatchObject({ allowHosts: [], allowLoopback: false });
+    const config = loadConfig({
+      WORKER_CONCURRENCY: '4',
+      WEBHOOK_ALLOW_HOSTS: ' hooks.internal , 10.1.2.3,',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    });
+    expect(config.worker.concurrency).toBe(4);
+    expect(config.webhooks.allowHosts).toEqual(['hooks.internal', '10.1.2.3']);
+    expect(config.webhooks.allowLoopback).toBe(true);
+  });
+
+  it('rejects a zero concurrency and a loopback switch that is not a boolean', () => {
+    expect(() => loadConfig({ WORKER_CONCURRENCY: '0' })).toThrow(/WORKER_CONCURRENCY: must be at least 1/);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK: /);
+  });
 });

@@ -7,6 +7,21 @@ export interface AppConfig {
   api: { host: string; port: number };
   logLevel: LogLevel;
   queuePrefix: string;
+  worker: {
+    concurrency: number;
+    runTimeoutMs: number;
+    lockDurationMs: number;
+    reconcileIntervalMs: number;
+    runMaxAttempts: number;
+  };
+  webhooks: {
+    allowHosts: string[];
+    allowLoopback: boolean;
+    timeoutMs: number;
+    maxAttempts: number;
+    disableAfterFailures: number;
+    pollIntervalMs: number;
+  };
 }
 
 /** Raised when the environment is unusable; the message names every offending variable. */
@@ -45,6 +60,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     api: { host: e.API_HOST, port: e.API_PORT },
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY,
+      runTimeoutMs: e.RUN_TIMEOUT_MS,
+      lockDurationMs: e.WORKER_LOCK_DURATION_MS,
+      reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+      runMaxAttempts: e.RUN_MAX_ATTEMPTS,
+    },
+    webhooks: {
+      allowHosts: e.WEBHOOK_ALLOW_HOSTS,
+      allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
+      pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+    },
   };
 }
 

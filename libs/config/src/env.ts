@@ -20,6 +20,11 @@ const port = z.coerce
   .min(0, 'must be between 0 and 65535')
   .max(65535, 'must be between 0 and 65535');
 
+const positiveInt = z.coerce
+  .number({ message: 'must be a number' })
+  .int('must be an integer')
+  .min(1, 'must be at least 1');
+
 /** Every environment variable Schedlab reads, with the defaults that suit a developer machine. */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -35,6 +40,39 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'may only contain letters, digits, "_" and "-"')
     .default('schedlab'),
+  /** Simulation jobs one worker process runs at once (each on its own worker thread). */
+  WORKER_CONCURRENCY: positiveInt.default(2),
+  /** A run still going after this long is failed with a timeout error. */
+  RUN_TIMEOUT_MS: positiveInt.default(15 * 60_000),
+  /** How long a worker's job lock lasts without renewal; a SIGKILLed worker's runs resume after it. */
+  WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
+  /** How often the reconciler re-enqueues queued/running runs that have no live job. */
+  RECONCILE_INTERVAL_MS: positiveInt.default(30_000),
+  /** Attempts for a run that fails transiently (or whose worker dies) before it is failed. */
+  RUN_MAX_ATTEMPTS: positiveInt.default(5),
+  /** Hosts (names or IPs, comma-separated) webhooks may target even if they resolve to private ranges. */
+  WEBHOOK_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host.length > 0),
+    ),
+  /** Permit webhook URLs on loopback addresses (tests, receivers on the same host). */
+  WEBHOOK_ALLOW_LOOPBACK: z
+    .enum(['true', 'false'], { message: 'must be "true" or "false"' })
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** Per-attempt timeout for a webhook POST. */
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Attempts per delivery before it is abandoned. */
+  WEBHOOK_MAX_ATTEMPTS: positiveInt.default(8),
+  /** Consecutive failed deliveries after which an endpoint is disabled. */
+  WEBHOOK_DISABLE_AFTER_FAILURES: positiveInt.default(15),
+  /** How often the dispatcher looks for due webhook deliveries. */
+  WEBHOOK_POLL_INTERVAL_MS: positiveInt.default(1_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
