@@ -5,6 +5,7 @@ import { describeSkipped } from '../input/cluster-dump';
 import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/document';
 import { formatPlacementTable, simulationDocument, type SimulationDocument } from '../output/placements';
 import { progressBar } from '../output/progress';
+import { formatStorageTables, withStorage } from '../output/storage';
 import { renderScenarioSimulation, simulateScenarioDump } from './scenario';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
 
@@ -18,17 +19,22 @@ export interface SimulateOutput {
 export function simulateDump(flags: SimulationFlags, onProgress?: (done: number, total: number) => void): SimulateOutput {
   const run = runSimulation(flags, onProgress);
   return {
-    document: simulationDocument(
-      run.result,
-      run.dump.state.nodes,
-      run.rejected.map((r) => ({ object: rejectedKey(r), message: r.message })),
+    document: withStorage(
+      simulationDocument(
+        run.result,
+        run.dump.state.nodes,
+        run.rejected.map((r) => ({ object: rejectedKey(r), message: r.message })),
+      ),
+      { objects: run.objects, nodes: run.dump.state.nodes, pods: run.pods, results: run.result.results },
     ),
     warnings: describeSkipped(flags.cluster, run.dump.skipped),
   };
 }
 
 export function renderSimulation(document: SimulationDocument, format: OutputFormat): string {
-  return format === 'table' ? `${formatPlacementTable(document).join('\n')}\n` : renderDocument(document, format);
+  if (format !== 'table') return renderDocument(document, format);
+  const storageLines = document.storage ? formatStorageTables(document.storage) : [];
+  return `${[...formatPlacementTable(document), ...storageLines].join('\n')}\n`;
 }
 
 export function registerSimulateCommand(program: Command): void {

@@ -1,4 +1,5 @@
-import { setupEngine, simulate, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
+import type { KubeObject, Pod } from '@schedlab/k8s';
+import { setupEngine, simulate, type ClusterObjects, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
 import type { RejectedObject } from '@schedlab/workloads';
 import { loadClusterDump, type ClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
@@ -20,6 +21,10 @@ export interface SimulationRun {
   setup: ReturnType<typeof setupEngine>;
   /** Objects admission refused while expanding the dump's workloads, with the API server's message. */
   rejected: RejectedObject[];
+  /** PVs, PVCs, classes… as they are after scheduling: the engine's volume bindings written in. */
+  objects: ClusterObjects;
+  /** Every pod of the run (running, scheduled or pending), for who-uses-which-claim. */
+  pods: Pod[];
 }
 
 /** The engine options the flags stand for (the profile file read, not yet validated). */
@@ -58,8 +63,11 @@ export function runSimulation(flags: SimulationFlags, onProgress?: (done: number
       orphanPods: dump.state.orphanPods.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`),
       unmodelledKinds,
     };
-    return { dump, result, setup, rejected: run.expansion.rejected };
+    const pods = [...run.expansion.passthrough.filter((o) => o.kind === 'Pod'), ...(run.expansion.pods as unknown as KubeObject[])] as unknown as Pod[];
+    return { dump, result, setup, rejected: run.expansion.rejected, objects: run.simulator.objects, pods };
   }
   const result = attributeTo(flags.cluster, () => simulate(dump.state, { ...engine, onProgress }));
-  return { dump, result, setup, rejected: [] };
+  // The engine's simulator writes VolumeBinding's PreBind results into the state's objects.
+  const pods = [...dump.state.runningPods, ...dump.state.pendingPods];
+  return { dump, result, setup, rejected: [], objects: dump.state.objects, pods };
 }

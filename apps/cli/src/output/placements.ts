@@ -1,5 +1,6 @@
 import type { Node } from '@schedlab/k8s';
 import type { PodOutcome, PodSchedulingResult, SimulationResult, SimulationSummary } from '@schedlab/scheduler';
+import type { PlacementVolume, StorageDocument } from './storage';
 import { formatTable } from './table';
 
 const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
@@ -17,6 +18,8 @@ export interface Placement {
   nominatedNode?: string;
   victims?: string[];
   error?: string;
+  /** The claims the pod mounts, their volumes and how each was bound. */
+  volumes?: PlacementVolume[];
 }
 
 /** The machine-readable output of `schedlab simulate`: one document. */
@@ -26,6 +29,8 @@ export interface SimulationDocument {
   placements: Placement[];
   orphanPods: string[];
   unmodelledKinds: Record<string, number>;
+  /** Present when the cluster has claims: volumes, and storage per class and zone. */
+  storage?: StorageDocument;
 }
 
 export function zoneOfNode(node: Node | undefined): string | null {
