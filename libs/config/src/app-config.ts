@@ -7,6 +7,7 @@ export interface AppConfig {
   api: { host: string; port: number };
   logLevel: LogLevel;
   queuePrefix: string;
+  publicApiUrl: string;
   worker: {
     concurrency: number;
     runTimeoutMs: number;
@@ -18,6 +19,7 @@ export interface AppConfig {
     allowHosts: string[];
     allowLoopback: boolean;
     timeoutMs: number;
+    retryBaseMs: number;
     maxAttempts: number;
     disableAfterFailures: number;
     pollIntervalMs: number;
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     api: { host: e.API_HOST, port: e.API_PORT },
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
+    publicApiUrl: e.PUBLIC_API_URL.replace(/\/+$/, ''),
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
       runTimeoutMs: e.RUN_TIMEOUT_MS,
@@ -71,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       allowHosts: e.WEBHOOK_ALLOW_HOSTS,
       allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
       disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
       pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,

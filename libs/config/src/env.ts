@@ -40,6 +40,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'may only contain letters, digits, "_" and "-"')
     .default('schedlab'),
+  /** Where clients reach the api; webhook payloads link to runs under it. */
+  PUBLIC_API_URL: urlWithProtocol(['http:', 'https:']).default('http://127.0.0.1:3000'),
   /** Simulation jobs one worker process runs at once (each on its own worker thread). */
   WORKER_CONCURRENCY: positiveInt.default(2),
   /** A run still going after this long is failed with a timeout error. */
@@ -67,6 +69,8 @@ export const envSchema = z.object({
     .transform((value) => value === 'true'),
   /** Per-attempt timeout for a webhook POST. */
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  /** First retry delay of a webhook delivery; later ones double (with jitter). */
+  WEBHOOK_RETRY_BASE_MS: positiveInt.default(5_000),
   /** Attempts per delivery before it is abandoned. */
   WEBHOOK_MAX_ATTEMPTS: positiveInt.default(8),
   /** Consecutive failed deliveries after which an endpoint is disabled. */

@@ -1,0 +1,157 @@
+/**
+ * Delivers due WebhookDelivery rows. Any number of worker processes may run a dispatcher: rows are
+ * claimed with FOR UPDATE SKIP LOCKED and leased (status `delivering`, next_attempt_at = lease end),
+ * so a dispatcher that dies mid-attempt leaves a row that another picks up once the lease ends.
+ */
+import type { DbClient } from './db-client';
+import { type AttemptOutcome, postWebhook } from './http-attempt';
+import { type AttemptVerdict, judgeAttempt, retryDelayMs } from './retry-policy';
+import { signWebhook } from './signing';
+import { type AddressPolicy, type Resolver, resolveWebhookTarget, systemResolver, UnsafeWebhookUrlError } from './ssrf-guard';
+
+export interface DispatcherSettings extends AddressPolicy {
+  timeoutMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
+  disableAfterFailures: number;
+  pollIntervalMs: number;
+}
+
+export interface DispatcherLogger {
+  log(message: object): void;
+  warn(message: object): void;
+}
+
+/** Claims at most this many rows per poll, so one process does not hoard a backlog. */
+const CLAIM_BATCH = 20;
+
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly prisma: DbClient,
+    private readonly settings: DispatcherSettings,
+    private readonly logger: DispatcherLogger,
+    private readonly resolver: Resolver = systemResolver,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      this.polling = this.deliverDue()
+        .then(() => undefined)
+        .catch((error: Error) => this.logger.warn({ msg: 'webhook poll failed', error: error.message }))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(tick, this.settings.pollIntervalMs);
+        });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.polling;
+  }
+
+  /** Claims and attempts every due delivery (one batch); returns how many were attempted. */
+  async deliverDue(): Promise<number> {
+    const leaseMs = this.settings.timeoutMs + 30_000;
+    const claimed = await this.prisma.$queryRaw<{ id: string }[]>`
+      UPDATE webhook_deliveries SET status = 'delivering', next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
+      WHERE id IN (
+        SELECT d.id FROM webhook_deliveries d
+        JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
+        WHERE d.status IN ('pending', 'delivering') AND d.next_attempt_at <= now()
+        ORDER BY d.next_attempt_at
+        LIMIT ${CLAIM_BATCH}
+        FOR UPDATE OF d SKIP LOCKED
+      )
+      RETURNING id`;
+    await Promise.all(claimed.map(({ id }) => this.attempt(id)));
+    return claimed.length;
+  }
+
+  private async attempt(deliveryId: string): Promise<void> {
+    const delivery = await this.prisma.webhookDelivery.findUnique({
+      where: { id: deliveryId },
+      include: { endpoint: true },
+    });
+    if (!delivery) return;
+    const body = JSON.stringify(delivery.payload);
+    let outcome: AttemptOutcome;
+    let verdict: AttemptVerdict;
+    try {
+      // Checked again at every attempt: the name may resolve elsewhere than at registration.
+      const { url, target } = await resolveWebhookTarget(delivery.endpoint.url, this.settings, this.resolver);
+      outcome = await postWebhook({
+        url,
+        target,
+        headers: { ...signWebhook(delivery.endpoint.secret, delivery.id, body) },
+        body,
+        timeoutMs: this.settings.timeoutMs,
+      });
+      verdict = judgeAttempt(outcome);
+    } catch (error) {
+      if (!(error instanceof UnsafeWebhookUrlError)) throw error;
+      outcome = { latencyMs: 0, error: error.message };
+      verdict = { kind: 'rejected', reason: error.message };
+    }
+    await this.record(delivery, outcome, verdict);
+  }
+
+  private async record(
+    delivery: { id: string; endpointId: string; attemptCount: number; endpoint: { url: string } },
+    outcome: AttemptOutcome,
+    verdict: AttemptVerdict,
+  ): Promise<void> {
+    const attemptCount = delivery.attemptCount + 1;
+    const exhausted = verdict.kind === 'retry' && attemptCount >= this.settings.maxAttempts;
+    const status =
+      verdict.kind === 'delivered' ? 'succeeded' : verdict.kind === 'retry' ? (exhausted ? 'abandoned' : 'pending') : 'failed';
+    const nextAttemptAt =
+      status === 'pending'
+        ? new Date(Date.now() + retryDelayMs(attemptCount, this.settings.retryBaseMs, verdict.kind === 'retry' ? verdict.retryAfterMs : undefined))
+        : null;
+    await this.prisma.$transaction(async (tx) => {
+      await tx.webhookAttempt.create({
+        data: {
+          deliveryId: delivery.id,
+          statusCode: outcome.statusCode ?? null,
+          latencyMs: outcome.latencyMs,
+          responseSnippet: outcome.responseSnippet ?? null,
+          error: outcome.error ?? (verdict.kind === 'delivered' ? null : verdict.reason),
+        },
+      });
+      await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status, attemptCount, nextAttemptAt } });
+      if (verdict.kind === 'delivered') {
+        await tx.webhookEndpoint.update({ where: { id: delivery.endpointId }, data: { consecutiveFailures: 0 } });
+        return;
+      }
+      const endpoint = await tx.webhookEndpoint.update({
+        where: { id: delivery.endpointId },
+        data: { consecutiveFailures: { increment: 1 } },
+      });
+      const disabledReason =
+        verdict.kind === 'gone'
+          ? `receiver answered 410 Gone to delivery ${delivery.id}`
+          : endpoint.consecutiveFailures >= this.settings.disableAfterFailures
+            ? `${endpoint.consecutiveFailures} consecutive failed attempts (last: ${verdict.reason})`
+            : undefined;
+      if (disabledReason && endpoint.enabled) {
+        await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason } });
+        this.logger.warn({ msg: 'webhook endpoint disabled', endpointId: endpoint.id, reason: disabledReason });
+      }
+    });
+    this.logger.log({
+      msg: 'webhook attempt',
+      deliveryId: delivery.id,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+      verdict: verdict.kind,
+      status,
+    });
+  }
+}
