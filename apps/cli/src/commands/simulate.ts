@@ -1,11 +1,15 @@
+import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { runSimulation, type SimulationFlags } from '../engine/run-simulation';
 import { rejectedKey } from '../engine/workloads';
 import { describeSkipped } from '../input/cluster-dump';
+import { UsageError } from '../input/errors';
 import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/document';
 import { formatPlacementTable, simulationDocument, type SimulationDocument } from '../output/placements';
 import { progressBar } from '../output/progress';
 import { formatStorageTables, withStorage } from '../output/storage';
+import { reportRunOf, reportTitleOf, writeReportFile } from '../output/report-file';
+import type { ReportRun } from '@schedlab/report';
 import { renderScenarioSimulation, simulateScenarioDump } from './scenario';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
 
@@ -13,6 +17,8 @@ export interface SimulateOutput {
   document: SimulationDocument;
   /** Lines for stderr: objects of unknown kinds that were ignored. */
   warnings: string[];
+  /** The visual report's data for this run (built on demand: it copies every explanation). */
+  report: () => ReportRun;
 }
 
 /** Schedules every pending pod of the dump and returns the result document (no printing). */
@@ -28,6 +34,7 @@ export function simulateDump(flags: SimulationFlags, onProgress?: (done: number,
       { objects: run.objects, nodes: run.dump.state.nodes, pods: run.pods, results: run.result.results },
     ),
     warnings: describeSkipped(flags.cluster, run.dump.skipped),
+    report: () => reportRunOf(run, path.basename(flags.cluster)),
   };
 }
 
@@ -42,9 +49,13 @@ export function registerSimulateCommand(program: Command): void {
     .command('simulate')
     .description('schedule every pending pod of a cluster dump as kube-scheduler would, offline')
     .addOption(new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table'))
-    .option('--scenario <file>', 'what-if steps (drain, zoneOutage, scale, apply…) to run after scheduling; see docs/scenarios.md');
+    .option('--scenario <file>', 'what-if steps (drain, zoneOutage, scale, apply…) to run after scheduling; see docs/scenarios.md')
+    .option('--report <file.html>', 'also write a self-contained HTML report (heat map, pending reasons, per-pod breakdown); see docs/report.md');
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
+      if (options.scenario !== undefined && options.report !== undefined) {
+        throw new UsageError('--report draws one run; it cannot be combined with --scenario yet');
+      }
       if (options.scenario !== undefined) {
         const scenarioOut = simulateScenarioDump(simulationFlags(options), options.scenario as string);
         for (const warning of scenarioOut.warnings) process.stderr.write(`${warning}\n`);
@@ -54,6 +65,7 @@ export function registerSimulateCommand(program: Command): void {
       const out = simulateDump(simulationFlags(options), progressBar());
       for (const warning of out.warnings) process.stderr.write(`${warning}\n`);
       process.stdout.write(renderSimulation(out.document, options.output as OutputFormat));
+      if (options.report !== undefined) writeReportFile(options.report as string, out.report(), reportTitleOf(options.cluster as string));
     }),
   );
 }

@@ -1,0 +1,78 @@
+/** Builds a report run from what `simulate` consumed (nodes, pod objects) and what it returned. */
+import type { Node, Pod } from '@schedlab/k8s';
+import type { PodSchedulingResult, SimulationResult } from '@schedlab/scheduler';
+import { nodeUtilization, zoneOf } from '@schedlab/scenarios';
+import type { ReportNode, ReportPod, ReportRun } from './report-input';
+
+export interface RunReportSource {
+  label: string;
+  /** The cluster's nodes (e.g. `buildClusterState(objects).nodes`). */
+  nodes: readonly Node[];
+  /**
+   * Every pod object the run knew: the running ones (with spec.nodeName) and the pending ones
+   * the engine scheduled; their requests give each node's requested resources after the run.
+   */
+  pods: readonly Pod[];
+  result: Pick<SimulationResult, 'compatibilityVersion' | 'results'>;
+}
+
+const podKey = (p: Pod) => `${p.metadata?.namespace || 'default'}/${p.metadata?.name ?? ''}`;
+
+export function reportPodOf(r: PodSchedulingResult): ReportPod {
+  const pod: ReportPod = {
+    pod: r.pod,
+    outcome: r.outcome,
+    node: r.node,
+    priority: r.priority,
+    filters: Object.entries(r.filterReasons ?? {})
+      .map(([node, reasons]) => ({ node, plugin: r.filterPlugin?.[node] ?? '', reasons: [...reasons] }))
+      .sort((a, b) => a.node.localeCompare(b.node)),
+    scores: Object.entries(r.scores ?? {})
+      .map(([node, total]) => ({
+        node,
+        total,
+        plugins: Object.fromEntries(Object.entries(r.pluginScores ?? {}).filter(([, byNode]) => node in byNode).map(([plugin, byNode]) => [plugin, byNode[node]])),
+      }))
+      .sort((a, b) => b.total - a.total || a.node.localeCompare(b.node)),
+  };
+  // Same choice as the CLI's placements: the failure that explains the pod is the first attempt's.
+  const message = r.firstAttempt?.message ?? r.message ?? r.error;
+  if (message) pod.message = message;
+  if (r.nominatedNode) pod.nominatedNode = r.nominatedNode;
+  if (r.victims?.length) pod.victims = [...r.victims];
+  return pod;
+}
+
+/** Where every pod is once the run is over: running pods minus victims, plus the new bindings. */
+function podsByNodeAfter(source: RunReportSource): Map<string, Pod[]> {
+  const objects = new Map(source.pods.map((p) => [podKey(p), p]));
+  const evicted = new Set(source.result.results.flatMap((r) => r.victims ?? []));
+  const bound = new Map<string, string>();
+  for (const p of source.pods) if (p.spec?.nodeName && !evicted.has(podKey(p))) bound.set(podKey(p), p.spec.nodeName);
+  for (const r of source.result.results) if (r.node) bound.set(r.pod, r.node);
+  const byNode = new Map<string, Pod[]>();
+  for (const [key, node] of bound) {
+    // A pod without its object still counts on the node, with no requests.
+    const pod = objects.get(key) ?? ({ metadata: { name: key } } as Pod);
+    byNode.set(node, [...(byNode.get(node) ?? []), pod]);
+  }
+  return byNode;
+}
+
+export function buildRunReport(source: RunReportSource): ReportRun {
+  const byNode = podsByNodeAfter(source);
+  const nodes: ReportNode[] = source.nodes.map((n) => {
+    const name = n.metadata?.name ?? '';
+    const onNode = byNode.get(name) ?? [];
+    const use = nodeUtilization(n, onNode);
+    return {
+      name,
+      zone: zoneOf(n) ?? '',
+      allocatable: { cpu: use.cpu.allocatable, memory: use.memory.allocatable },
+      requested: { cpu: use.cpu.requested, memory: use.memory.requested },
+      pods: onNode.map(podKey).sort(),
+      unschedulable: n.spec?.unschedulable === true,
+    };
+  });
+  return { label: source.label, compatibilityVersion: source.result.compatibilityVersion, nodes, pods: source.result.results.map(reportPodOf) };
+}

@@ -1,0 +1,65 @@
+/**
+ * What a report shows, independent of how the run was produced: the nodes after the run (with
+ * requested vs allocatable) and one record per scheduled-or-pending pod with its explanation.
+ * Plain JSON, so it can be stored with a run and rendered again later.
+ */
+
+/** cpu in millicores, memory in bytes. */
+export interface ReportResources {
+  cpu: number;
+  memory: number;
+}
+
+export interface ReportNode {
+  name: string;
+  /** topology.kubernetes.io/zone (or the legacy label); "" when the node has none. */
+  zone: string;
+  allocatable: ReportResources;
+  requested: ReportResources;
+  /** `ns/name` of every pod bound to the node once the run is over. */
+  pods: string[];
+  /** Cordoned (spec.unschedulable). */
+  unschedulable: boolean;
+}
+
+export interface ReportFilterFailure {
+  node: string;
+  /** The first Filter plugin that rejected the node (upstream stops there). */
+  plugin: string;
+  reasons: string[];
+}
+
+export interface ReportNodeScore {
+  node: string;
+  total: number;
+  /** plugin → normalized score × weight. */
+  plugins: Record<string, number>;
+}
+
+export interface ReportPod {
+  /** `ns/name`. */
+  pod: string;
+  outcome: string;
+  node: string | null;
+  priority: number;
+  /** The FitError of the (first) failed attempt, in upstream wording, or why the pod was not tried. */
+  message?: string;
+  nominatedNode?: string;
+  victims?: string[];
+  filters: ReportFilterFailure[];
+  scores: ReportNodeScore[];
+}
+
+export interface ReportRun {
+  /** e.g. "baseline", "after drain", or the run id. */
+  label: string;
+  compatibilityVersion: string;
+  nodes: ReportNode[];
+  pods: ReportPod[];
+}
+
+/** One run, or two for a before/after comparison (runs[0] is "before"). */
+export interface ReportInput {
+  title: string;
+  runs: [ReportRun] | [ReportRun, ReportRun];
+}

@@ -1,0 +1,198 @@
+/**
+ * The report's browser script (plain ES2017, inlined). It reads the embedded JSON and draws the
+ * views; every string from the data goes through text nodes or setAttribute, never innerHTML.
+ * Kept free of backticks and "${" so it can live in this template literal verbatim.
+ */
+export const REPORT_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var root = document.getElementById('report');
+  var resource = 'cpu';
+  var selections = data.runs.map(function () { return { node: null, pod: null }; });
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      var v = attrs[k];
+      if (v === undefined || v === null || v === false) return;
+      if (k === 'onclick') node.addEventListener('click', v);
+      else if (k === 'className') node.className = v;
+      else if (k === 'style') node.setAttribute('style', v);
+      else node.setAttribute(k, v === true ? '' : String(v));
+    });
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) return;
+      node.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    });
+    return node;
+  }
+
+  function amount(res, v) {
+    if (res === 'cpu') return v >= 1000 ? (v / 1000).toFixed(v % 1000 ? 2 : 0) + ' cores' : v + 'm';
+    var gib = v / 1073741824;
+    return gib >= 1 ? gib.toFixed(gib % 1 ? 1 : 0) + ' GiB' : (v / 1048576).toFixed(0) + ' MiB';
+  }
+  function ratioOf(n) { var a = n.allocatable[resource]; return a > 0 ? n.requested[resource] / a : 0; }
+  function percentOf(n) { return Math.round(ratioOf(n) * 100); }
+  function heat(r) { return 'hsl(' + Math.round(120 - 120 * Math.min(r, 1)) + ', 62%, 36%)'; }
+  function zoneName(z) { return z === '' ? '(no zone)' : z; }
+  function resultOf(run, pod) { for (var i = 0; i < run.pods.length; i++) if (run.pods[i].pod === pod) return run.pods[i]; return null; }
+  function isPending(p) { return p.node === null; }
+
+  function select(runIndex, key, value) {
+    selections[runIndex][key] = selections[runIndex][key] === value && key === 'node' ? null : value;
+    render();
+  }
+
+  function podButton(runIndex, run, pod, label) {
+    if (!resultOf(run, pod)) return el('span', {}, [pod, ' (running before the simulation)']);
+    return el('button', { type: 'button', className: 'pod-link', 'aria-label': label + ' ' + pod, onclick: function () { select(runIndex, 'pod', pod); } }, [pod]);
+  }
+
+  function nodeCell(runIndex, run, n) {
+    var pct = percentOf(n);
+    var expanded = selections[runIndex].node === n.name;
+    return el('button', {
+      type: 'button',
+      className: 'node-cell' + (n.unschedulable ? ' cordoned' : ''),
+      style: 'background:' + heat(ratioOf(n)),
+      'aria-label': 'Node ' + n.name + ', ' + resource + ' ' + pct + '% requested' + (n.unschedulable ? ', cordoned' : ''),
+      'aria-expanded': expanded ? 'true' : 'false',
+      'data-node': n.name,
+      'data-value': pct,
+      title: n.pods.length ? n.pods.slice(0, 25).join('\n') + (n.pods.length > 25 ? '\n…' : '') : 'no pods',
+      onclick: function () { select(runIndex, 'node', n.name); },
+    }, [
+      el('span', { className: 'name' }, [n.name]),
+      el('span', { className: 'value' }, [pct + '%']),
+      el('span', {}, [amount(resource, n.requested[resource]) + ' / ' + amount(resource, n.allocatable[resource])]),
+    ]);
+  }
+
+  function zonesView(runIndex, run) {
+    var zones = {};
+    run.nodes.forEach(function (n) { (zones[n.zone] = zones[n.zone] || []).push(n); });
+    return el('div', { className: 'zones' }, Object.keys(zones).sort().map(function (z) {
+      var nodes = zones[z];
+      var req = 0, alloc = 0;
+      nodes.forEach(function (n) { req += n.requested[resource]; alloc += n.allocatable[resource]; });
+      return el('section', { className: 'zone', role: 'region', 'aria-label': 'Zone ' + zoneName(z) }, [
+        el('h3', {}, [zoneName(z) + ' — ' + (alloc > 0 ? Math.round((req / alloc) * 100) : 0) + '% ' + resource]),
+        el('div', { className: 'cells' }, nodes.map(function (n) { return nodeCell(runIndex, run, n); })),
+      ]);
+    }));
+  }
+
+  function nodePanel(runIndex, run) {
+    var name = selections[runIndex].node;
+    var n = run.nodes.filter(function (x) { return x.name === name; })[0];
+    if (!n) return null;
+    return el('section', { className: 'panel', 'aria-label': 'Pods on node ' + n.name }, [
+      el('h3', {}, ['Pods on ' + n.name + ' (' + n.pods.length + ')']),
+      n.pods.length
+        ? el('ul', { className: 'pods' }, n.pods.map(function (p) { return el('li', {}, [podButton(runIndex, run, p, 'Pod')]); }))
+        : el('p', {}, ['No pods.']),
+    ]);
+  }
+
+  function pendingView(runIndex, run) {
+    var groups = {}, order = [];
+    run.pods.filter(isPending).forEach(function (p) {
+      var reason = p.message || p.outcome;
+      if (!groups[reason]) { groups[reason] = []; order.push(reason); }
+      groups[reason].push(p);
+    });
+    return el('section', { 'aria-label': 'Pending pods' }, [
+      el('h2', {}, ['Pending pods (' + run.pods.filter(isPending).length + ')']),
+      order.length ? null : el('p', {}, ['Every pod was scheduled.']),
+    ].concat(order.map(function (reason) {
+      return el('div', { role: 'group', 'aria-label': 'Reason: ' + reason }, [
+        el('p', { className: 'reason' }, [groups[reason].length + ' × ' + reason]),
+        el('ul', { className: 'pods' }, groups[reason].map(function (p) { return el('li', {}, [podButton(runIndex, run, p.pod, 'Pending pod')]); })),
+      ]);
+    })));
+  }
+
+  function table(label, head, rows) {
+    return el('table', { 'aria-label': label }, [
+      el('thead', {}, [el('tr', {}, head.map(function (h) { return el('th', { scope: 'col' }, [h]); }))]),
+      el('tbody', {}, rows.map(function (r) {
+        return el('tr', {}, r.map(function (c) { return el('td', { className: typeof c === 'number' ? 'num' : undefined }, [c]); }));
+      })),
+    ]);
+  }
+
+  function podPanel(runIndex, run) {
+    var p = resultOf(run, selections[runIndex].pod);
+    if (!p) return null;
+    var plugins = [];
+    p.scores.forEach(function (s) { Object.keys(s.plugins).forEach(function (k) { if (plugins.indexOf(k) < 0) plugins.push(k); }); });
+    plugins.sort();
+    var facts = [['Outcome', p.outcome], ['Node', p.node || '<pending>'], ['Priority', String(p.priority)]];
+    if (p.nominatedNode) facts.push(['Nominated node', p.nominatedNode]);
+    if (p.victims) facts.push(['Preempted', p.victims.join(', ')]);
+    return el('section', { className: 'panel', 'aria-label': 'Pod details' }, [
+      el('h3', {}, [p.pod]),
+      el('dl', {}, facts.reduce(function (acc, f) { return acc.concat([el('dt', {}, [f[0]]), el('dd', {}, [f[1]])]); }, [])),
+      p.message ? el('p', { className: 'reason', 'aria-label': 'Scheduling message' }, [p.message]) : null,
+      el('h3', {}, ['Filter: nodes that failed (' + p.filters.length + ')']),
+      table('Filter results', ['Node', 'Plugin', 'Reasons'], p.filters.map(function (f) { return [f.node, f.plugin, f.reasons.join('; ')]; })),
+      el('h3', {}, ['Scores of feasible nodes (' + p.scores.length + ')']),
+      p.scores.length
+        ? table('Scores', ['Node', 'Total'].concat(plugins), p.scores.map(function (s) {
+            return [s.node, s.total].concat(plugins.map(function (k) { return k in s.plugins ? s.plugins[k] : ''; }));
+          }))
+        : el('p', {}, ['No node passed the filters, so none was scored.']),
+    ]);
+  }
+
+  function runView(run, runIndex) {
+    var heading = data.runs.length === 2 ? (runIndex === 0 ? 'Before: ' : 'After: ') + run.label : run.label;
+    var pending = run.pods.filter(isPending).length;
+    return el('section', { 'aria-label': 'Run ' + heading }, [
+      el('h2', {}, [heading]),
+      el('p', { className: 'summary' }, [
+        run.nodes.length + ' nodes, ' + (run.pods.length - pending) + ' pods scheduled, ' + pending + ' pending (kube-scheduler ' + run.compatibilityVersion + ')',
+      ]),
+      el('p', { className: 'legend' }, ['Heat: ' + resource + ' requested / allocatable per node; green is free, red is full; dashed outline: cordoned. Click a node for its pods.']),
+      zonesView(runIndex, run),
+      nodePanel(runIndex, run),
+      pendingView(runIndex, run),
+      podPanel(runIndex, run),
+    ]);
+  }
+
+  function changesView() {
+    var before = {}, after = {}, keys = [];
+    function collect(run, into) {
+      run.pods.forEach(function (p) { into[p.pod] = p.node; if (keys.indexOf(p.pod) < 0) keys.push(p.pod); });
+      run.nodes.forEach(function (n) { n.pods.forEach(function (p) { into[p] = n.name; if (keys.indexOf(p) < 0) keys.push(p); }); });
+    }
+    collect(data.runs[0], before);
+    collect(data.runs[1], after);
+    var rows = keys.sort().filter(function (k) { return (before[k] || null) !== (after[k] || null); }).map(function (k) {
+      return [k, before[k] || '<pending>', after[k] || '<pending>'];
+    });
+    return el('section', { 'aria-label': 'Changes' }, [
+      el('h2', {}, ['Pods that moved, started or stopped (' + rows.length + ')']),
+      rows.length ? table('Moved pods', ['Pod', 'Before', 'After'], rows) : el('p', {}, ['No pod changed node.']),
+    ]);
+  }
+
+  function render() {
+    while (root.firstChild) root.removeChild(root.firstChild);
+    if (data.runs.length === 2) root.appendChild(changesView());
+    root.appendChild(el('div', { className: 'runs' }, data.runs.map(runView)));
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll('[data-resource]'), function (b) {
+    b.addEventListener('click', function () {
+      resource = b.getAttribute('data-resource');
+      Array.prototype.forEach.call(document.querySelectorAll('[data-resource]'), function (o) { o.setAttribute('aria-pressed', o === b ? 'true' : 'false'); });
+      render();
+    });
+  });
+  render();
+})();
+`;
