@@ -18,6 +18,10 @@
  *    WASM code are unref'd and idle connections close at once.
  * 4. The native engine creates a missing database on `migrate deploy`/`dev`; the WASM engine
  *    fails with "Database does not exist", so we create it first.
+ * 5. adapter-pg's executeScript splits a migration on every ";", including those inside
+ *    comments, string literals and `DO $$ … $$` bodies (row-level-security setup needs them).
+ *    PostgreSQL's simple-query protocol runs a multi-statement script as one implicit
+ *    transaction, so we send each migration whole.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -97,6 +101,24 @@ async function createDatabaseIfMissing(connectionString: string): Promise<void> 
   }
 }
 
+type ScriptRunner = { executeScript(script: string): Promise<void> };
+
+/** See fix 5 above: one query per script; errors keep the adapter's own conversion. */
+function sendScriptsWhole<T extends ScriptRunner>(adapter: T): T {
+  const internals = adapter as unknown as {
+    client: { query(sql: string): Promise<unknown> };
+    onError(error: unknown): never;
+  };
+  adapter.executeScript = async (script: string) => {
+    try {
+      await internals.client.query(script);
+    } catch (error) {
+      internals.onError(error);
+    }
+  };
+  return adapter;
+}
+
 /** Adapter factory for the Prisma CLI: main database plus a real, disposable shadow database. */
 export class MigrationAdapterFactory extends PrismaPg {
   constructor(private readonly connectionString: string) {
@@ -105,13 +127,15 @@ export class MigrationAdapterFactory extends PrismaPg {
 
   override async connect() {
     await createDatabaseIfMissing(this.connectionString);
-    return super.connect();
+    return sendScriptsWhole(await super.connect());
   }
 
   override async connectToShadowDb() {
     const shadowName = `prisma_shadow_${randomUUID().replace(/-/g, '')}`;
     await runAdmin(this.connectionString, `CREATE DATABASE "${shadowName}"`);
-    const shadow = await new PrismaPg(poolConfig(withDatabase(this.connectionString, shadowName))).connect();
+    const shadow = sendScriptsWhole(
+      await new PrismaPg(poolConfig(withDatabase(this.connectionString, shadowName))).connect(),
+    );
     const disposeConnection = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await disposeConnection();

@@ -1,3 +1,23 @@
 export { DbModule } from './db.module';
 export { PrismaService, createPrismaClient } from './prisma.service';
-export { JobStatus, Prisma, type PingJob, type Tenant } from './generated/prisma/client';
+export {
+  JobStatus,
+  RunStatus,
+  PlacementStatus,
+  WebhookDeliveryStatus,
+  Prisma,
+  PrismaClient,
+  type PingJob,
+  type Tenant,
+  type ApiKey,
+  type Snapshot,
+  type SchedulerProfile,
+  type Scenario,
+  type SimulationRun,
+  type RunResult,
+  type Placement,
+  type PodExplanation,
+  type WebhookEndpoint,
+  type WebhookDelivery,
+  type WebhookAttempt,
+} from './generated/prisma/client';

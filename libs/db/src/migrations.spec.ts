@@ -14,6 +14,23 @@ async function tablesIn(url: string): Promise<string[]> {
   }
 }
 
+const ALL_TABLES = [
+  '_prisma_migrations',
+  'api_keys',
+  'ping_jobs',
+  'placements',
+  'pod_explanations',
+  'run_results',
+  'scenarios',
+  'scheduler_profiles',
+  'simulation_runs',
+  'snapshots',
+  'tenants',
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_endpoints',
+];
+
 describe('migrations (real PostgreSQL, offline WASM schema engine)', () => {
   let db: TestDatabase;
 
@@ -26,13 +43,13 @@ describe('migrations (real PostgreSQL, offline WASM schema engine)', () => {
     expect(await tablesIn(db.url)).toEqual([]);
     const { stdout } = await runPrisma(['migrate', 'deploy'], db.url);
     expect(stdout).toMatch(/All migrations have been successfully applied/);
-    expect(await tablesIn(db.url)).toEqual(['_prisma_migrations', 'ping_jobs', 'tenants']);
+    expect(await tablesIn(db.url)).toEqual(ALL_TABLES);
   });
 
   it('are idempotent: a second deploy applies nothing and changes nothing', async () => {
     const { stdout } = await runPrisma(['migrate', 'deploy'], db.url);
     expect(stdout).toMatch(/No pending migrations to apply/);
-    expect(await tablesIn(db.url)).toEqual(['_prisma_migrations', 'ping_jobs', 'tenants']);
+    expect(await tablesIn(db.url)).toEqual(ALL_TABLES);
   });
 
   it('leave the database matching the migration history', async () => {

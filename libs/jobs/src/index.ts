@@ -2,3 +2,15 @@ export { QueueName, pingJobDataSchema, pingResultSchema, type PingJobData, type 
 export { redisOptionsFromUrl } from './redis-connection';
 export { JobsModule } from './jobs.module';
 export { closeEvenIfNeverConnected, ignoreErrorsAfterClose } from './bullmq-shutdown';
+export {
+  SIMULATIONS_QUEUE,
+  SIMULATE_JOB,
+  RUN_TYPES,
+  type RunType,
+  simulationJobDataSchema,
+  type SimulationJobData,
+  runProgressChannel,
+  runProgressSchema,
+  type RunProgress,
+  enqueueRun,
+} from './simulations';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** BullMQ queue names. One queue per job type keeps retries and concurrency independent. */
 export const QueueName = {
   Ping: 'ping',
+  Simulations: 'simulations',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 

@@ -1,0 +1,43 @@
+import type { Queue } from 'bullmq';
+import { z } from 'zod';
+
+/**
+ * The simulation job contract between the api (producer) and the worker (consumer).
+ * The simulation_runs row is written before the job is enqueued and is the source of truth;
+ * the job carries only the run id, and the job id IS the run id, so enqueueing the same run
+ * twice (a retry after a lost reply, a re-drive) is a no-op in BullMQ.
+ */
+export const SIMULATIONS_QUEUE = 'simulations';
+export const SIMULATE_JOB = 'simulate';
+
+export const RUN_TYPES = ['simulate', 'capacity', 'nodes-needed', 'resilience', 'compare'] as const;
+export type RunType = (typeof RUN_TYPES)[number];
+
+export const simulationJobDataSchema = z.object({ runId: z.string().uuid() }).strict();
+export type SimulationJobData = z.infer<typeof simulationJobDataSchema>;
+
+/** Redis pub/sub channel on which a worker publishes a run's progress (any api instance relays it). */
+export function runProgressChannel(runId: string): string {
+  return `run-progress:${runId}`;
+}
+
+/** The message published on runProgressChannel(runId). */
+export const runProgressSchema = z.object({
+  runId: z.string().uuid(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+  phase: z.string().nullable().optional(),
+  percent: z.number().min(0).max(100),
+  podsProcessed: z.number().int().min(0),
+  podsTotal: z.number().int().min(0).nullable().optional(),
+});
+export type RunProgress = z.infer<typeof runProgressSchema>;
+
+/** Enqueue a run that already has its row. Idempotent: jobId = runId. */
+export async function enqueueRun(queue: Queue, runId: string): Promise<void> {
+  const data: SimulationJobData = simulationJobDataSchema.parse({ runId });
+  await queue.add(SIMULATE_JOB, data, {
+    jobId: runId,
+    removeOnComplete: 1000,
+    removeOnFail: 5000,
+  });
+}
