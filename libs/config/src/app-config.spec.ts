@@ -65,4 +65,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WORKER_CONCURRENCY: '0' })).toThrow(/WORKER_CONCURRENCY: must be at least 1/);
     expect(() => loadConfig({ WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK: /);
   });
+
+  it('reads the worker metrics port and the report link secret, requiring the secret in production', () => {
+    const secret = 'x'.repeat(32);
+    const config = loadConfig({ WORKER_METRICS_PORT: '9100', REPORT_LINK_SECRET: secret });
+    expect(config.worker.metricsPort).toBe(9100);
+    expect(config.reportLinkSecret).toBe(secret);
+    expect(loadConfig({}).reportLinkSecret).toHaveLength(64);
+    expect(() => loadConfig({ REPORT_LINK_SECRET: 'short' })).toThrow(/REPORT_LINK_SECRET: must be at least 32 characters/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/REPORT_LINK_SECRET: must be set in production/);
+  });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { envSchema, type LogLevel } from './env';
 
 export interface AppConfig {
@@ -14,6 +15,8 @@ export interface AppConfig {
     lockDurationMs: number;
     reconcileIntervalMs: number;
     runMaxAttempts: number;
+    /** Port of the worker's Prometheus /metrics listener. */
+    metricsPort: number;
   };
   webhooks: {
     allowHosts: string[];
@@ -24,6 +27,8 @@ export interface AppConfig {
     disableAfterFailures: number;
     pollIntervalMs: number;
   };
+  /** HMAC key for signed report links (see REPORT_LINK_SECRET). */
+  reportLinkSecret: string;
 }
 
 /** Raised when the environment is unusable; the message names every offending variable. */
@@ -55,6 +60,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && e.REPORT_LINK_SECRET === undefined) {
+    throw new ConfigError(['REPORT_LINK_SECRET: must be set in production (at least 32 characters)']);
+  }
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -69,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       lockDurationMs: e.WORKER_LOCK_DURATION_MS,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
       runMaxAttempts: e.RUN_MAX_ATTEMPTS,
+      metricsPort: e.WORKER_METRICS_PORT,
     },
     webhooks: {
       allowHosts: e.WEBHOOK_ALLOW_HOSTS,
@@ -79,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
       pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
     },
+    reportLinkSecret: e.REPORT_LINK_SECRET ?? randomBytes(32).toString('hex'),
   };
 }
 
