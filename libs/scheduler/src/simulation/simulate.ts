@@ -8,32 +8,19 @@ import type { ResolvedConfiguration } from '../apis/config';
 import { FeatureSet } from '../features';
 import { inTreeRegistry } from '../framework/plugins/registry';
 import type { PluginDescriptor } from '../framework/runtime/registry';
-import type { ExplainLevel, TieBreak } from '../schedule-one';
 import { ClusterState, buildClusterState } from './cluster';
 import type { PodSchedulingResult } from './results';
-import { Simulator } from './simulator';
+import { Simulator, type SimulatorOptions } from './simulator';
 import { applyPreBindVolumeWrites } from './volume-results';
 
-export interface SimulateOptions {
+/** How a simulation runs: the scheduler's setup plus the Simulator's own knobs. */
+export interface SimulateOptions
+  extends Pick<SimulatorOptions, 'seed' | 'tieBreak' | 'preemption' | 'percentageOfNodesToScore' | 'startTimeBase' | 'explain'> {
   /** A KubeSchedulerConfiguration (YAML/JSON text or object); default: the default profile. */
   schedulerConfiguration?: unknown;
   /** kube-scheduler release whose behaviour to reproduce, e.g. "1.26"; default the newest supported. */
   compatibilityVersion?: string;
   featureGates?: Record<string, boolean>;
-  /** Seed for every random choice (tie-breaks, preemption offsets). Default 0. */
-  seed?: number;
-  /** `random` (seeded, upstream's behaviour) or `lowest-node-name`. Default `random`. */
-  tieBreak?: TieBreak;
-  /** Run preemption for pods that fit nowhere. Default true. */
-  preemption?: boolean;
-  /** Overrides the configuration's global percentageOfNodesToScore. */
-  percentageOfNodesToScore?: number;
-  startTimeBase?: string;
-  /**
-   * `full` (default): every node's filter verdict and plugin scores per pod. `summary`: only the
-   * placement, its total score, messages and preemption — same decisions, far less time and memory.
-   */
-  explain?: ExplainLevel;
   /** Called after each pod with the number processed so far. */
   onProgress?: (podsProcessed: number, podsTotal: number) => void;
 }

@@ -26,15 +26,20 @@ export interface SimulatorOptions {
   profiles: FrameworkProfile[];
   registry: ReadonlyMap<string, PluginDescriptor>;
   features: FeatureSet;
+  /** Seed for every random choice (tie-breaks, preemption offsets). Default 0. */
   seed?: number;
+  /** `random` (seeded, upstream's behaviour) or `lowest-node-name`. Default `random`. */
   tieBreak?: TieBreak;
   /** Run PostFilter (preemption) for pods that fit nowhere. Default true. */
   preemption?: boolean;
-  /** Global percentageOfNodesToScore (0 = adaptive). */
+  /** Global percentageOfNodesToScore (0 = adaptive); overrides the configuration's. */
   percentageOfNodesToScore?: number;
   /** Bound pods get startTime = base + k seconds (k: the pod's position in the scheduling order). */
   startTimeBase?: string;
-  /** How much of each attempt to record (default `full`); see ExplainLevel. */
+  /**
+   * `full` (default): every node's filter verdict and plugin scores per pod. `summary`: only the
+   * placement, its total score, messages and preemption — same decisions, far less time and memory.
+   */
   explain?: ExplainLevel;
 }
 
