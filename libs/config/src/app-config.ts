@@ -29,6 +29,10 @@ export interface AppConfig {
   };
   /** HMAC key for signed report links (see REPORT_LINK_SECRET). */
   reportLinkSecret: string;
+  /** Bearer token of operator endpoints; undefined disables them. */
+  operatorToken?: string;
+  /** Request body limit and per-tenant rate limit of the api. */
+  apiLimits: { bodyBytes: number; requestsPerMinute: number };
 }
 
 /** Raised when the environment is unusable; the message names every offending variable. */
@@ -70,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     api: { host: e.API_HOST, port: e.API_PORT },
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
+    operatorToken: e.OPERATOR_TOKEN,
+    apiLimits: { bodyBytes: e.API_BODY_LIMIT_BYTES, requestsPerMinute: e.API_RATE_LIMIT_PER_MINUTE },
     publicApiUrl: e.PUBLIC_API_URL.replace(/\/+$/, ''),
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
