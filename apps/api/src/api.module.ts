@@ -5,6 +5,7 @@ import { type AppConfig, AppConfigModule } from '@schedlab/config';
 import { DbModule } from '@schedlab/db';
 import { LoggingModule } from '@schedlab/logging';
 import { HealthModule } from './health/health.module';
+import { ApiMetricsModule } from './metrics/metrics.module';
 import { PingJobsModule } from './ping-jobs/ping-jobs.module';
 import { TenantsModule } from './tenants/tenants.module';
 
@@ -29,6 +30,7 @@ export class ApiModule {
           introspection: true,
         }),
         HealthModule,
+        ApiMetricsModule,
         TenantsModule,
         PingJobsModule,
       ],

@@ -3,6 +3,7 @@ import { type AppConfig, AppConfigModule } from '@schedlab/config';
 import { DbModule } from '@schedlab/db';
 import { JobsModule } from '@schedlab/jobs';
 import { LoggingModule } from '@schedlab/logging';
+import { WorkerMetricsModule } from './metrics/worker-metrics.module';
 import { PingProcessor } from './ping.processor';
 
 @Module({})
@@ -10,7 +11,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [AppConfigModule.forRoot(config), LoggingModule, DbModule, JobsModule],
+      imports: [AppConfigModule.forRoot(config), LoggingModule, DbModule, JobsModule, WorkerMetricsModule],
       providers: [PingProcessor],
     };
   }

@@ -70,6 +70,8 @@ describe('loadConfig', () => {
     const secret = 'x'.repeat(32);
     const config = loadConfig({ WORKER_METRICS_PORT: '9100', REPORT_LINK_SECRET: secret });
     expect(config.worker.metricsPort).toBe(9100);
+    expect(loadConfig({}).worker.metricsPort).toBe(9464);
+    expect(loadConfig({ NODE_ENV: 'test' }).worker.metricsPort).toBe(0);
     expect(config.reportLinkSecret).toBe(secret);
     expect(loadConfig({}).reportLinkSecret).toHaveLength(64);
     expect(() => loadConfig({ REPORT_LINK_SECRET: 'short' })).toThrow(/REPORT_LINK_SECRET: must be at least 32 characters/);

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { envSchema, type LogLevel } from './env';
 
+/** Prometheus' conventional exporter port range starts at 9100; 9464 is the OpenTelemetry exporter's. */
+const DEFAULT_WORKER_METRICS_PORT = 9464;
+
 export interface AppConfig {
   nodeEnv: 'development' | 'test' | 'production';
   databaseUrl: string;
@@ -83,7 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       lockDurationMs: e.WORKER_LOCK_DURATION_MS,
       reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
       runMaxAttempts: e.RUN_MAX_ATTEMPTS,
-      metricsPort: e.WORKER_METRICS_PORT,
+      metricsPort: e.WORKER_METRICS_PORT ?? (e.NODE_ENV === 'test' ? 0 : DEFAULT_WORKER_METRICS_PORT),
     },
     webhooks: {
       allowHosts: e.WEBHOOK_ALLOW_HOSTS,

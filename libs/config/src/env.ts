@@ -77,8 +77,11 @@ export const envSchema = z.object({
   WEBHOOK_DISABLE_AFTER_FAILURES: positiveInt.default(15),
   /** How often the dispatcher looks for due webhook deliveries. */
   WEBHOOK_POLL_INTERVAL_MS: positiveInt.default(1_000),
-  /** Port of the worker's Prometheus /metrics listener (0 picks a free port). */
-  WORKER_METRICS_PORT: port.default(9464),
+  /**
+   * Port of the worker's Prometheus /metrics listener (0 picks a free port). Default 9464, or 0
+   * under NODE_ENV=test so parallel test workers never compete for one port.
+   */
+  WORKER_METRICS_PORT: port.optional(),
   /**
    * Key of the HMAC that signs short-lived report links. Required in production (links must stay
    * valid across api instances and restarts); elsewhere a random per-process key is used.
