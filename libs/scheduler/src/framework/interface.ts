@@ -86,6 +86,12 @@ export interface ScoreExtensions {
 
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus];
+  /**
+   * Optional batch form of `score`: writes `scores[i].score` for `nodes[i]`, the same numbers
+   * `score` would give one node at a time. Lets a plugin read its cycle state and the pod's
+   * inputs once per attempt instead of once per node (thousands of nodes per pod).
+   */
+  scoreNodes?(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus;
   scoreExtensions?(): ScoreExtensions | undefined;
 }
 

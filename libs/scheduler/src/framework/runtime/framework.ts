@@ -301,13 +301,21 @@ export class Framework implements Handle {
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       const raw = breakdown ? new Map<string, number>() : undefined;
-      for (let i = 0; i < nodes.length; i++) {
-        const [score, s] = plugin.score(state, pod, nodes[i]);
+      if (plugin.scoreNodes) {
+        const s = plugin.scoreNodes(state, pod, nodes, scores);
         if (!isSuccess(s)) {
           return { status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(plugin.name) };
         }
-        scores[i].score = score;
-        raw?.set(nodes[i].name, score);
+        if (raw) for (let i = 0; i < nodes.length; i++) raw.set(nodes[i].name, scores[i].score);
+      } else {
+        for (let i = 0; i < nodes.length; i++) {
+          const [score, s] = plugin.score(state, pod, nodes[i]);
+          if (!isSuccess(s)) {
+            return { status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(plugin.name) };
+          }
+          scores[i].score = score;
+          raw?.set(nodes[i].name, score);
+        }
       }
       const ext = plugin.scoreExtensions?.();
       if (ext) {

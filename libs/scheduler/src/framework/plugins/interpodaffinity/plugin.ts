@@ -176,6 +176,18 @@ export class InterPodAffinity
     return [nodeScore(s.topologyScore, nodeInfo.node.metadata?.labels), null];
   }
 
+  scoreNodes(state: CycleState, _pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
+    if (!s) return Status.error(`reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
+    const topologyScore = s.topologyScore;
+    if (topologyScore.size === 0) {
+      for (let i = 0; i < nodes.length; i++) scores[i].score = 0;
+      return null;
+    }
+    for (let i = 0; i < nodes.length; i++) scores[i].score = nodeScore(topologyScore, nodes[i].node.metadata?.labels);
+    return null;
+  }
+
   scoreExtensions(): ScoreExtensions {
     return this;
   }

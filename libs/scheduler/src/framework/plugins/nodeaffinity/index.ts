@@ -105,6 +105,18 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
     return [count, null];
   }
 
+  scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const st = state.read<ImmutableState<Scorer | undefined>>(PRE_SCORE_KEY);
+    const preferred = st ? st.value : preferredAffinityOf(pod);
+    const added = this.addedPreferred;
+    for (let i = 0; i < nodes.length; i++) {
+      let count = added ? added.score(nodes[i].node) : 0;
+      if (preferred) count += preferred.score(nodes[i].node);
+      scores[i].score = count;
+    }
+    return null;
+  }
+
   scoreExtensions(): ScoreExtensions {
     return this;
   }

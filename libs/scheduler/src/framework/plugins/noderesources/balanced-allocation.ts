@@ -4,7 +4,7 @@
  */
 import type { Pod } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
-import type { Handle, PreScorePlugin, ScorePlugin } from '../../interface';
+import type { Handle, NodeScore, PreScorePlugin, ScorePlugin } from '../../interface';
 import type { MaybeStatus } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
@@ -35,11 +35,21 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    return [this.scorer.score(nodeInfo, this.requestsOf(pod)), null];
+  }
+
+  scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const requests = this.requestsOf(pod);
+    for (let i = 0; i < nodes.length; i++) scores[i].score = this.scorer.score(nodes[i], requests);
+    return null;
+  }
+
+  private requestsOf(pod: Pod): number[] {
     if (pod !== this.scoredPod) {
       this.scoredPodRequests = podRequestsFor(pod, this.scorer.resources, false, this.handle.features);
       this.scoredPod = pod;
     }
-    return [this.scorer.score(nodeInfo, this.scoredPodRequests), null];
+    return this.scoredPodRequests;
   }
 
   scoreExtensions(): undefined {

@@ -5,7 +5,7 @@
 import { isExtendedResourceName, isScalarResourceName, podRequests, type Pod } from '@schedlab/k8s';
 import type { FeatureSet } from '../../../features';
 import type { CycleState, StateData } from '../../cycle-state';
-import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin } from '../../interface';
+import type { FilterPlugin, Handle, NodeScore, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin } from '../../interface';
 import { Status, type MaybeStatus } from '../../status';
 import { Resource, type NodeInfo } from '../../types';
 import { PluginNames } from '../names';
@@ -174,11 +174,21 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    return [this.scorer.score(nodeInfo, this.requestsOf(pod)), null];
+  }
+
+  scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const requests = this.requestsOf(pod);
+    for (let i = 0; i < nodes.length; i++) scores[i].score = this.scorer.score(nodes[i], requests);
+    return null;
+  }
+
+  private requestsOf(pod: Pod): number[] {
     if (pod !== this.scoredPod) {
       this.scoredPodRequests = podRequestsFor(pod, this.scorer.resources, true, this.handle.features);
       this.scoredPod = pod;
     }
-    return [this.scorer.score(nodeInfo, this.scoredPodRequests), null];
+    return this.scoredPodRequests;
   }
 
   scoreExtensions(): undefined {

@@ -149,6 +149,13 @@ export class PodTopologySpread
     return [scoreNode(s, pod, nodeInfo, this.opts), null];
   }
 
+  scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
+    if (s === undefined) return Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
+    for (let i = 0; i < nodes.length; i++) scores[i].score = scoreNode(s, pod, nodes[i], this.opts);
+    return null;
+  }
+
   scoreExtensions(): ScoreExtensions {
     return this;
   }

@@ -44,6 +44,22 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     return [intolerable, null];
   }
 
+  scoreNodes(state: CycleState, _pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const tolerations = state.read<ImmutableState<Toleration[]>>(PRE_SCORE_KEY)?.value;
+    if (!tolerations) return Status.error(`reading "${PRE_SCORE_KEY}" from cycleState: not found`);
+    for (let i = 0; i < nodes.length; i++) {
+      let intolerable = 0;
+      const taints = nodes[i].node.spec?.taints;
+      if (taints) {
+        for (const taint of taints) {
+          if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint)) intolerable++;
+        }
+      }
+      scores[i].score = intolerable;
+    }
+    return null;
+  }
+
   scoreExtensions(): ScoreExtensions {
     return this;
   }
