@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../../jest.preset.cjs'),
+  displayName: 'runs',
+  rootDir: __dirname,
+  setupFilesAfterEnv: ['<rootDir>/../../tools/jest/integration-timeout.cjs'],
+};
