@@ -7,6 +7,8 @@ import { LoggingModule } from '@schedlab/logging';
 import { HealthModule } from './health/health.module';
 import { ApiMetricsModule } from './metrics/metrics.module';
 import { PingJobsModule } from './ping-jobs/ping-jobs.module';
+import { ReportsModule } from './reports/reports.module';
+import { ServiceApiModule } from './service-api.module';
 import { TenantsModule } from './tenants/tenants.module';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -33,6 +35,8 @@ export class ApiModule {
         ApiMetricsModule,
         TenantsModule,
         PingJobsModule,
+        ReportsModule,
+        ServiceApiModule,
       ],
     };
   }

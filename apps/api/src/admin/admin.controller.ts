@@ -1,0 +1,54 @@
+import { Controller, Param, Post, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { ApiRequest as Request } from '../common/http-types';
+import { createTenantWithAdminKey, TenantNameTakenError } from '@schedlab/data';
+import { PrismaService } from '@schedlab/db';
+import { z } from 'zod';
+import { OperatorOnly } from '../auth/auth-context';
+import { ApiError } from '../common/api-error';
+import { parseBodyDocument } from '../common/body-parsing';
+import { ResourceIdPipe } from '../common/id-param.pipe';
+import { ProfileView } from '../profiles/profile.model';
+import { ProfilesService } from '../profiles/profiles.service';
+
+const createTenantSchema = z.object({ name: z.string().trim().min(1).max(100) }).strict();
+const shareSchema = z.object({ shared: z.boolean() }).strict();
+
+class CreateTenantBody {
+  @ApiProperty({ example: 'acme' }) name!: string;
+}
+class ShareProfileBody {
+  @ApiProperty() shared!: boolean;
+}
+
+/** Operator endpoints: guarded by OPERATOR_TOKEN, they act across tenants. */
+@ApiTags('admin')
+@ApiBearerAuth()
+@Controller('v1/admin')
+@OperatorOnly()
+export class AdminController {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly profiles: ProfilesService,
+  ) {}
+
+  @Post('tenants')
+  @ApiBody({ type: CreateTenantBody })
+  @ApiCreatedResponse({ description: 'The tenant and its first admin API key (secret shown once)' })
+  async createTenant(@Req() req: Request) {
+    const { name } = createTenantSchema.parse(parseBodyDocument(req));
+    try {
+      return await createTenantWithAdminKey(this.prisma, name);
+    } catch (error) {
+      if (error instanceof TenantNameTakenError) throw ApiError.conflict('tenant_exists', error.message, { field: 'name' });
+      throw error;
+    }
+  }
+
+  @Post('profiles/:id/shared')
+  @ApiBody({ type: ShareProfileBody })
+  @ApiOkResponse({ type: ProfileView })
+  share(@Param('id', new ResourceIdPipe('Scheduler profile')) id: string, @Req() req: Request) {
+    return this.profiles.setShared(id, shareSchema.parse(parseBodyDocument(req)).shared);
+  }
+}

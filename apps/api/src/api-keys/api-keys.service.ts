@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { generateApiKey } from '@schedlab/data';
+import { ApiError } from '../common/api-error';
+import { TenantData } from '../common/tenant-data';
+import { type ApiKeyView, type CreateApiKeyInput, type CreatedApiKeyView, toApiKeyView } from './api-key.model';
+
+@Injectable()
+export class ApiKeysService {
+  constructor(private readonly data: TenantData) {}
+
+  async create(tenantId: string, input: CreateApiKeyInput): Promise<CreatedApiKeyView> {
+    const key = generateApiKey();
+    const row = await this.data.run(tenantId, (tx) =>
+      tx.apiKey.create({ data: { tenantId, name: input.name, prefix: key.prefix, hash: key.hash, scopes: input.scopes } }),
+    );
+    return { ...toApiKeyView(row), secret: key.secret };
+  }
+
+  async list(tenantId: string): Promise<ApiKeyView[]> {
+    const rows = await this.data.run(tenantId, (tx) => tx.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } }));
+    return rows.map(toApiKeyView);
+  }
+
+  /** Revoking is permanent and idempotent; the row stays so listings show when it happened. */
+  async revoke(tenantId: string, id: string): Promise<ApiKeyView> {
+    return this.data.run(tenantId, async (tx) => {
+      const row = await tx.apiKey.findFirst({ where: { id, tenantId } });
+      if (!row) throw ApiError.notFound('API key', id);
+      if (row.revokedAt) return toApiKeyView(row);
+      return toApiKeyView(await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }));
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { GqlContextType } from '@nestjs/graphql';
+import type { ApiRequest as Request, ApiResponse as Response } from './http-types';
+import { GraphQLError } from 'graphql';
+import { ZodError } from 'zod';
+import { ApiError } from './api-error';
+import { errorBody, requestIdOf } from './error-body';
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/** Any thrown value as an ApiError: ours as they are, zod and Nest errors translated, the rest 500. */
+export function toApiError(exception: unknown): ApiError {
+  if (exception instanceof ApiError) return exception;
+  if (exception instanceof ZodError) {
+    return ApiError.badRequest(
+      'invalid_request',
+      exception.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '),
+      exception.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+    );
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse() as string | { message?: unknown; errors?: unknown };
+    const message =
+      typeof response === 'string'
+        ? response
+        : Array.isArray(response.message)
+          ? response.message.join('; ')
+          : String(response.message ?? exception.message);
+    const details = typeof response === 'object' ? response.errors : undefined;
+    return new ApiError(status, CODE_BY_STATUS[status] ?? `http_${status}`, message, details);
+  }
+  return new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, 'internal', 'Internal server error');
+}
+
+/** Renders every error as `{"error": {code, message, details, requestId}}` (GraphQL: extensions). */
+@Catch()
+export class ApiErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const error = toApiError(exception);
+    if (error.status >= 500) this.logger.error(exception);
+    if (host.getType<GqlContextType>() === 'graphql') {
+      const req = (host.getArgs()[2] as { req?: Request } | undefined)?.req;
+      return new GraphQLError(error.message, {
+        extensions: {
+          code: error.code,
+          status: error.status,
+          ...(error.details === undefined ? {} : { details: error.details }),
+          ...(req ? { requestId: requestIdOf(req) } : {}),
+        },
+      });
+    }
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+    res.status(error.status).json(errorBody(error.code, error.message, error.details, requestIdOf(req, res)));
+  }
+}

@@ -1,0 +1,121 @@
+import type { ServerResponse } from 'node:http';
+import { parseDocument } from 'yaml';
+import { ApiError } from './api-error';
+import { sendError } from './error-body';
+import type { ApiRequest as Request } from './http-types';
+
+/** Media types the /v1 API reads. */
+export type BodyFormat = 'json' | 'yaml';
+
+const FORMAT_BY_MEDIA_TYPE: Record<string, BodyFormat> = {
+  'application/json': 'json',
+  'application/yaml': 'yaml',
+  'application/x-yaml': 'yaml',
+  'text/yaml': 'yaml',
+};
+
+/** What the middleware leaves on the request: the bytes and their declared format. */
+export interface RawBody {
+  buffer: Buffer;
+  format: BodyFormat;
+}
+
+export function rawBodyOf(req: Request): RawBody | undefined {
+  return (req as Request & { rawV1Body?: RawBody }).rawV1Body;
+}
+
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+class BodyTooLarge extends Error {}
+
+/** The whole body, or BodyTooLarge as soon as it passes `limitBytes` (the rest is not buffered). */
+function readBody(req: Request, limitBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limitBytes) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        req.removeAllListeners('data');
+        req.resume(); // drain, so the 413 reaches the client
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * /v1 bodies: JSON or YAML only (else 415), at most `limitBytes` (else 413), kept as bytes so
+ * a snapshot import parses its text exactly once; handlers parse with parseBodyDocument.
+ */
+export function v1BodyMiddleware(limitBytes: number) {
+  return (req: Request, res: ServerResponse, next: (error?: unknown) => void) => {
+    if (!hasBody(req)) return next();
+    const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const format = FORMAT_BY_MEDIA_TYPE[mediaType];
+    if (!format) {
+      req.resume();
+      return sendError(req, res, 415, 'unsupported_media_type',
+        `Content-Type ${mediaType ? `"${mediaType}"` : '(missing)'} is not supported; send application/json or application/yaml`,
+        { contentType: mediaType || null, supported: Object.keys(FORMAT_BY_MEDIA_TYPE) });
+    }
+    readBody(req, limitBytes).then(
+      (buffer) => {
+        (req as Request & { rawV1Body?: RawBody; _body?: boolean }).rawV1Body = { buffer, format };
+        (req as Request & { _body?: boolean })._body = true; // tells any later body parser it is done
+        next();
+      },
+      (error: unknown) => {
+        if (error instanceof BodyTooLarge) {
+          res.setHeader('connection', 'close');
+          return sendError(req, res, 413, 'payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`, { limitBytes });
+        }
+        next(error);
+      },
+    );
+  };
+}
+
+function yamlSyntaxError(text: string, kind: 'JSON' | 'YAML', fallbackMessage?: string): ApiError | undefined {
+  const first = parseDocument(text, { prettyErrors: false }).errors[0];
+  if (!first && !fallbackMessage) return undefined;
+  const pos = first?.linePos?.[0];
+  const reason = fallbackMessage ?? first!.message.split('\n')[0];
+  return ApiError.badRequest(
+    'malformed_body',
+    `Malformed ${kind}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${reason}`,
+    pos ? { line: pos.line, column: pos.col } : undefined,
+  );
+}
+
+/**
+ * A JSON or YAML body as a value; syntax errors answer 400 with line and column. V8's JSON
+ * messages carry no position on this Node version, so the YAML parser (JSON is YAML) finds it.
+ */
+export function parseBodyText(text: string, format: BodyFormat): unknown {
+  if (format === 'json') {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw yamlSyntaxError(text, 'JSON', (error as Error).message.split('\n')[0]);
+    }
+  }
+  const error = yamlSyntaxError(text, 'YAML');
+  if (error) throw error;
+  return parseDocument(text).toJS();
+}
+
+/** The parsed body of a /v1 request, or 400 when there is none. */
+export function parseBodyDocument(req: Request): unknown {
+  const raw = rawBodyOf(req);
+  if (!raw) throw ApiError.badRequest('missing_body', 'A JSON or YAML request body is required');
+  return parseBodyText(raw.buffer.toString('utf8'), raw.format);
+}

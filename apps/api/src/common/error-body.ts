@@ -1,0 +1,32 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { REQUEST_ID_HEADER } from '@schedlab/logging';
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown; requestId?: string };
+}
+
+/** The request id pino-http assigned (or the caller sent), for error bodies. */
+export function requestIdOf(req: IncomingMessage, res?: ServerResponse): string | undefined {
+  const fromLogger = (req as { id?: unknown }).id;
+  if (typeof fromLogger === 'string') return fromLogger;
+  const header = res?.getHeader(REQUEST_ID_HEADER) ?? req.headers[REQUEST_ID_HEADER];
+  return typeof header === 'string' ? header : undefined;
+}
+
+export function errorBody(code: string, message: string, details: unknown, requestId: string | undefined): ErrorBody {
+  return { error: { code, message, ...(details === undefined ? {} : { details }), ...(requestId ? { requestId } : {}) } };
+}
+
+/** For middleware that answers before Nest's exception filters can run. */
+export function sendError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown,
+): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(errorBody(code, message, details, requestIdOf(req, res))));
+}

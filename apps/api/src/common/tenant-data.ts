@@ -1,0 +1,17 @@
+import { Global, Injectable, Module } from '@nestjs/common';
+import { type TenantTx, withTenant } from '@schedlab/data';
+import { PrismaService } from '@schedlab/db';
+
+/** Tenant-confined transactions for the api's services (see @schedlab/data withTenant). */
+@Injectable()
+export class TenantData {
+  constructor(private readonly prisma: PrismaService) {}
+
+  run<T>(tenantId: string, work: (tx: TenantTx) => Promise<T>): Promise<T> {
+    return withTenant(this.prisma, tenantId, work);
+  }
+}
+
+@Global()
+@Module({ providers: [TenantData], exports: [TenantData] })
+export class TenantDataModule {}

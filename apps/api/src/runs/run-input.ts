@@ -1,0 +1,68 @@
+import { RUN_TYPES, type RunType } from '@schedlab/jobs';
+import { z } from 'zod';
+
+/** Engine options any run type takes (names as the worker's engine task reads them). */
+const schedulingOptions = {
+  compatibilityVersion: z.string().regex(/^1\.\d+$/, 'must look like "1.33"').optional(),
+  featureGates: z.record(z.string(), z.boolean()).optional(),
+  tieBreak: z.enum(['random', 'lowest-node-name']).optional(),
+  preemption: z.boolean().optional(),
+  percentageOfNodesToScore: z.number().int().min(0).max(100).optional(),
+  explain: z.enum(['full', 'summary']).optional(),
+};
+
+const objectValue = z.record(z.string(), z.unknown());
+
+/** Options per run type; unknown fields are rejected so typos do not pass silently. */
+export const OPTIONS_BY_TYPE: Record<RunType, z.ZodType<Record<string, unknown>>> = {
+  simulate: z.object(schedulingOptions).strict(),
+  capacity: z
+    .object({ ...schedulingOptions, podTemplate: objectValue, maxReplicas: z.number().int().min(1).max(100_000).optional() })
+    .strict(),
+  'nodes-needed': z
+    .object({ ...schedulingOptions, templates: z.array(objectValue).min(1), maxNodes: z.number().int().min(1).max(10_000).optional() })
+    .strict(),
+  resilience: z.object({ ...schedulingOptions, by: z.enum(['node', 'zone']).optional() }).strict(),
+  compare: z
+    .object({
+      ...schedulingOptions,
+      /** The "after" side's profile ("name@version"); resolved to its configuration at submit. */
+      afterProfile: z.string().optional(),
+      /** Further engine options for the "after" side. */
+      after: z.object(schedulingOptions).strict().optional(),
+    })
+    .strict(),
+};
+
+export const submitRunSchema = z
+  .object({
+    type: z.enum(RUN_TYPES),
+    snapshotId: z.string().uuid(),
+    scenarioId: z.string().uuid().optional(),
+    profile: z.string().min(1).max(100).optional(),
+    seed: z.number().int().min(0).max(2_147_483_647).optional(),
+    options: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .transform((input, ctx) => {
+    const parsed = OPTIONS_BY_TYPE[input.type].safeParse(input.options ?? {});
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['options', ...issue.path] } as never);
+      return z.NEVER;
+    }
+    return { ...input, options: parsed.data };
+  });
+export type SubmitRunInput = z.output<typeof submitRunSchema>;
+
+export const placementQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    cursor: z.string().optional(),
+    status: z.enum(['scheduled', 'unschedulable', 'gated', 'error']).optional(),
+    node: z.string().max(253).optional(),
+    namespace: z.string().max(253).optional(),
+    ownerKind: z.string().max(100).optional(),
+    ownerName: z.string().max(253).optional(),
+  })
+  .strict();
+export type PlacementQuery = z.infer<typeof placementQuerySchema>;

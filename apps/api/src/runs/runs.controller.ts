@@ -1,0 +1,79 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { ApiRequest as Request } from '../common/http-types';
+import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-context';
+import { parseBodyDocument } from '../common/body-parsing';
+import { ResourceIdPipe } from '../common/id-param.pipe';
+import { pageQuerySchema } from '../common/pagination';
+import { parseQuery } from '../common/zod-query';
+import { placementQuerySchema, submitRunSchema } from './run-input';
+import { PlacementPage, RunResultView, RunView, SubmitRunBody, UnschedulableGroup } from './run.model';
+import { RunsService } from './runs.service';
+
+const runId = () => new ResourceIdPipe('Simulation run');
+
+@ApiTags('simulations')
+@ApiBearerAuth()
+@Controller('v1/simulations')
+export class RunsController {
+  constructor(private readonly runs: RunsService) {}
+
+  @Post()
+  @RequireScope('write')
+  @HttpCode(202)
+  @ApiBody({ type: SubmitRunBody })
+  @ApiAcceptedResponse({ type: RunView, description: 'Recorded and queued; poll GET /v1/simulations/{id}' })
+  submit(@CurrentTenant() auth: TenantAuth, @Req() req: Request) {
+    return this.runs.submit(auth.tenantId, submitRunSchema.parse(parseBodyDocument(req)));
+  }
+
+  @Get()
+  @RequireScope('read')
+  list(@CurrentTenant() auth: TenantAuth, @Query() query: unknown) {
+    const { limit, cursor } = parseQuery(pageQuerySchema, query);
+    return this.runs.list(auth.tenantId, limit, cursor);
+  }
+
+  @Get(':id')
+  @RequireScope('read')
+  @ApiOkResponse({ type: RunView })
+  get(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string) {
+    return this.runs.get(auth.tenantId, id);
+  }
+
+  @Post(':id/cancel')
+  @RequireScope('write')
+  @HttpCode(200)
+  @ApiOkResponse({ type: RunView })
+  cancel(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string) {
+    return this.runs.cancel(auth.tenantId, id);
+  }
+
+  @Get(':id/result')
+  @RequireScope('read')
+  @ApiOkResponse({ type: RunResultView })
+  result(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string) {
+    return this.runs.result(auth.tenantId, id);
+  }
+
+  @Get(':id/placements')
+  @RequireScope('read')
+  @ApiOkResponse({ type: PlacementPage, description: 'Filter by status, node, namespace, ownerKind, ownerName; cursor-paginated' })
+  placements(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string, @Query() query: unknown) {
+    return this.runs.placements(auth.tenantId, id, parseQuery(placementQuerySchema, query));
+  }
+
+  @Get(':id/unschedulable')
+  @RequireScope('read')
+  @ApiOkResponse({ type: [UnschedulableGroup] })
+  unschedulable(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string) {
+    return this.runs.unschedulable(auth.tenantId, id);
+  }
+
+  @Get(':id/pods/:namespace/:name/explanation')
+  @RequireScope('read')
+  @ApiOkResponse({ description: "The engine's explanation for one pod" })
+  explanation(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string, @Param('namespace') namespace: string, @Param('name') name: string) {
+    return this.runs.explanation(auth.tenantId, id, namespace, name);
+  }
+}

@@ -1,0 +1,199 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import type { TenantTx } from '@schedlab/data';
+import { Prisma, RunStatus } from '@schedlab/db';
+import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/jobs';
+import { ApiError } from '../common/api-error';
+import { decodeCursor, type Page, pageOf } from '../common/pagination';
+import { TenantData } from '../common/tenant-data';
+import { resolveProfile } from '../profiles/profiles.service';
+import { requireScenario } from '../scenarios/scenarios.service';
+import { requireSnapshot } from '../snapshots/snapshots.service';
+import type { PlacementQuery, SubmitRunInput } from './run-input';
+import {
+  FINAL_RUN_STATUSES,
+  type PlacementView,
+  type RunResultView,
+  type RunView,
+  toPlacementView,
+  toRunView,
+  type UnschedulableGroup,
+} from './run.model';
+
+const DEFAULT_PROFILE = 'default';
+const REASON_SAMPLE = 20;
+
+export async function requireRun(tx: TenantTx, tenantId: string, id: string) {
+  const row = await tx.simulationRun.findFirst({ where: { id, tenantId } });
+  if (!row) throw ApiError.notFound('Simulation run', id);
+  return row;
+}
+
+@Injectable()
+export class RunsService implements OnModuleInit {
+  private readonly logger = new Logger(RunsService.name);
+
+  constructor(
+    private readonly data: TenantData,
+    @InjectQueue(QueueName.Simulations) private readonly queue: Queue,
+  ) {}
+
+  onModuleInit(): void {
+    this.queue.on('error', (error) => this.logger.warn(`Simulations queue: ${error.message}`));
+    ignoreErrorsAfterClose(this.queue);
+  }
+
+  /**
+   * Writes the run row (snapshot, scenario and profile resolved and checked in the same
+   * transaction), then enqueues it. If Redis refuses, the row is marked failed and 503 answered.
+   */
+  async submit(tenantId: string, input: SubmitRunInput): Promise<RunView> {
+    const row = await this.data.run(tenantId, async (tx) => {
+      await requireSnapshot(tx, tenantId, input.snapshotId);
+      if (input.scenarioId) await requireScenario(tx, tenantId, input.scenarioId);
+      const profile = await resolveProfile(tx, tenantId, input.profile ?? DEFAULT_PROFILE);
+      const options = await this.resolveOptionProfiles(tx, tenantId, input.options);
+      return tx.simulationRun.create({
+        data: {
+          tenantId,
+          type: input.type,
+          snapshotId: input.snapshotId,
+          scenarioId: input.scenarioId ?? null,
+          profileId: profile.id,
+          profileName: profile.name,
+          profileVersion: profile.version,
+          seed: input.seed ?? 0,
+          options: options as Prisma.InputJsonValue,
+        },
+      });
+    });
+    try {
+      await enqueueRun(this.queue, row.id);
+    } catch (error) {
+      const reason = `Could not enqueue: ${(error as Error).message}`;
+      await this.data.run(tenantId, (tx) =>
+        tx.simulationRun.update({ where: { id: row.id }, data: { status: RunStatus.failed, error: reason, finishedAt: new Date() } }),
+      );
+      throw new ApiError(503, 'queue_unavailable', reason);
+    }
+    return toRunView(row);
+  }
+
+  /** compare's "after" profile is pinned to a version and its configuration now, like the main one. */
+  private async resolveOptionProfiles(tx: TenantTx, tenantId: string, options: Record<string, unknown>) {
+    if (typeof options.afterProfile !== 'string') return options;
+    const after = await resolveProfile(tx, tenantId, options.afterProfile);
+    return {
+      ...options,
+      afterProfile: `${after.name}@${after.version}`,
+      after: { ...((options.after as object | undefined) ?? {}), schedulerConfiguration: after.config },
+    };
+  }
+
+  async get(tenantId: string, id: string): Promise<RunView> {
+    return toRunView(await this.data.run(tenantId, (tx) => requireRun(tx, tenantId, id)));
+  }
+
+  async list(tenantId: string, limit: number, cursor?: string): Promise<Page<RunView>> {
+    const after = cursor ? decodeCursor<string>(cursor, 'string').split('|') : undefined;
+    const rows = await this.data.run(tenantId, (tx) =>
+      tx.simulationRun.findMany({
+        where: {
+          tenantId,
+          ...(after ? { OR: [{ createdAt: { lt: new Date(after[0]!) } }, { createdAt: new Date(after[0]!), id: { lt: after[1] } }] } : {}),
+        },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit + 1,
+      }),
+    );
+    return pageOf(rows, limit, toRunView, (r) => `${r.createdAt.toISOString()}|${r.id}`);
+  }
+
+  /** A queued run is cancelled at once; a running one is asked to stop (the worker checks). */
+  async cancel(tenantId: string, id: string): Promise<RunView> {
+    const row = await this.data.run(tenantId, async (tx) => {
+      const run = await requireRun(tx, tenantId, id);
+      if (FINAL_RUN_STATUSES.has(run.status)) {
+        throw ApiError.conflict('run_finished', `Run ${id} already ${run.status}`, { status: run.status });
+      }
+      const now = new Date();
+      // Guarded on status so a worker that just started the run is not overwritten.
+      const queued = await tx.simulationRun.updateMany({
+        where: { id, status: RunStatus.queued },
+        data: { status: RunStatus.cancelled, cancelRequestedAt: now, finishedAt: now },
+      });
+      if (queued.count === 0) {
+        await tx.simulationRun.updateMany({ where: { id, cancelRequestedAt: null }, data: { cancelRequestedAt: now } });
+      }
+      return requireRun(tx, tenantId, id);
+    });
+    if (row.status === RunStatus.cancelled) {
+      await this.queue.remove(id).catch(() => undefined); // the worker also skips cancelled rows
+    }
+    return toRunView(row);
+  }
+
+  async result(tenantId: string, id: string): Promise<RunResultView> {
+    return this.data.run(tenantId, async (tx) => {
+      const run = await requireRun(tx, tenantId, id);
+      const result = await tx.runResult.findUnique({ where: { runId: id } });
+      if (!result) {
+        throw ApiError.conflict('result_not_ready', `Run ${id} has no result (status ${run.status})`, { status: run.status });
+      }
+      return { summary: result.summary, storageSummary: result.storageSummary, analysis: result.analysis };
+    });
+  }
+
+  async placements(tenantId: string, id: string, query: PlacementQuery): Promise<Page<PlacementView>> {
+    const afterOrdinal = query.cursor ? decodeCursor<number>(query.cursor, 'number') : undefined;
+    const rows = await this.data.run(tenantId, async (tx) => {
+      await requireRun(tx, tenantId, id);
+      return tx.placement.findMany({
+        where: {
+          runId: id,
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.node ? { node: query.node } : {}),
+          ...(query.namespace ? { namespace: query.namespace } : {}),
+          ...(query.ownerKind ? { ownerKind: query.ownerKind } : {}),
+          ...(query.ownerName ? { ownerName: query.ownerName } : {}),
+          ...(afterOrdinal !== undefined ? { ordinal: { gt: afterOrdinal } } : {}),
+        },
+        orderBy: { ordinal: 'asc' },
+        take: query.limit + 1,
+      });
+    });
+    return pageOf(rows, query.limit, toPlacementView, (r) => r.ordinal);
+  }
+
+  /** Pods that did not schedule, grouped by the scheduler's message, largest group first. */
+  async unschedulable(tenantId: string, id: string): Promise<UnschedulableGroup[]> {
+    const rows = await this.data.run(tenantId, async (tx) => {
+      await requireRun(tx, tenantId, id);
+      return tx.placement.findMany({
+        where: { runId: id, status: { not: 'scheduled' } },
+        select: { podKey: true, message: true, status: true },
+        orderBy: { ordinal: 'asc' },
+      });
+    });
+    const groups = new Map<string, string[]>();
+    for (const row of rows) {
+      const reason = row.message ?? row.status;
+      const pods = groups.get(reason) ?? [];
+      pods.push(row.podKey);
+      groups.set(reason, pods);
+    }
+    return [...groups]
+      .map(([reason, pods]) => ({ reason, count: pods.length, pods: pods.slice(0, REASON_SAMPLE) }))
+      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  }
+
+  async explanation(tenantId: string, id: string, namespace: string, name: string): Promise<unknown> {
+    return this.data.run(tenantId, async (tx) => {
+      await requireRun(tx, tenantId, id);
+      const row = await tx.podExplanation.findUnique({ where: { runId_namespace_name: { runId: id, namespace, name } } });
+      if (!row) throw ApiError.notFound('Pod explanation', `${namespace}/${name}`);
+      return row.explanation;
+    });
+  }
+}
