@@ -1,8 +1,15 @@
 /** Builds a report run from what `simulate` consumed (nodes, pod objects) and what it returned. */
 import type { Node, Pod } from '@schedlab/k8s';
-import type { PodSchedulingResult, SimulationResult } from '@schedlab/scheduler';
+import type { PodSchedulingResult } from '@schedlab/scheduler';
 import { nodeUtilization, zoneOf } from '@schedlab/scenarios';
 import type { ReportNode, ReportPod, ReportRun } from './report-input';
+
+/**
+ * The parts of a PodSchedulingResult a report reads. Stored runs may only have the placement
+ * (pod, outcome, node, message…); the per-node explanation fields are then absent.
+ */
+export type ReportableResult = Pick<PodSchedulingResult, 'pod' | 'outcome' | 'node' | 'priority'> &
+  Partial<Pick<PodSchedulingResult, 'message' | 'error' | 'nominatedNode' | 'victims' | 'filterReasons' | 'filterPlugin' | 'scores' | 'pluginScores' | 'firstAttempt'>>;
 
 export interface RunReportSource {
   label: string;
@@ -13,12 +20,12 @@ export interface RunReportSource {
    * the engine scheduled; their requests give each node's requested resources after the run.
    */
   pods: readonly Pod[];
-  result: Pick<SimulationResult, 'compatibilityVersion' | 'results'>;
+  result: { compatibilityVersion: string; results: readonly ReportableResult[] };
 }
 
 const podKey = (p: Pod) => `${p.metadata?.namespace || 'default'}/${p.metadata?.name ?? ''}`;
 
-export function reportPodOf(r: PodSchedulingResult): ReportPod {
+export function reportPodOf(r: ReportableResult): ReportPod {
   const pod: ReportPod = {
     pod: r.pod,
     outcome: r.outcome,

@@ -79,7 +79,7 @@ describe('renderReportHtml', () => {
       const page = await context.newPage();
       await page.goto(`file://${file}`);
       expect(await page.locator('img').count()).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await page.locator('section[aria-label^="Run "]').evaluateAll((s) => s.map((x) => x.getAttribute('aria-label')))).toEqual([
         'Run Before: small',
         `Run After: ${hostile}`,

@@ -1,0 +1,50 @@
+/** Rebuilds a run's report from what is stored: the snapshot's objects, placements and explanations. */
+import type { KubeObject } from '@schedlab/k8s';
+import { buildRunReport, type ReportRun, type ReportableResult } from '@schedlab/report';
+import { buildClusterState } from '@schedlab/scheduler';
+
+export interface StoredPlacement {
+  podKey: string;
+  namespace: string;
+  name: string;
+  node: string | null;
+  status: string;
+  priority: number;
+  message: string | null;
+  nominatedNode: string | null;
+  victims: unknown;
+}
+
+export interface StoredRunForReport {
+  label: string;
+  engineVersion: string;
+  /** The snapshot's objects, as the worker simulated them. */
+  items: readonly KubeObject[];
+  /** In the engine's order (by ordinal). */
+  placements: readonly StoredPlacement[];
+  /** namespace/name → the engine's PodSchedulingResult as the worker stored it. */
+  explanations: ReadonlyMap<string, Record<string, unknown>>;
+}
+
+/** The placement alone, for pods without a stored explanation: no per-node breakdown. */
+function resultOfPlacement(p: StoredPlacement): ReportableResult {
+  const result: ReportableResult = { pod: p.podKey, outcome: p.status as ReportableResult['outcome'], node: p.node, priority: p.priority };
+  if (p.message) result.message = p.message;
+  if (p.nominatedNode) result.nominatedNode = p.nominatedNode;
+  if (Array.isArray(p.victims)) result.victims = p.victims.map(String);
+  return result;
+}
+
+export function reportRunOfStored(run: StoredRunForReport): ReportRun {
+  const state = buildClusterState(run.items as KubeObject[]);
+  const results = run.placements.map((p) => {
+    const explained = run.explanations.get(`${p.namespace}/${p.name}`);
+    return explained ? (explained as unknown as ReportableResult) : resultOfPlacement(p);
+  });
+  return buildRunReport({
+    label: run.label,
+    nodes: state.nodes,
+    pods: [...state.runningPods, ...state.pendingPods],
+    result: { compatibilityVersion: run.engineVersion, results },
+  });
+}

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { ReportsController } from './reports.controller';
+import { ReportsResolver } from './reports.resolver';
+import { ReportsService } from './reports.service';
+
+/** Run reports: GET /v1/simulations/{id}/report, signed links (GraphQL reportUrl) and GET /v1/reports/{runId}. */
+@Module({ controllers: [ReportsController], providers: [ReportsService, ReportsResolver] })
+export class ReportsModule {}
