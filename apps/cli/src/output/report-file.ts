@@ -4,10 +4,12 @@ import { buildRunReport, renderReportHtml, type ReportRun } from '@schedlab/repo
 import type { SimulationRun } from '../engine/run-simulation';
 import { UsageError } from '../input/errors';
 
-/** The report of one `simulate` run: the dump's nodes and pods after the engine placed them. */
+/**
+ * The report of one `simulate` run: the dump's nodes and every pod of the run (expanded workload
+ * pods included) after the engine placed them.
+ */
 export function reportRunOf(run: SimulationRun, label: string): ReportRun {
-  const { nodes, runningPods, pendingPods } = run.dump.state;
-  return buildRunReport({ label, nodes, pods: [...runningPods, ...pendingPods], result: run.result });
+  return buildRunReport({ label, nodes: run.dump.state.nodes, pods: run.pods, result: run.result });
 }
 
 /** Writes the self-contained HTML report; an unwritable path is a usage error naming it. */
