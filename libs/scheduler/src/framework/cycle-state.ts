@@ -10,6 +10,11 @@ export class CycleState {
   skipFilterPlugins = new Set<string>();
   /** Plugins that returned Skip from PreScore; their Score is not called. */
   skipScorePlugins = new Set<string>();
+  /**
+   * The Filter plugins the framework runs per node for this attempt (not skipped, not passing
+   * everywhere); computed on first use. Pod-only facts, so clones share it.
+   */
+  filterPluginsToRun?: readonly unknown[];
 
   read<T extends StateData>(key: string): T | undefined {
     return this.data.get(key) as T | undefined;
@@ -28,6 +33,7 @@ export class CycleState {
     for (const [k, v] of this.data) copy.data.set(k, v.clone());
     copy.skipFilterPlugins = new Set(this.skipFilterPlugins);
     copy.skipScorePlugins = new Set(this.skipScorePlugins);
+    copy.filterPluginsToRun = this.filterPluginsToRun;
     return copy;
   }
 }

@@ -66,6 +66,13 @@ export interface PreFilterPlugin extends Plugin {
 
 export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
+  /**
+   * Optional, asked once per attempt after PreFilter: true when `filter` would return Success on
+   * every node whatever pods run there, judging only by the pod and PreFilter state that adding or
+   * removing pods never changes (e.g. the pod has no volumes). The framework then leaves the
+   * plugin out of the per-node loop; verdicts are unchanged.
+   */
+  filterPassesAllNodes?(state: CycleState, pod: Pod): boolean;
 }
 
 export interface PostFilterPlugin extends Plugin {

@@ -316,13 +316,13 @@ export class NodeInfo {
   pvcRefCounts = new Map<string, number>();
   generation = 0;
 
+  /** The node's name, read on every Filter/Score step, hence kept as a field. */
+  readonly name: string;
+
   constructor(node: Node) {
     this.node = node;
+    this.name = node.metadata?.name ?? '';
     this.allocatable = Resource.fromList(nodeAllocatable(node));
-  }
-
-  get name(): string {
-    return this.node.metadata?.name ?? '';
   }
 
   addPodInfo(pi: PodInfo): void {
@@ -370,6 +370,7 @@ export class NodeInfo {
   clone(): NodeInfo {
     const c = Object.create(NodeInfo.prototype) as NodeInfo;
     c.node = this.node;
+    (c as { name: string }).name = this.name;
     c.pods = [...this.pods];
     c.podsWithAffinity = [...this.podsWithAffinity];
     c.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity];

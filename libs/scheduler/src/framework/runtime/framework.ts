@@ -161,6 +161,7 @@ export class Framework implements Handle {
   runPreFilterPlugins(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
     let merged: PreFilterResult | undefined;
     const narrowing: string[] = [];
+    state.filterPluginsToRun = undefined;
     for (const p of this.preFilterPlugins) {
       const { result, status } = p.preFilter(state, pod);
       if (isSkip(status)) {
@@ -191,10 +192,9 @@ export class Framework implements Handle {
 
   /** Filter plugins in order; the first failure decides and names its plugin. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const skip = state.skipFilterPlugins;
-    const anySkipped = skip.size > 0;
-    for (const p of this.filterPlugins) {
-      if (anySkipped && skip.has(p.name)) continue;
+    const plugins = (state.filterPluginsToRun as FilterPlugin[] | undefined) ?? this.filterPluginsToRun(state, pod);
+    for (let i = 0; i < plugins.length; i++) {
+      const p = plugins[i];
       const s = p.filter(state, pod, nodeInfo);
       if (isSuccess(s)) continue;
       s!.withPlugin(p.name);
@@ -204,6 +204,14 @@ export class Framework implements Handle {
       return s;
     }
     return null;
+  }
+
+  /** Filter plugins in profile order, minus those skipped at PreFilter and those passing every node. */
+  private filterPluginsToRun(state: CycleState, pod: Pod): FilterPlugin[] {
+    const skip = state.skipFilterPlugins;
+    const list = this.filterPlugins.filter((p) => !skip.has(p.name) && !(p.filterPassesAllNodes?.(state, pod) ?? false));
+    state.filterPluginsToRun = list;
+    return list;
   }
 
   /**

@@ -80,6 +80,14 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
     return undefined;
   }
 
+  /** No enforced selector, no nodeSelector and no required node affinity: every node matches. */
+  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
+    if (this.addedNodeSelector) return false;
+    const selector = pod.spec?.nodeSelector;
+    if (selector && Object.keys(selector).length > 0) return false;
+    return !pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  }
+
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const node = nodeInfo.node;
     if (this.addedNodeSelector && !this.addedNodeSelector.match(node)) return Status.unresolvable(ERR_REASON_ENFORCED);

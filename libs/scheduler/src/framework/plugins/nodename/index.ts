@@ -12,6 +12,10 @@ export const ERR_REASON_NODE_NAME = "node(s) didn't match the requested node nam
 export class NodeName implements FilterPlugin {
   readonly name = PluginNames.NodeName;
 
+  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
+    return !pod.spec?.nodeName;
+  }
+
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const wanted = pod.spec?.nodeName;
     if (!wanted || wanted === nodeInfo.name) return null;

@@ -31,6 +31,10 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin {
     return undefined;
   }
 
+  filterPassesAllNodes(state: CycleState, pod: Pod): boolean {
+    return (state.read<ImmutableState<ContainerPort[]>>(PRE_FILTER_KEY)?.value ?? hostPortsOf(pod)).length === 0;
+  }
+
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const wanted = state.read<ImmutableState<ContainerPort[]>>(PRE_FILTER_KEY)?.value ?? hostPortsOf(pod);
     for (const p of wanted) {

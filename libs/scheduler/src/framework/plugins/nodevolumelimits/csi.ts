@@ -59,6 +59,11 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin {
     return undefined;
   }
 
+  /** Without volumes the pod needs nothing from any node. */
+  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
+    return (pod.spec?.volumes ?? []).length === 0;
+  }
+
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     if ((pod.spec?.volumes ?? []).length === 0) return null;
     const csiNode = this.handle.objects.csiNodes.get(nodeInfo.name);

@@ -75,6 +75,11 @@ export class NonCSILimits implements PreFilterPlugin, FilterPlugin {
     return undefined;
   }
 
+  /** Without volumes the pod needs nothing from any node. */
+  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
+    return (pod.spec?.volumes ?? []).length === 0;
+  }
+
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     if ((pod.spec?.volumes ?? []).length === 0) return null;
     const newVolumes = new Set<string>();

@@ -100,6 +100,12 @@ export class PodTopologySpread
     return null;
   }
 
+  /** No hard constraints (they come from the pod alone; adding pods changes only counts). */
+  filterPassesAllNodes(state: CycleState): boolean {
+    const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
+    return s !== undefined && s.constraints.length === 0;
+  }
+
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
     if (s === undefined) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);

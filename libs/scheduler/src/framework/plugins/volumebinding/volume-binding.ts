@@ -111,6 +111,12 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ScorePlugin
     return undefined;
   }
 
+  /** No claims to bind: Filter accepts every node. */
+  filterPassesAllNodes(state: CycleState): boolean {
+    const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
+    return !!s && (s.skip || !s.claims);
+  }
+
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
     if (!s) return Status.error(`error reading "${VOLUME_BINDING_STATE_KEY}" from cycleState: not found`);

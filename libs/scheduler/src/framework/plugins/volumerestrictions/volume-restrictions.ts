@@ -88,6 +88,11 @@ export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin {
     return undefined;
   }
 
+  /** Without volumes the pod needs nothing from any node. */
+  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
+    return (pod.spec?.volumes ?? []).length === 0;
+  }
+
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     for (const v of pod.spec?.volumes ?? []) {
       if (!v.gcePersistentDisk && !v.awsElasticBlockStore && !v.rbd && !v.iscsi) continue;

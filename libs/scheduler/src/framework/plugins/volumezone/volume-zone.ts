@@ -45,6 +45,11 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin {
     return undefined;
   }
 
+  /** Without volumes the pod needs nothing from any node. */
+  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
+    return (pod.spec?.volumes ?? []).length === 0;
+  }
+
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const volumes = pod.spec?.volumes ?? [];
     if (volumes.length === 0) return null;
