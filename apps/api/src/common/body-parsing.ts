@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { parseDocument } from 'yaml';
 import { ApiError } from './api-error';
 import { sendError } from './error-body';
+import { jsonErrorOffset, lineColumnAt } from './json-error-offset';
 import type { ApiRequest as Request } from './http-types';
 
 /** Media types the /v1 API reads. */
@@ -84,31 +85,34 @@ export function v1BodyMiddleware(limitBytes: number) {
   };
 }
 
-function yamlSyntaxError(text: string, kind: 'JSON' | 'YAML', fallbackMessage?: string): ApiError | undefined {
+function yamlSyntaxError(text: string): ApiError | undefined {
   const first = parseDocument(text, { prettyErrors: false }).errors[0];
-  if (!first && !fallbackMessage) return undefined;
-  const pos = first?.linePos?.[0];
-  const reason = fallbackMessage ?? first!.message.split('\n')[0];
+  if (!first) return undefined;
+  const pos = first.linePos?.[0];
   return ApiError.badRequest(
     'malformed_body',
-    `Malformed ${kind}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${reason}`,
+    `Malformed YAML${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${first.message.split('\n')[0]}`,
     pos ? { line: pos.line, column: pos.col } : undefined,
   );
 }
 
 /**
- * A JSON or YAML body as a value; syntax errors answer 400 with line and column. V8's JSON
- * messages carry no position on this Node version, so the YAML parser (JSON is YAML) finds it.
+ * A JSON or YAML body as a value; syntax errors answer 400 with line and column.
  */
 export function parseBodyText(text: string, format: BodyFormat): unknown {
   if (format === 'json') {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw yamlSyntaxError(text, 'JSON', (error as Error).message.split('\n')[0]);
+      const where = lineColumnAt(text, jsonErrorOffset(text));
+      throw ApiError.badRequest(
+        'malformed_body',
+        `Malformed JSON at line ${where.line}, column ${where.column}: ${(error as Error).message.split('\n')[0]}`,
+        where,
+      );
     }
   }
-  const error = yamlSyntaxError(text, 'YAML');
+  const error = yamlSyntaxError(text);
   if (error) throw error;
   return parseDocument(text).toJS();
 }
