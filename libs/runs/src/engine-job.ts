@@ -1,7 +1,7 @@
 /** What crosses the worker-thread boundary: plain, structured-cloneable data only. */
+import type { RunType } from '@schedlab/jobs';
 
-export const RUN_TYPES = ['simulate', 'capacity', 'nodes-needed', 'resilience', 'compare'] as const;
-export type RunType = (typeof RUN_TYPES)[number];
+export type { RunType };
 
 export interface EngineJob {
   runId: string;

@@ -1,0 +1,65 @@
+/**
+ * A run's progress: published to Redis (runProgressChannel) as the engine reports it, persisted
+ * to PostgreSQL at most once a second. Writes are conditioned on the execution's claim (attempts),
+ * so a superseded execution cannot overwrite its successor's progress.
+ */
+import type { Redis } from 'ioredis';
+import { type RunProgress, runProgressChannel } from '@schedlab/jobs';
+import type { DbClient } from '@schedlab/webhooks';
+import type { EngineProgress } from './engine-job';
+
+export const PROGRESS_PERSIST_INTERVAL_MS = 1000;
+
+export function percentOf(progress: Pick<EngineProgress, 'podsProcessed' | 'podsTotal'>): number {
+  return progress.podsTotal > 0 ? Math.min(100, (100 * progress.podsProcessed) / progress.podsTotal) : 0;
+}
+
+export async function publishProgress(redis: Redis, message: RunProgress): Promise<void> {
+  await redis.publish(runProgressChannel(message.runId), JSON.stringify(message));
+}
+
+export class ProgressReporter {
+  private lastPersisted = 0;
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly prisma: DbClient,
+    private readonly redis: Redis,
+    private readonly runId: string,
+    private readonly claim: number,
+  ) {}
+
+  report(progress: EngineProgress): void {
+    const percent = percentOf(progress);
+    const message: RunProgress = {
+      runId: this.runId,
+      status: 'running',
+      phase: progress.phase,
+      percent,
+      podsProcessed: progress.podsProcessed,
+      podsTotal: progress.podsTotal || null,
+    };
+    void publishProgress(this.redis, message).catch(() => undefined); // progress is best effort
+    const now = Date.now();
+    if (now - this.lastPersisted < PROGRESS_PERSIST_INTERVAL_MS && progress.phase === 'scheduling') return;
+    this.lastPersisted = now;
+    this.pending = this.pending
+      .then(() =>
+        this.prisma.simulationRun.updateMany({
+          where: { id: this.runId, status: 'running', attempts: this.claim },
+          data: {
+            phase: progress.phase,
+            percent,
+            podsProcessed: progress.podsProcessed,
+            podsTotal: progress.podsTotal || null,
+          },
+        }),
+      )
+      .catch(() => undefined);
+  }
+
+  /** Waits for queued progress writes, so none lands after the final status. */
+  flush(): Promise<unknown> {
+    return this.pending;
+  }
+}
