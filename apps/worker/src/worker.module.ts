@@ -5,6 +5,10 @@ import { JobsModule } from '@schedlab/jobs';
 import { LoggingModule } from '@schedlab/logging';
 import { WorkerMetricsModule } from './metrics/worker-metrics.module';
 import { PingProcessor } from './ping.processor';
+import { ReconcilerService } from './reconciler.service';
+import { SimulationsWorker } from './simulations.worker';
+import { SweepsWorker } from './sweeps.worker';
+import { WebhookDispatcherService } from './webhook-dispatcher.service';
 
 @Module({})
 export class WorkerModule {
@@ -12,7 +16,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [AppConfigModule.forRoot(config), LoggingModule, DbModule, JobsModule, WorkerMetricsModule],
-      providers: [PingProcessor],
+      providers: [PingProcessor, SimulationsWorker, SweepsWorker, ReconcilerService, WebhookDispatcherService],
     };
   }
 }

@@ -34,6 +34,8 @@ class StopReason extends Error {
 }
 
 export class RunExecutor {
+  private readonly running = new Set<AbortController>();
+
   constructor(
     private readonly prisma: DbClient,
     private readonly redis: Redis,
@@ -91,6 +93,14 @@ export class RunExecutor {
     await progress.flush();
     await this.prisma.simulationRun.updateMany({ where: { id: runId, attempts: claim, status: 'running' }, data: { phase: 'writing' } });
     return this.finish(run, claim, { status: 'succeeded', output });
+  }
+
+  /**
+   * Shutdown: terminate every engine thread now. The runs stay `running` with their claim; their
+   * jobs' locks expire and another worker (or the reconciler) takes them over.
+   */
+  abortAll(): void {
+    for (const stop of this.running) stop.abort(new StopReason('superseded', 'worker shutting down'));
   }
 
   /** Ends a run nobody is executing (e.g. cancelled while queued). */
@@ -155,6 +165,7 @@ export class RunExecutor {
    */
   private async runWithWatch(job: EngineJob, claim: number, progress: ProgressReporter): Promise<EngineOutput> {
     const stop = new AbortController();
+    this.running.add(stop);
     const timeout = setTimeout(
       () => stop.abort(new StopReason('failed', `timed out after ${this.settings.runTimeoutMs} ms`)),
       this.settings.runTimeoutMs,
@@ -176,6 +187,7 @@ export class RunExecutor {
     } finally {
       clearTimeout(timeout);
       clearInterval(watch);
+      this.running.delete(stop);
     }
   }
 }

@@ -1,0 +1,8 @@
+import type { ConnectionOptions } from 'bullmq';
+import type { AppConfig } from '@schedlab/config';
+import { redisOptionsFromUrl } from '@schedlab/jobs';
+
+/** Connection and key prefix for the BullMQ objects this worker creates itself. */
+export function bullmqConnection(config: AppConfig): { connection: ConnectionOptions; prefix: string } {
+  return { connection: { ...redisOptionsFromUrl(config.redisUrl), maxRetriesPerRequest: null }, prefix: config.queuePrefix };
+}

@@ -1,0 +1,80 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import Redis from 'ioredis';
+import { type AppConfig, InjectAppConfig } from '@schedlab/config';
+import { PrismaService } from '@schedlab/db';
+import { redisOptionsFromUrl, SIMULATIONS_QUEUE, type SimulationJobData, simulationJobDataSchema } from '@schedlab/jobs';
+import { onChildFinished, RunExecutor, SWEEPS_QUEUE } from '@schedlab/runs';
+import { bullmqConnection } from './bullmq-options';
+
+/** Retry delay after a transient failure: 2 s, 4 s, 8 s … at most a minute, with jitter. */
+export function retryBackoffMs(attempt: number): number {
+  const exponential = Math.min(2000 * 2 ** (attempt - 1), 60_000);
+  return Math.round(exponential / 2 + (Math.random() * exponential) / 2);
+}
+
+/**
+ * Consumes the `simulations` queue, WORKER_CONCURRENCY runs at a time, each on its own engine
+ * thread (RunExecutor), so this process's event loop keeps renewing job locks. The lock lasts
+ * WORKER_LOCK_DURATION_MS: if this process dies, its runs go back to the queue after that long.
+ */
+@Injectable()
+export class SimulationsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SimulationsWorker.name);
+  private readonly publisher: Redis;
+  private readonly sweeps: Queue;
+  readonly executor: RunExecutor;
+  private worker: Worker<SimulationJobData> | undefined;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {
+    this.publisher = new Redis({ ...redisOptionsFromUrl(config.redisUrl), lazyConnect: true, maxRetriesPerRequest: 2 });
+    this.publisher.on('error', (error) => this.logger.warn(`progress publisher: ${error.message}`));
+    this.sweeps = new Queue(SWEEPS_QUEUE, bullmqConnection(config));
+    this.sweeps.on('error', (error) => this.logger.warn(`sweeps queue: ${error.message}`));
+    this.executor = new RunExecutor(prisma, this.publisher, {
+      runTimeoutMs: config.worker.runTimeoutMs,
+      maxAttempts: config.worker.runMaxAttempts,
+      publicApiUrl: config.publicApiUrl,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    const { lockDurationMs, concurrency } = this.config.worker;
+    this.worker = new Worker<SimulationJobData>(SIMULATIONS_QUEUE, (job, token) => this.process(job, token), {
+      ...bullmqConnection(this.config),
+      concurrency,
+      lockDuration: lockDurationMs,
+      stalledInterval: Math.max(1000, Math.floor(lockDurationMs / 2)),
+      // Crash loops are bounded by the run's attempts in PostgreSQL, not by BullMQ's stall count.
+      maxStalledCount: 1000,
+    });
+    this.worker.on('error', (error) => this.logger.warn(`simulations worker: ${error.message}`));
+  }
+
+  private async process(job: Job<SimulationJobData>, token: string | undefined): Promise<string> {
+    const { runId } = simulationJobDataSchema.parse(job.data);
+    const outcome = await this.executor.execute(runId);
+    if (outcome.kind === 'retry') {
+      const delay = retryBackoffMs(outcome.attempt);
+      this.logger.warn({ msg: 'run failed transiently; retrying', runId, attempt: outcome.attempt, delayMs: delay, error: outcome.error.message });
+      await job.moveToDelayed(Date.now() + delay, token);
+      throw new DelayedError();
+    }
+    if (outcome.kind === 'skipped') return 'skipped';
+    this.logger.log({ msg: 'run finished', runId, status: outcome.status, pid: process.pid });
+    if (outcome.run.parentId) await onChildFinished(this.prisma, this.sweeps, outcome.run.parentId);
+    // A failed run is final in PostgreSQL; BullMQ must not retry it.
+    if (outcome.status === 'failed') throw new UnrecoverableError(`run ${runId} failed`);
+    return outcome.status;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.executor.abortAll();
+    await this.worker?.close(true);
+    await this.sweeps.close();
+    this.publisher.disconnect();
+  }
+}
