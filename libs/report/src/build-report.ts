@@ -2,7 +2,7 @@
 import type { Node, Pod } from '@schedlab/k8s';
 import type { PodSchedulingResult } from '@schedlab/scheduler';
 import { nodeUtilization, zoneOf } from '@schedlab/scenarios';
-import type { ReportNode, ReportPod, ReportRun } from './report-input';
+import type { ReportNode, ReportNodeScore, ReportPod, ReportRun } from './report-input';
 
 /**
  * The parts of a PodSchedulingResult a report reads. Stored runs may only have the placement
@@ -21,11 +21,27 @@ export interface RunReportSource {
    */
   pods: readonly Pod[];
   result: { compatibilityVersion: string; results: readonly ReportableResult[] };
+  /** Scored nodes kept per pod (best first, the chosen node always); default 10. */
+  maxScoresPerPod?: number;
 }
 
 const podKey = (p: Pod) => `${p.metadata?.namespace || 'default'}/${p.metadata?.name ?? ''}`;
 
-export function reportPodOf(r: ReportableResult): ReportPod {
+/**
+ * Scored nodes kept per pod: the best ones (and the chosen node) explain a placement; keeping all
+ * of them made reports grow with pods × nodes (100 nodes × 1,000 pods: 18 MB).
+ */
+export const DEFAULT_MAX_SCORES_PER_POD = 10;
+
+function bestScores(all: ReportNodeScore[], chosen: string | null, max: number): ReportNodeScore[] {
+  if (all.length <= max) return all;
+  const kept = all.slice(0, max);
+  const chosenScore = chosen === null ? undefined : all.find((s) => s.node === chosen);
+  if (chosenScore && !kept.includes(chosenScore)) kept[max - 1] = chosenScore;
+  return kept;
+}
+
+export function reportPodOf(r: ReportableResult, maxScores = DEFAULT_MAX_SCORES_PER_POD): ReportPod {
   const pod: ReportPod = {
     pod: r.pod,
     outcome: r.outcome,
@@ -34,6 +50,7 @@ export function reportPodOf(r: ReportableResult): ReportPod {
     filters: Object.entries(r.filterReasons ?? {})
       .map(([node, reasons]) => ({ node, plugin: r.filterPlugin?.[node] ?? '', reasons: [...reasons] }))
       .sort((a, b) => a.node.localeCompare(b.node)),
+    scoredNodes: Object.keys(r.scores ?? {}).length,
     scores: Object.entries(r.scores ?? {})
       .map(([node, total]) => ({
         node,
@@ -42,6 +59,7 @@ export function reportPodOf(r: ReportableResult): ReportPod {
       }))
       .sort((a, b) => b.total - a.total || a.node.localeCompare(b.node)),
   };
+  pod.scores = bestScores(pod.scores, r.node, maxScores);
   // Same choice as the CLI's placements: the failure that explains the pod is the first attempt's.
   const message = r.firstAttempt?.message ?? r.message ?? r.error;
   if (message) pod.message = message;
@@ -81,5 +99,5 @@ export function buildRunReport(source: RunReportSource): ReportRun {
       unschedulable: n.spec?.unschedulable === true,
     };
   });
-  return { label: source.label, compatibilityVersion: source.result.compatibilityVersion, nodes, pods: source.result.results.map(reportPodOf) };
+  return { label: source.label, compatibilityVersion: source.result.compatibilityVersion, nodes, pods: source.result.results.map((r) => reportPodOf(r, source.maxScoresPerPod)) };
 }

@@ -47,6 +47,8 @@ export interface ReportPod {
   nominatedNode?: string;
   victims?: string[];
   filters: ReportFilterFailure[];
+  /** How many nodes were scored; `scores` keeps only the best of them (see maxScoresPerPod). */
+  scoredNodes: number;
   scores: ReportNodeScore[];
 }
 

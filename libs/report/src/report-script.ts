@@ -138,7 +138,7 @@ export const REPORT_SCRIPT = String.raw`
       p.message ? el('p', { className: 'reason', 'aria-label': 'Scheduling message' }, [p.message]) : null,
       el('h3', {}, ['Filter: nodes that failed (' + p.filters.length + ')']),
       table('Filter results', ['Node', 'Plugin', 'Reasons'], p.filters.map(function (f) { return [f.node, f.plugin, f.reasons.join('; ')]; })),
-      el('h3', {}, ['Scores of feasible nodes (' + p.scores.length + ')']),
+      el('h3', {}, ['Scores of feasible nodes (' + (p.scores.length < p.scoredNodes ? 'best ' + p.scores.length + ' of ' + p.scoredNodes : p.scores.length) + ')']),
       p.scores.length
         ? table('Scores', ['Node', 'Total'].concat(plugins), p.scores.map(function (s) {
             return [s.node, s.total].concat(plugins.map(function (k) { return k in s.plugins ? s.plugins[k] : ''; }));

@@ -42,6 +42,19 @@ describe('buildRunReport', () => {
     const total = Object.values(scheduled.scores[0].plugins).reduce((s, v) => s + v, 0);
     expect(total).toBe(scheduled.scores[0].total);
   });
+
+  it('keeps only the best scored nodes per pod, always with the chosen one, and says how many were scored', () => {
+    const { objects } = parseKubernetesObjects(readFileSync(path.join(examples, 'cluster-small.yaml'), 'utf8'));
+    const state = buildClusterState(objects);
+    const result = simulate(state, { seed: 0 });
+    const short = buildRunReport({ label: 's', nodes: state.nodes, pods: [...state.runningPods, ...state.pendingPods], result, maxScoresPerPod: 2 });
+    const exporter = short.pods.find((p) => p.pod === 'monitoring/metrics-exporter')!;
+    const full = run.pods.find((p) => p.pod === 'monitoring/metrics-exporter')!;
+    expect(exporter.scoredNodes).toBe(full.scores.length);
+    expect(exporter.scoredNodes).toBeGreaterThan(2);
+    expect(exporter.scores).toHaveLength(2);
+    expect(exporter.scores.map((s) => s.node)).toContain('node-c1');
+  });
 });
 
 describe('renderReportHtml', () => {
