@@ -8,6 +8,8 @@ import { HealthModule } from './health/health.module';
 import { ApiMetricsModule } from './metrics/metrics.module';
 import { PingJobsModule } from './ping-jobs/ping-jobs.module';
 import { ReportsModule } from './reports/reports.module';
+import { graphqlContext } from './graphql/context';
+import { queryLimitsPlugin } from './graphql/query-limits';
 import { ServiceApiModule } from './service-api.module';
 import { TenantsModule } from './tenants/tenants.module';
 
@@ -30,6 +32,8 @@ export class ApiModule {
           subscriptions: { 'graphql-ws': true },
           playground: false,
           introspection: true,
+          context: graphqlContext,
+          plugins: [queryLimitsPlugin()],
         }),
         HealthModule,
         ApiMetricsModule,

@@ -12,6 +12,8 @@ import { ProfilesController } from './profiles/profiles.controller';
 import { ProfilesService } from './profiles/profiles.service';
 import { RunsController } from './runs/runs.controller';
 import { RunsService } from './runs/runs.service';
+import { RunProgressRelay } from './runs/run-progress.relay';
+import { RunFieldsResolver, ServiceQueriesResolver } from './graphql/service.resolver';
 import { ScenariosController } from './scenarios/scenarios.controller';
 import { ScenariosService } from './scenarios/scenarios.service';
 import { SnapshotsController } from './snapshots/snapshots.controller';
@@ -27,6 +29,9 @@ import { SnapshotsService } from './snapshots/snapshots.service';
     ScenariosService,
     RunsService,
     ApiKeysService,
+    RunProgressRelay,
+    ServiceQueriesResolver,
+    RunFieldsResolver,
     { provide: APP_FILTER, useClass: ApiErrorFilter },
   ],
   exports: [SnapshotsService, ProfilesService, ScenariosService, RunsService, ApiKeysService],

@@ -8,12 +8,10 @@ const clusterSmall = readFileSync(path.join(examples, 'cluster-small.yaml'), 'ut
 describe('snapshots API (real PostgreSQL and Redis)', () => {
   let api: ApiHarness;
   let acme: TestTenant;
-  let other: TestTenant;
 
   beforeAll(async () => {
     api = await ApiHarness.start();
     acme = await api.tenant('acme');
-    other = await api.tenant('other');
   });
   afterAll(() => api?.stop());
 

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import Redis from 'ioredis';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/jobs';
+import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
+import { MAX_QUERY_DEPTH } from './query-limits';
+
+const clusterSmall = readFileSync(path.resolve(__dirname, '../../../../examples/cluster-small.yaml'), 'utf8');
+
+describe('GraphQL (real PostgreSQL and Redis)', () => {
+  let api: ApiHarness;
+  let acme: TestTenant;
+  let rival: TestTenant;
+  let snapshotId: string;
+
+  const gql = (key: string, query: string, variables: Record<string, unknown> = {}) =>
+    api.http.post('/graphql').set(bearer(key)).send({ query, variables });
+
+  beforeAll(async () => {
+    api = await ApiHarness.start();
+    acme = await api.tenant('acme');
+    rival = await api.tenant('rival');
+    await api.app.listen(0, '127.0.0.1');
+  });
+  afterAll(() => api?.stop());
+
+  it('imports a snapshot and submits a run through mutations, then reads the run with its snapshot', async () => {
+    const imported = await gql(acme.key, 'mutation($c: String!) { importSnapshot(name: "small", content: $c, labels: {env: "dev"}) { duplicate snapshot { id counts labels } } }', { c: clusterSmall }).expect(200);
+    expect(imported.body.errors).toBeUndefined();
+    snapshotId = imported.body.data.importSnapshot.snapshot.id;
+    expect(imported.body.data.importSnapshot).toMatchObject({ duplicate: false, snapshot: { labels: { env: 'dev' } } });
+    const submitted = await gql(acme.key, 'mutation($s: ID!) { submitSimulation(input: {type: "simulate", snapshotId: $s, profile: "spread"}) { id status profile } }', { s: snapshotId });
+    expect(submitted.body.data.submitSimulation).toMatchObject({ status: 'queued', profile: 'spread@1' });
+    const list = await gql(acme.key, '{ simulations(first: 10) { items { id snapshot { id name } placements(first: 5) { items { name } nextCursor } } } }');
+    expect(list.body.errors).toBeUndefined();
+    expect(list.body.data.simulations.items).toEqual([
+      { id: submitted.body.data.submitSimulation.id, snapshot: { id: snapshotId, name: 'small' }, placements: { items: [], nextCursor: null } },
+    ]);
+  });
+
+  it("answers another tenant's run as not found, with the error code in extensions", async () => {
+    const [run] = (await gql(acme.key, '{ simulations { items { id } } }')).body.data.simulations.items;
+    const res = await gql(rival.key, 'query($id: ID!) { simulation(id: $id) { id } }', { id: run.id });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('refuses a query without a key, naming the reason', async () => {
+    const res = await api.http.post('/graphql').send({ query: '{ profiles { ref } }' });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'missing_credentials', status: 401 });
+  });
+
+  it('refuses operations that are too deep or too costly before running them', async () => {
+    const deep = `{ simulations { items { snapshot { id } ${'placements { items { name } }'} } } }`;
+    expect((await gql(acme.key, deep)).body.errors).toBeUndefined();
+    const tooDeep = `{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }`;
+    const deepRes = await gql(acme.key, tooDeep);
+    expect(deepRes.body.errors[0].extensions).toMatchObject({ code: 'query_too_deep', details: { limit: MAX_QUERY_DEPTH } });
+    const costly = await gql(acme.key, '{ simulations(first: 500) { items { placements(first: 1000) { items { name node } } } } }');
+    expect(costly.body.errors[0].extensions.code).toBe('query_too_complex');
+  });
+
+  it('streams progress that a worker publishes on Redis to a graphql-ws subscriber', async () => {
+    const { id: runId } = (await gql(acme.key, 'mutation($s: ID!) { submitSimulation(input: {type: "simulate", snapshotId: $s}) { id } }', { s: snapshotId })).body.data.submitSimulation;
+    const { port } = api.app.getHttpServer().address() as AddressInfo;
+    const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${acme.key}` } });
+    const publisher = new Redis(redisOptionsFromUrl(api.config.redisUrl));
+    const seen: Array<{ status: string; percent: number }> = [];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.subscribe<{ simulationProgress: { status: string; percent: number } }>(
+          { query: `subscription { simulationProgress(id: "${runId}") { runId status percent podsProcessed } }` },
+          {
+            next: (msg) => {
+              if (msg.errors) return reject(new Error(JSON.stringify(msg.errors)));
+              seen.push(msg.data!.simulationProgress);
+              if (seen.length === 1) {
+                // The first message is the row's current state; the listener is subscribed by then.
+                const publish = (status: string, percent: number) =>
+                  publisher.publish(runProgressChannel(runId), JSON.stringify({ runId, status, phase: 'scheduling', percent, podsProcessed: percent, podsTotal: 100 }));
+                void publish('running', 40).then(() => publish('succeeded', 100));
+              }
+            },
+            error: reject,
+            complete: resolve,
+          },
+        );
+      });
+    } finally {
+      await client.dispose();
+      publisher.disconnect();
+    }
+    expect(seen).toEqual([
+      expect.objectContaining({ status: 'queued', percent: 0 }),
+      expect.objectContaining({ status: 'running', percent: 40 }),
+      expect.objectContaining({ status: 'succeeded', percent: 100 }),
+    ]);
+  });
+
+  it("will not subscribe to another tenant's run", async () => {
+    const [run] = (await gql(acme.key, '{ simulations { items { id } } }')).body.data.simulations.items;
+    const { port } = api.app.getHttpServer().address() as AddressInfo;
+    const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${rival.key}` } });
+    try {
+      const errors = await new Promise<unknown>((resolve) => {
+        client.subscribe({ query: `subscription { simulationProgress(id: "${run.id}") { status } }` }, {
+          next: (msg) => resolve(msg.errors),
+          error: resolve,
+          complete: () => resolve('completed without error'),
+        });
+      });
+      expect(JSON.stringify(errors)).toContain('not found');
+    } finally {
+      await client.dispose();
+    }
+  });
+});
