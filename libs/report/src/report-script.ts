@@ -29,7 +29,7 @@ export const REPORT_SCRIPT = String.raw`
   }
 
   function amount(res, v) {
-    if (res === 'cpu') return v >= 1000 ? (v / 1000).toFixed(v % 1000 ? 2 : 0) + ' cores' : v + 'm';
+    if (res === 'cpu') return v >= 1000 ? +(v / 1000).toFixed(2) + (v === 1000 ? ' core' : ' cores') : v + 'm';
     var gib = v / 1073741824;
     return gib >= 1 ? gib.toFixed(gib % 1 ? 1 : 0) + ' GiB' : (v / 1048576).toFixed(0) + ' MiB';
   }

@@ -11,9 +11,11 @@ h1 { font-size: 1.3rem; } h2 { font-size: 1.1rem; margin: 1.2rem 0 .5rem; } h3 {
 .zones { display: flex; flex-wrap: wrap; gap: 1rem; }
 .zone { background: #fff; border: 1px solid #d5d9e0; border-radius: 6px; padding: .5rem .7rem; }
 .zone h3 { margin-top: 0; }
-.cells { display: flex; flex-wrap: wrap; gap: .4rem; max-width: 28rem; }
-.node-cell { width: 8.6rem; height: 4.2rem; border: 2px solid transparent; border-radius: 4px; color: #fff; text-align: left; padding: .3rem .4rem; cursor: pointer; font-size: .75rem; overflow: hidden; }
-.node-cell .value { display: block; font-size: 1.05rem; font-weight: 600; }
+.cells { display: flex; flex-wrap: wrap; gap: .4rem; max-width: 31.5rem; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; font-size: .9rem; } dd { margin: 0; }
+.node-cell { width: 10rem; height: 4.2rem; border: 2px solid transparent; border-radius: 4px; color: #fff; text-align: left; padding: .3rem .4rem; cursor: pointer; font-size: .75rem; overflow: hidden; }
+.node-cell span { display: block; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.node-cell .value { font-size: 1.05rem; font-weight: 600; }
 .node-cell.cordoned { outline: 2px dashed #1d2430; outline-offset: -4px; }
 .node-cell[aria-expanded="true"] { border-color: #1d2430; }
 .legend { font-size: .8rem; color: #4a5468; margin: .4rem 0; }
