@@ -7,6 +7,7 @@ import { registerConformanceCommand } from './conformance';
 import { registerExplainCommand } from './explain';
 import { registerSimulateCommand } from './simulate';
 import { registerStatusCommand } from './status';
+import { registerTenantCommand } from './tenant';
 
 /** A module under commands/ adds one subcommand to the program it is given. */
 export type CommandRegistration = (program: Command) => void;
@@ -21,4 +22,5 @@ export const commandRegistrations: readonly CommandRegistration[] = [
   registerCompareCommand,
   registerConformanceCommand,
   registerStatusCommand,
+  registerTenantCommand,
 ];
