@@ -55,7 +55,7 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
     const prefix = uniqueName('pool');
     const queue = simulationsQueue(prefix);
     try {
-      const size = { nodes: 300, pods: 6000 };
+      const size = { nodes: 200, pods: 3000 };
       const owner = await seedTenantWithSnapshot(prisma, size);
       const [first] = await startWorkers(1, prefix);
       const runId = await submitRun(prisma, queue, owner);
@@ -78,7 +78,7 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
     } finally {
       await queue.close();
     }
-  });
+  }, 240_000); // two executions of a deliberately long run on a possibly busy CI machine
 
   it('restores queued and running runs after the Redis keys are lost, and completes each once', async () => {
     const prefix = uniqueName('flush');
@@ -106,7 +106,7 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
     } finally {
       await queue.close();
     }
-  });
+  }, 180_000);
 
   it.each([2, 3])('shares a burst of runs among %i worker processes; every run completes once', async (count) => {
     const prefix = uniqueName(`burst${count}`);
@@ -125,5 +125,5 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
     } finally {
       await queue.close();
     }
-  });
+  }, 180_000);
 });
