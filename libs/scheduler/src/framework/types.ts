@@ -22,14 +22,25 @@ export const RESOURCE_MEMORY = 'memory';
 export const RESOURCE_EPHEMERAL_STORAGE = 'ephemeral-storage';
 export const RESOURCE_PODS = 'pods';
 
+/**
+ * Shared by every Resource without extended resources (nearly all pods): one Map per pod would
+ * cost ~100 bytes each. Never written: `set` and `accumulate` give a Resource its own map first.
+ */
+const NO_SCALARS: ReadonlyMap<string, number> = new Map();
+
 /** A resource vector: cpu in millicores, everything else in plain units (bytes, counts). */
 export class Resource {
   milliCPU = 0;
   memory = 0;
   ephemeralStorage = 0;
   allowedPodNumber = 0;
-  /** Extended resources, hugepages and attachable volumes. */
-  scalar = new Map<string, number>();
+  /** Extended resources, hugepages and attachable volumes (read-only; use set to change). */
+  scalar: ReadonlyMap<string, number> = NO_SCALARS;
+
+  private ownScalars(): Map<string, number> {
+    if (this.scalar === NO_SCALARS) this.scalar = new Map();
+    return this.scalar as Map<string, number>;
+  }
 
   static fromList(list: Map<string, number>): Resource {
     const r = new Resource();
@@ -67,7 +78,7 @@ export class Resource {
         this.allowedPodNumber = v;
         break;
       default:
-        this.scalar.set(name, v);
+        this.ownScalars().set(name, v);
     }
   }
 
@@ -77,7 +88,9 @@ export class Resource {
     this.memory += sign * other.memory;
     this.ephemeralStorage += sign * other.ephemeralStorage;
     this.allowedPodNumber += sign * other.allowedPodNumber;
-    for (const [k, v] of other.scalar) this.scalar.set(k, (this.scalar.get(k) ?? 0) + sign * v);
+    if (other.scalar.size === 0) return;
+    const own = this.ownScalars();
+    for (const [k, v] of other.scalar) own.set(k, (own.get(k) ?? 0) + sign * v);
   }
 
   clone(): Resource {
@@ -86,7 +99,7 @@ export class Resource {
     r.memory = this.memory;
     r.ephemeralStorage = this.ephemeralStorage;
     r.allowedPodNumber = this.allowedPodNumber;
-    r.scalar = new Map(this.scalar);
+    r.scalar = this.scalar.size === 0 ? NO_SCALARS : new Map(this.scalar);
     return r;
   }
 }
@@ -146,8 +159,18 @@ function compileAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
   return internTerm(key, () => compileAffinityTermUncached(pod, term));
 }
 
+/** Most pods have no affinity terms; they all share these (never mutated) empty lists. */
+const NO_TERMS: AffinityTerm[] = [];
+const NO_WEIGHTED_TERMS: WeightedAffinityTerm[] = [];
+
+function compileRequired(pod: Pod, terms: PodAffinityTerm[] | undefined): AffinityTerm[] {
+  if (!terms || terms.length === 0) return NO_TERMS;
+  return terms.map((t) => compileAffinityTerm(pod, t));
+}
+
 function compileWeighted(pod: Pod, terms: WeightedPodAffinityTerm[] | undefined): WeightedAffinityTerm[] {
-  return (terms ?? []).map((t) =>
+  if (!terms || terms.length === 0) return NO_WEIGHTED_TERMS;
+  return terms.map((t) =>
     internTerm(`w\0${pod.metadata?.namespace ?? 'default'}\0${JSON.stringify(t)}`, () => ({
       ...compileAffinityTermUncached(pod, t.podAffinityTerm),
       weight: t.weight,
@@ -174,12 +197,8 @@ export class PodInfo {
     this.key = `${ns}/${pod.metadata?.name ?? ''}`;
     this.uid = pod.metadata?.uid ?? this.key;
     const aff = pod.spec?.affinity;
-    this.requiredAffinityTerms = (aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
-      compileAffinityTerm(pod, t),
-    );
-    this.requiredAntiAffinityTerms = (aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map(
-      (t) => compileAffinityTerm(pod, t),
-    );
+    this.requiredAffinityTerms = compileRequired(pod, aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
+    this.requiredAntiAffinityTerms = compileRequired(pod, aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
     this.preferredAffinityTerms = compileWeighted(pod, aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
     this.preferredAntiAffinityTerms = compileWeighted(
       pod,
