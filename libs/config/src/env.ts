@@ -89,8 +89,11 @@ export const envSchema = z.object({
   REPORT_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Bearer token for operator endpoints (/v1/admin/…); when unset those endpoints answer 401. */
   OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** Largest accepted request body in bytes; the default fits a 50,000-pod kubectl dump. */
-  API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(512 * 1024 * 1024),
+  /**
+   * Largest accepted request body in bytes. The default fits a 50,000-pod kubectl dump
+   * (~175 MiB indented JSON); an import peaks near 6x its size in api memory (docs/api.md).
+   */
+  API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024 * 1024),
   /** Requests per tenant per minute, shared across api instances through Redis. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });

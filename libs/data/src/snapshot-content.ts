@@ -16,7 +16,12 @@ export function canonicalJson(value: unknown): string {
 export interface PackedSnapshot {
   contentHash: string;
   sizeBytes: number;
-  content: Buffer;
+  /** Typed as Prisma's Bytes input wants it (a plain Uint8Array view of the gzip, no copy). */
+  content: Uint8Array<ArrayBuffer>;
+}
+
+function asPlainBytes(buffer: Buffer): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
 }
 
 /** Canonical JSON `{"items": [...]}`, its sha256 and its gzip, computed from one string. */
@@ -25,7 +30,7 @@ export function packSnapshotItems(items: readonly unknown[]): PackedSnapshot {
   return {
     contentHash: createHash('sha256').update(json).digest('hex'),
     sizeBytes: Buffer.byteLength(json),
-    content: gzipSync(json, { level: 6 }),
+    content: asPlainBytes(gzipSync(json, { level: 6 })),
   };
 }
 

@@ -25,6 +25,17 @@ export function rawBodyOf(req: Request): RawBody | undefined {
   return (req as Request & { rawV1Body?: RawBody }).rawV1Body;
 }
 
+/**
+ * The body as text, dropping the request's reference to the bytes, so a large import holds
+ * the text only (the buffer can be collected while the text is parsed).
+ */
+export function takeBodyText(req: Request): string | undefined {
+  const carrier = req as Request & { rawV1Body?: RawBody };
+  const raw = carrier.rawV1Body;
+  carrier.rawV1Body = undefined;
+  return raw?.buffer.toString('utf8');
+}
+
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }

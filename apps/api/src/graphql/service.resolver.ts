@@ -114,7 +114,7 @@ export class ServiceQueriesResolver {
     @Args('labels', { type: () => JsonScalar, nullable: true }) labels?: Record<string, string>,
   ) {
     snapshotImportQuerySchema.parse({ name });
-    return this.snapshotService.import(auth.tenantId, { name, labels: labelsSchema.parse(labels ?? {}), text: content });
+    return this.snapshotService.import(auth.tenantId, { name, labels: labelsSchema.parse(labels ?? {}) }, content);
   }
 
   @Mutation(() => Boolean)

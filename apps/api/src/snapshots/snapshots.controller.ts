@@ -4,7 +4,7 @@ import type { ApiRequest as Request, ApiResponse as Response } from '../common/h
 import { z } from 'zod';
 import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-context';
 import { ApiError } from '../common/api-error';
-import { rawBodyOf } from '../common/body-parsing';
+import { takeBodyText } from '../common/body-parsing';
 import { ResourceIdPipe } from '../common/id-param.pipe';
 import { pageQuerySchema } from '../common/pagination';
 import { parseQuery } from '../common/zod-query';
@@ -28,9 +28,9 @@ export class SnapshotsController {
   @ApiOkResponse({ type: SnapshotImportResult, description: '201 when stored; 200 with duplicate=true when identical content already exists' })
   async import(@CurrentTenant() auth: TenantAuth, @Query() query: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { name, labels } = parseQuery(snapshotImportQuerySchema, query);
-    const raw = rawBodyOf(req);
-    if (!raw) throw ApiError.badRequest('missing_body', 'Send the cluster dump as the request body');
-    const result = await this.snapshots.import(auth.tenantId, { name, labels: parseLabelList(labels), text: raw.buffer.toString('utf8') });
+    const text = takeBodyText(req);
+    if (!text) throw ApiError.badRequest('missing_body', 'Send the cluster dump as the request body');
+    const result = await this.snapshots.import(auth.tenantId, { name, labels: parseLabelList(labels) }, text);
     res.status(result.duplicate ? 200 : 201);
     return { ...result.snapshot, duplicate: result.duplicate };
   }

@@ -17,7 +17,6 @@ export const SNAPSHOT_SUMMARY = {
 export interface ImportInput {
   name: string;
   labels: Record<string, string>;
-  text: string;
 }
 
 function warningsFor(skipped: readonly SkippedObject[]) {
@@ -57,8 +56,9 @@ export class SnapshotsService {
    * Stores a dump, or finds identical content already stored (answered as a duplicate, and
    * restored if it had been soft-deleted). Nothing is written when the dump is invalid.
    */
-  async import(tenantId: string, input: ImportInput): Promise<{ snapshot: SnapshotView; duplicate: boolean }> {
-    const { objects, skipped } = parseDump(input.text);
+  async import(tenantId: string, input: ImportInput, text: string): Promise<{ snapshot: SnapshotView; duplicate: boolean }> {
+    const { objects, skipped } = parseDump(text);
+    text = ''; // memory bound: the dump's text is garbage once parsed
     if (objects.length === 0) {
       throw ApiError.badRequest('empty_snapshot', 'The dump contains no object of a kind the scheduler reads', {
         skipped: skipped.length,
@@ -72,7 +72,7 @@ export class SnapshotsService {
         const existing = await this.findByHash(tx, tenantId, packed.contentHash);
         if (existing) return { snapshot: existing, duplicate: true };
         const row = await tx.snapshot.create({
-          data: { tenantId, name: input.name, labels: input.labels, contentHash: packed.contentHash, counts, warnings, sizeBytes: packed.sizeBytes, content: packed.content as Uint8Array<ArrayBuffer> },
+          data: { tenantId, name: input.name, labels: input.labels, contentHash: packed.contentHash, counts, warnings, sizeBytes: packed.sizeBytes, content: packed.content },
           select: SNAPSHOT_SUMMARY,
         });
         return { snapshot: toSnapshotView(row), duplicate: false };
