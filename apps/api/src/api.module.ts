@@ -12,6 +12,7 @@ import { graphqlContext } from './graphql/context';
 import { queryLimitsPlugin } from './graphql/query-limits';
 import { ServiceApiModule } from './service-api.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -41,6 +42,7 @@ export class ApiModule {
         PingJobsModule,
         ReportsModule,
         ServiceApiModule,
+        WebhooksModule,
       ],
     };
   }

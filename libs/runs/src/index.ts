@@ -15,4 +15,3 @@ export {
   enqueueSweepAggregation,
   onChildFinished,
 } from './sweeps';
-export { createSweepRuns, sweepRequestSchema, SweepReferenceError, type SweepRequest } from './sweep-submission';
