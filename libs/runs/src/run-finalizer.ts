@@ -97,6 +97,10 @@ export async function finishRun(
             phase: outcome.status === 'succeeded' ? 'done' : outcome.status,
             ...(outcome.status === 'succeeded' ? { percent: 100 } : {}),
             ...(outcome.output ? { engineVersion: outcome.output.engineVersion } : {}),
+            // Progress writes are throttled; the final counts are exact.
+            ...(outcome.output?.placements.length
+              ? { podsProcessed: outcome.output.placements.length, podsTotal: outcome.output.placements.length }
+              : {}),
           },
         });
         if (count === 0) throw new ClaimLostError(run.id);
