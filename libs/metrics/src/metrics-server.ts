@@ -9,11 +9,19 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(registry: Registry, port: number, host = '0.0.0.0'): Promise<MetricsServer> {
+export async function startMetricsServer(
+  registry: Registry,
+  port: number,
+  host = '0.0.0.0',
+): Promise<MetricsServer> {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'only GET /metrics is served here', details: {} } }));
+      res.end(
+        JSON.stringify({
+          error: { code: 'NOT_FOUND', message: 'only GET /metrics is served here', details: {} },
+        }),
+      );
       return;
     }
     registry.metrics().then(

@@ -20,7 +20,11 @@ export class MetricsModule {
       module: MetricsModule,
       providers: [
         { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry(service) },
-        { provide: recorder, inject: [METRICS_REGISTRY], useFactory: (registry: Registry) => new recorder(registry) },
+        {
+          provide: recorder,
+          inject: [METRICS_REGISTRY],
+          useFactory: (registry: Registry) => new recorder(registry),
+        },
       ],
       exports: [METRICS_REGISTRY, recorder],
     };

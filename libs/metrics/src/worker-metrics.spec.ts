@@ -23,11 +23,17 @@ describe('WorkerMetrics', () => {
       expect(sampleValue(text, 'schedlab_queue_jobs', { ...q, state: 'waiting' })).toBe(3);
       expect(sampleValue(text, 'schedlab_queue_jobs', { ...q, state: 'delayed' })).toBe(0);
       expect(sampleValue(text, 'schedlab_job_duration_seconds_count', { ...q, outcome: 'failed' })).toBe(1);
-      expect(sampleValue(text, 'schedlab_job_duration_seconds_bucket', { ...q, outcome: 'succeeded', le: '0.5' })).toBe(1);
-      expect(sampleValue(text, 'schedlab_job_duration_seconds_bucket', { ...q, outcome: 'failed', le: '30' })).toBe(0);
+      expect(
+        sampleValue(text, 'schedlab_job_duration_seconds_bucket', { ...q, outcome: 'succeeded', le: '0.5' }),
+      ).toBe(1);
+      expect(
+        sampleValue(text, 'schedlab_job_duration_seconds_bucket', { ...q, outcome: 'failed', le: '30' }),
+      ).toBe(0);
       expect(sampleValue(text, 'schedlab_engine_pods_per_second', q)).toBe(2000);
       expect(sampleValue(text, 'schedlab_engine_pods_scheduled_total', q)).toBe(500);
-      expect(sampleValue(text, 'schedlab_webhook_deliveries_total', { outcome: 'retrying', service: 'worker' })).toBe(1);
+      expect(
+        sampleValue(text, 'schedlab_webhook_deliveries_total', { outcome: 'retrying', service: 'worker' }),
+      ).toBe(1);
       waiting = 0;
       expect(sampleValue(await scrape(), 'schedlab_queue_jobs', { ...q, state: 'waiting' })).toBe(0);
       const notFound = await fetch(`http://127.0.0.1:${server.port}/other`);

@@ -6,7 +6,16 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /** BullMQ job states reported as queue depth. */
-export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized', 'waiting-children'] as const;
+export const QUEUE_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'completed',
+  'failed',
+  'paused',
+  'prioritized',
+  'waiting-children',
+] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];
 
 /** Counts per state of one queue, e.g. BullMQ's `queue.getJobCounts(...QUEUE_STATES)`. */

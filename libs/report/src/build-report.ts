@@ -9,7 +9,20 @@ import type { ReportNode, ReportNodeScore, ReportPod, ReportRun } from './report
  * (pod, outcome, node, message…); the per-node explanation fields are then absent.
  */
 export type ReportableResult = Pick<PodSchedulingResult, 'pod' | 'outcome' | 'node' | 'priority'> &
-  Partial<Pick<PodSchedulingResult, 'message' | 'error' | 'nominatedNode' | 'victims' | 'filterReasons' | 'filterPlugin' | 'scores' | 'pluginScores' | 'firstAttempt'>>;
+  Partial<
+    Pick<
+      PodSchedulingResult,
+      | 'message'
+      | 'error'
+      | 'nominatedNode'
+      | 'victims'
+      | 'filterReasons'
+      | 'filterPlugin'
+      | 'scores'
+      | 'pluginScores'
+      | 'firstAttempt'
+    >
+  >;
 
 export interface RunReportSource {
   label: string;
@@ -55,7 +68,11 @@ export function reportPodOf(r: ReportableResult, maxScores = DEFAULT_MAX_SCORES_
       .map(([node, total]) => ({
         node,
         total,
-        plugins: Object.fromEntries(Object.entries(r.pluginScores ?? {}).filter(([, byNode]) => node in byNode).map(([plugin, byNode]) => [plugin, byNode[node]])),
+        plugins: Object.fromEntries(
+          Object.entries(r.pluginScores ?? {})
+            .filter(([, byNode]) => node in byNode)
+            .map(([plugin, byNode]) => [plugin, byNode[node]]),
+        ),
       }))
       .sort((a, b) => b.total - a.total || a.node.localeCompare(b.node)),
   };
@@ -73,7 +90,8 @@ function podsByNodeAfter(source: RunReportSource): Map<string, Pod[]> {
   const objects = new Map(source.pods.map((p) => [podKey(p), p]));
   const evicted = new Set(source.result.results.flatMap((r) => r.victims ?? []));
   const bound = new Map<string, string>();
-  for (const p of source.pods) if (p.spec?.nodeName && !evicted.has(podKey(p))) bound.set(podKey(p), p.spec.nodeName);
+  for (const p of source.pods)
+    if (p.spec?.nodeName && !evicted.has(podKey(p))) bound.set(podKey(p), p.spec.nodeName);
   for (const r of source.result.results) if (r.node) bound.set(r.pod, r.node);
   const byNode = new Map<string, Pod[]>();
   for (const [key, node] of bound) {
@@ -99,5 +117,10 @@ export function buildRunReport(source: RunReportSource): ReportRun {
       unschedulable: n.spec?.unschedulable === true,
     };
   });
-  return { label: source.label, compatibilityVersion: source.result.compatibilityVersion, nodes, pods: source.result.results.map((r) => reportPodOf(r, source.maxScoresPerPod)) };
+  return {
+    label: source.label,
+    compatibilityVersion: source.result.compatibilityVersion,
+    nodes,
+    pods: source.result.results.map((r) => reportPodOf(r, source.maxScoresPerPod)),
+  };
 }

@@ -12,7 +12,12 @@ function smallClusterReport(): ReportRun {
   const { objects } = parseKubernetesObjects(readFileSync(path.join(examples, 'cluster-small.yaml'), 'utf8'));
   const state = buildClusterState(objects);
   const result = simulate(state, { seed: 0 });
-  return buildRunReport({ label: 'small', nodes: state.nodes, pods: [...state.runningPods, ...state.pendingPods], result });
+  return buildRunReport({
+    label: 'small',
+    nodes: state.nodes,
+    pods: [...state.runningPods, ...state.pendingPods],
+    result,
+  });
 }
 
 const embeddedData = (html: string): unknown =>
@@ -27,14 +32,22 @@ describe('buildRunReport', () => {
     expect(b2.pods).not.toContain('batch/report-builder-1');
     expect(b2.allocatable).toEqual({ cpu: 3920, memory: 15 * 1024 ** 3 });
     expect(b2.zone).toBe('eu-west-1b');
-    expect(run.nodes.find((n) => n.name === 'node-b3')).toMatchObject({ unschedulable: true, pods: [], requested: { cpu: 0, memory: 0 } });
+    expect(run.nodes.find((n) => n.name === 'node-b3')).toMatchObject({
+      unschedulable: true,
+      pods: [],
+      requested: { cpu: 0, memory: 0 },
+    });
   });
 
   it('keeps per-node filter failures and plugin scores for each pod', () => {
     const postgres = run.pods.find((p) => p.pod === 'db/postgres-1')!;
     expect(postgres.node).toBeNull();
     expect(postgres.filters).toHaveLength(9);
-    expect(postgres.filters.find((f) => f.node === 'node-b3')).toEqual({ node: 'node-b3', plugin: 'NodeUnschedulable', reasons: ['node(s) were unschedulable'] });
+    expect(postgres.filters.find((f) => f.node === 'node-b3')).toEqual({
+      node: 'node-b3',
+      plugin: 'NodeUnschedulable',
+      reasons: ['node(s) were unschedulable'],
+    });
     const scheduled = run.pods.find((p) => p.pod === 'monitoring/metrics-exporter')!;
     // Sorted best first; the engine picked one of the best-scored nodes (seeded tie-break).
     const best = scheduled.scores.filter((s) => s.total === scheduled.scores[0].total).map((s) => s.node);
@@ -44,10 +57,18 @@ describe('buildRunReport', () => {
   });
 
   it('keeps only the best scored nodes per pod, always with the chosen one, and says how many were scored', () => {
-    const { objects } = parseKubernetesObjects(readFileSync(path.join(examples, 'cluster-small.yaml'), 'utf8'));
+    const { objects } = parseKubernetesObjects(
+      readFileSync(path.join(examples, 'cluster-small.yaml'), 'utf8'),
+    );
     const state = buildClusterState(objects);
     const result = simulate(state, { seed: 0 });
-    const short = buildRunReport({ label: 's', nodes: state.nodes, pods: [...state.runningPods, ...state.pendingPods], result, maxScoresPerPod: 2 });
+    const short = buildRunReport({
+      label: 's',
+      nodes: state.nodes,
+      pods: [...state.runningPods, ...state.pendingPods],
+      result,
+      maxScoresPerPod: 2,
+    });
     const exporter = short.pods.find((p) => p.pod === 'monitoring/metrics-exporter')!;
     const full = run.pods.find((p) => p.pod === 'monitoring/metrics-exporter')!;
     expect(exporter.scoredNodes).toBe(full.scores.length);
@@ -63,7 +84,9 @@ describe('renderReportHtml', () => {
   const poisoned: ReportRun = {
     ...run,
     label: hostile,
-    pods: run.pods.map((p) => (p.pod === 'db/postgres-1' ? { ...p, pod: `db/${hostile}`, message: `${hostile}\u2028&<!--` } : p)),
+    pods: run.pods.map((p) =>
+      p.pod === 'db/postgres-1' ? { ...p, pod: `db/${hostile}`, message: `${hostile}\u2028&<!--` } : p,
+    ),
   };
 
   it('embeds the data so that no string from the cluster can close the script or add markup', () => {
@@ -71,7 +94,9 @@ describe('renderReportHtml', () => {
     const html = renderReportHtml(input);
     expect(html).not.toContain('<img');
     expect(html.match(/<\/script>/g)).toHaveLength(2); // the data element and the page script
-    expect(html).toContain('<title>report &lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;</title>');
+    expect(html).toContain(
+      '<title>report &lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;</title>',
+    );
     expect(embeddedData(html)).toEqual(input);
   });
 
@@ -79,27 +104,45 @@ describe('renderReportHtml', () => {
     const before = run;
     const after: ReportRun = {
       ...poisoned,
-      nodes: poisoned.nodes.map((n) => (n.name === 'node-c1' ? { ...n, pods: [...n.pods, `db/${hostile}`] } : n)),
-      pods: poisoned.pods.map((p) => (p.pod === `db/${hostile}` ? { ...p, node: 'node-c1', message: undefined } : p)),
+      nodes: poisoned.nodes.map((n) =>
+        n.name === 'node-c1' ? { ...n, pods: [...n.pods, `db/${hostile}`] } : n,
+      ),
+      pods: poisoned.pods.map((p) =>
+        p.pod === `db/${hostile}` ? { ...p, node: 'node-c1', message: undefined } : p,
+      ),
     };
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'schedlab-report-')), 'compare.html');
     writeFileSync(file, renderReportHtml({ title: 'compare', runs: [before, after] }));
     const context = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'chromium-')), {
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await context.newPage();
       await page.goto(`file://${file}`);
       expect(await page.locator('img').count()).toBe(0);
       expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
-      expect(await page.locator('section[aria-label^="Run "]').evaluateAll((s) => s.map((x) => x.getAttribute('aria-label')))).toEqual([
-        'Run Before: small',
-        `Run After: ${hostile}`,
-      ]);
+      expect(
+        await page
+          .locator('section[aria-label^="Run "]')
+          .evaluateAll((s) => s.map((x) => x.getAttribute('aria-label'))),
+      ).toEqual(['Run Before: small', `Run After: ${hostile}`]);
       const moved = page.getByRole('table', { name: 'Moved pods' }).locator('tbody tr');
       expect(await moved.count()).toBe(1);
-      expect(await moved.filter({ hasText: hostile }).locator('td').allTextContents()).toEqual([`db/${hostile}`, '<pending>', 'node-c1']);
+      expect(await moved.filter({ hasText: hostile }).locator('td').allTextContents()).toEqual([
+        `db/${hostile}`,
+        '<pending>',
+        'node-c1',
+      ]);
     } finally {
       await context.close();
     }

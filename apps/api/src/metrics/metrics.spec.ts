@@ -33,17 +33,37 @@ describe('api /metrics (a listening api on real PostgreSQL and Redis)', () => {
     await fetch(`${base}/healthz`);
     const jobStatus = (await fetch(`${base}/api/ping-jobs/${randomUUID()}`)).status;
     await fetch(`${base}/no/such/${randomUUID()}`);
-    await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
 
     const text = await scrape();
     const health = { method: 'GET', route: '/healthz', status: '200', service: 'api' };
     expect(sampleValue(text, 'schedlab_http_requests_total', health)).toBe(2);
     expect(sampleValue(text, 'schedlab_http_request_duration_seconds_count', health)).toBe(2);
-    expect(sampleValue(text, 'schedlab_http_request_duration_seconds_bucket', { ...health, le: '+Inf' })).toBe(2);
+    expect(
+      sampleValue(text, 'schedlab_http_request_duration_seconds_bucket', { ...health, le: '+Inf' }),
+    ).toBe(2);
     expect(sampleValue(text, 'schedlab_http_request_duration_seconds_sum', health)).toBeGreaterThan(0);
-    expect(sampleValue(text, 'schedlab_http_requests_total', { method: 'GET', route: '/api/ping-jobs/:id', status: String(jobStatus) })).toBe(1);
-    expect(sampleValue(text, 'schedlab_http_requests_total', { method: 'GET', route: '<unmatched>', status: '404' })).toBe(1);
-    expect(sampleValue(text, 'schedlab_http_requests_total', { method: 'POST', route: '/graphql', status: '200' })).toBe(1);
+    expect(
+      sampleValue(text, 'schedlab_http_requests_total', {
+        method: 'GET',
+        route: '/api/ping-jobs/:id',
+        status: String(jobStatus),
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'schedlab_http_requests_total', {
+        method: 'GET',
+        route: '<unmatched>',
+        status: '404',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'schedlab_http_requests_total', { method: 'POST', route: '/graphql', status: '200' }),
+    ).toBe(1);
     // Raw URLs never become labels.
     expect(text).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}-/);
     // Node's process metrics come along for the same registry.

@@ -16,7 +16,12 @@ function mac(secret: string, runId: string, expires: number): Buffer {
   return createHmac('sha256', secret).update(`report:${runId.toLowerCase()}:${expires}`).digest();
 }
 
-export function signReportLink(secret: string, runId: string, nowSeconds: number, ttlSeconds = REPORT_LINK_TTL_SECONDS): SignedReportLink {
+export function signReportLink(
+  secret: string,
+  runId: string,
+  nowSeconds: number,
+  ttlSeconds = REPORT_LINK_TTL_SECONDS,
+): SignedReportLink {
   const expires = nowSeconds + ttlSeconds;
   return { expires, sig: mac(secret, runId, expires).toString('base64url') };
 }
@@ -24,7 +29,13 @@ export function signReportLink(secret: string, runId: string, nowSeconds: number
 export type LinkVerdict = 'valid' | 'expired' | 'invalid';
 
 /** Checks the signature first (constant time), so an expired forgery is still "invalid". */
-export function verifyReportLink(secret: string, runId: string, expires: string | undefined, sig: string | undefined, nowSeconds: number): LinkVerdict {
+export function verifyReportLink(
+  secret: string,
+  runId: string,
+  expires: string | undefined,
+  sig: string | undefined,
+  nowSeconds: number,
+): LinkVerdict {
   if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';
   const given = Buffer.from(sig, 'base64url');
   const expected = mac(secret, runId, Number(expires));

@@ -28,7 +28,12 @@ export interface StoredRunForReport {
 
 /** The placement alone, for pods without a stored explanation: no per-node breakdown. */
 function resultOfPlacement(p: StoredPlacement): ReportableResult {
-  const result: ReportableResult = { pod: p.podKey, outcome: p.status as ReportableResult['outcome'], node: p.node, priority: p.priority };
+  const result: ReportableResult = {
+    pod: p.podKey,
+    outcome: p.status as ReportableResult['outcome'],
+    node: p.node,
+    priority: p.priority,
+  };
   if (p.message) result.message = p.message;
   if (p.nominatedNode) result.nominatedNode = p.nominatedNode;
   if (Array.isArray(p.victims)) result.victims = p.victims.map(String);

@@ -7,7 +7,8 @@ import { ReportsService } from './reports.service';
 /** Same policy as the page's own meta tag: inline style and script only, nothing fetched. */
 const REPORT_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'cache-control': 'private, no-store',
   // A signed link must not leak through the Referer of anything the page links to.
@@ -29,7 +30,11 @@ export class ReportsController {
   @ApiBearerAuth()
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'A self-contained HTML report of the run (see docs/report.md)' })
-  async report(@CurrentTenant() auth: TenantAuth, @Param('id') id: string, @Res() res: ServerResponse): Promise<void> {
+  async report(
+    @CurrentTenant() auth: TenantAuth,
+    @Param('id') id: string,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
     sendHtml(res, await this.reports.html(auth.tenantId, id));
   }
 
@@ -37,8 +42,15 @@ export class ReportsController {
   @ApiProduces('text/html')
   @ApiQuery({ name: 'expires', description: 'unix seconds, from reportUrl' })
   @ApiQuery({ name: 'sig', description: 'HMAC signature, from reportUrl' })
-  @ApiOkResponse({ description: 'The report behind a signed link from the GraphQL reportUrl query; no API key needed' })
-  async signed(@Param('runId') runId: string, @Query('expires') expires: string | undefined, @Query('sig') sig: string | undefined, @Res() res: ServerResponse): Promise<void> {
+  @ApiOkResponse({
+    description: 'The report behind a signed link from the GraphQL reportUrl query; no API key needed',
+  })
+  async signed(
+    @Param('runId') runId: string,
+    @Query('expires') expires: string | undefined,
+    @Query('sig') sig: string | undefined,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
     sendHtml(res, await this.reports.htmlForLink(runId, expires, sig));
   }
 }

@@ -31,17 +31,32 @@ export class ReportsService {
     const stored = await this.tenantData.run(tenantId, async (tx) => {
       const run = await tx.simulationRun.findFirst({
         where: { id: runId, tenantId },
-        select: { id: true, type: true, status: true, scenarioId: true, engineVersion: true, snapshot: { select: { name: true, content: true } } },
+        select: {
+          id: true,
+          type: true,
+          status: true,
+          scenarioId: true,
+          engineVersion: true,
+          snapshot: { select: { name: true, content: true } },
+        },
       });
       if (!run) throw ApiError.notFound('SimulationRun', runId);
       if (run.status !== 'succeeded') {
-        throw ApiError.conflict('run_not_finished', `Run ${runId} is ${run.status}; its report exists once it has succeeded`, { status: run.status });
+        throw ApiError.conflict(
+          'run_not_finished',
+          `Run ${runId} is ${run.status}; its report exists once it has succeeded`,
+          { status: run.status },
+        );
       }
       if (run.type !== 'simulate' || run.scenarioId !== null) {
         // The report draws one cluster state: capacity/compare/… and scenario runs end in others.
-        throw ApiError.conflict('report_unavailable', `Reports are drawn for simulate runs without a scenario; run ${runId} is a ${run.type} run${run.scenarioId ? ' with a scenario' : ''}`, {
-          type: run.type,
-        });
+        throw ApiError.conflict(
+          'report_unavailable',
+          `Reports are drawn for simulate runs without a scenario; run ${runId} is a ${run.type} run${run.scenarioId ? ' with a scenario' : ''}`,
+          {
+            type: run.type,
+          },
+        );
       }
       const placements = await tx.placement.findMany({ where: { runId }, orderBy: { ordinal: 'asc' } });
       const explanations = await tx.podExplanation.findMany({ where: { runId } });
@@ -52,7 +67,12 @@ export class ReportsService {
       engineVersion: stored.run.engineVersion ?? '',
       items: unpackSnapshotItems(stored.run.snapshot.content) as KubeObject[],
       placements: stored.placements,
-      explanations: new Map(stored.explanations.map((e) => [`${e.namespace}/${e.name}`, e.explanation as Record<string, unknown>])),
+      explanations: new Map(
+        stored.explanations.map((e) => [
+          `${e.namespace}/${e.name}`,
+          e.explanation as Record<string, unknown>,
+        ]),
+      ),
     });
     return renderReportHtml({ title: `Schedlab report: ${stored.run.snapshot.name}`, runs: [report] });
   }
@@ -60,7 +80,9 @@ export class ReportsService {
   /** A link to the report that works without an API key until it expires. */
   async signedLink(tenantId: string, runId: string): Promise<ReportLinkView> {
     if (!isUuid(runId)) throw ApiError.notFound('SimulationRun', runId);
-    const exists = await this.tenantData.run(tenantId, (tx) => tx.simulationRun.count({ where: { id: runId, tenantId } }));
+    const exists = await this.tenantData.run(tenantId, (tx) =>
+      tx.simulationRun.count({ where: { id: runId, tenantId } }),
+    );
     if (!exists) throw ApiError.notFound('SimulationRun', runId);
     const { expires, sig } = signReportLink(this.config.reportLinkSecret, runId.toLowerCase(), nowSeconds());
     const url = `${this.config.publicApiUrl}/v1/reports/${runId.toLowerCase()}?expires=${expires}&sig=${sig}`;
@@ -69,11 +91,27 @@ export class ReportsService {
 
   /** The report behind a signed link; the signature stands in for the API key. */
   async htmlForLink(runId: string, expires: string | undefined, sig: string | undefined): Promise<string> {
-    const verdict = isUuid(runId) ? verifyReportLink(this.config.reportLinkSecret, runId.toLowerCase(), expires, sig, nowSeconds()) : 'invalid';
-    if (verdict === 'invalid') throw new ApiError(HttpStatus.FORBIDDEN, 'invalid_report_link', 'The report link is not valid; ask the API for a new one (reportUrl)');
-    if (verdict === 'expired') throw new ApiError(HttpStatus.FORBIDDEN, 'report_link_expired', 'The report link has expired; ask the API for a new one (reportUrl)', { expiredAt: new Date(Number(expires) * 1000).toISOString() });
+    const verdict = isUuid(runId)
+      ? verifyReportLink(this.config.reportLinkSecret, runId.toLowerCase(), expires, sig, nowSeconds())
+      : 'invalid';
+    if (verdict === 'invalid')
+      throw new ApiError(
+        HttpStatus.FORBIDDEN,
+        'invalid_report_link',
+        'The report link is not valid; ask the API for a new one (reportUrl)',
+      );
+    if (verdict === 'expired')
+      throw new ApiError(
+        HttpStatus.FORBIDDEN,
+        'report_link_expired',
+        'The report link has expired; ask the API for a new one (reportUrl)',
+        { expiredAt: new Date(Number(expires) * 1000).toISOString() },
+      );
     // Which tenant owns the run: read as the schema owner (outside row-level security), by id only.
-    const run = await this.prisma.simulationRun.findUnique({ where: { id: runId.toLowerCase() }, select: { tenantId: true } });
+    const run = await this.prisma.simulationRun.findUnique({
+      where: { id: runId.toLowerCase() },
+      select: { tenantId: true },
+    });
     if (!run) throw ApiError.notFound('SimulationRun', runId);
     return this.html(run.tenantId, runId.toLowerCase());
   }

@@ -14,7 +14,10 @@ import { signReportLink } from './report-link';
 const SECRET = 'report-link-secret-for-tests-0123456789';
 const clusterSmall = readFileSync(path.resolve(__dirname, '../../../../examples/cluster-small.yaml'), 'utf8');
 
-const embedded = (html: string) => JSON.parse(/<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)![1]) as ReportInput;
+const embedded = (html: string) =>
+  JSON.parse(
+    /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)![1],
+  ) as ReportInput;
 
 describe('run reports over REST and signed links (real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -37,25 +40,56 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
     const snapshot = await prisma.snapshot.upsert({
       where: { tenantId_contentHash: { tenantId, contentHash: packed.contentHash } },
       update: {},
-      create: { tenantId, name: 'cluster-small', contentHash: packed.contentHash, counts: {}, sizeBytes: packed.sizeBytes, content: packed.content },
+      create: {
+        tenantId,
+        name: 'cluster-small',
+        contentHash: packed.contentHash,
+        counts: {},
+        sizeBytes: packed.sizeBytes,
+        content: packed.content,
+      },
     });
     const run = await prisma.simulationRun.create({
-      data: { tenantId, type: 'simulate', snapshotId: snapshot.id, profileName: 'default', profileVersion: 1, status },
+      data: {
+        tenantId,
+        type: 'simulate',
+        snapshotId: snapshot.id,
+        profileName: 'default',
+        profileVersion: 1,
+        status,
+      },
     });
     if (status !== 'succeeded') return run.id;
-    const output = executeEngineJob({ runId: run.id, type: 'simulate', content: packed.content, seed: 0, options: {} }, () => undefined);
+    const output = executeEngineJob(
+      { runId: run.id, type: 'simulate', content: packed.content, seed: 0, options: {} },
+      () => undefined,
+    );
     await prisma.$transaction([
       prisma.simulationRun.update({ where: { id: run.id }, data: { engineVersion: output.engineVersion } }),
       prisma.runResult.create({ data: { runId: run.id, summary: output.summary as Prisma.InputJsonValue } }),
-      prisma.placement.createMany({ data: output.placements.map((p) => ({ ...p, runId: run.id, victims: p.victims ?? undefined })) }),
-      prisma.podExplanation.createMany({ data: output.explanations.map((e) => ({ ...e, runId: run.id, explanation: e.explanation as Prisma.InputJsonValue })) }),
+      prisma.placement.createMany({
+        data: output.placements.map((p) => ({ ...p, runId: run.id, victims: p.victims ?? undefined })),
+      }),
+      prisma.podExplanation.createMany({
+        data: output.explanations.map((e) => ({
+          ...e,
+          runId: run.id,
+          explanation: e.explanation as Prisma.InputJsonValue,
+        })),
+      }),
     ]);
     return run.id;
   }
 
   beforeAll(async () => {
     db = await createTestDatabase({ migrated: true });
-    app = await createApiApp(testConfig({ DATABASE_URL: db.url, REPORT_LINK_SECRET: SECRET, PUBLIC_API_URL: 'https://schedlab.example.com/' }));
+    app = await createApiApp(
+      testConfig({
+        DATABASE_URL: db.url,
+        REPORT_LINK_SECRET: SECRET,
+        PUBLIC_API_URL: 'https://schedlab.example.com/',
+      }),
+    );
     await app.init();
     server = app.getHttpServer();
     prisma = app.get(PrismaService);
@@ -69,7 +103,10 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
   });
 
   it('GET /v1/simulations/{id}/report serves the self-contained HTML report rebuilt from the stored run', async () => {
-    const res = await request(server).get(`/v1/simulations/${runId}/report`).set('authorization', `Bearer ${owner.key}`).expect(200);
+    const res = await request(server)
+      .get(`/v1/simulations/${runId}/report`)
+      .set('authorization', `Bearer ${owner.key}`)
+      .expect(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.headers['referrer-policy']).toBe('no-referrer');
@@ -77,10 +114,14 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
     expect(data.runs).toHaveLength(1);
     const [run] = data.runs;
     expect(run.nodes).toHaveLength(9);
-    expect(new Set(run.nodes.map((n) => n.zone))).toEqual(new Set(['eu-west-1a', 'eu-west-1b', 'eu-west-1c']));
+    expect(new Set(run.nodes.map((n) => n.zone))).toEqual(
+      new Set(['eu-west-1a', 'eu-west-1b', 'eu-west-1c']),
+    );
     const postgres = run.pods.find((p) => p.pod === 'db/postgres-1')!;
     expect(postgres.node).toBeNull();
-    expect(postgres.message).toMatch(/^0\/9 nodes are available: .*6 node\(s\) didn't match Pod's node affinity\/selector/);
+    expect(postgres.message).toMatch(
+      /^0\/9 nodes are available: .*6 node\(s\) didn't match Pod's node affinity\/selector/,
+    );
     expect(postgres.filters).toHaveLength(9);
     // After the run node-b2 holds the preempting pod, not its victim.
     const b2 = run.nodes.find((n) => n.name === 'node-b2')!;
@@ -89,9 +130,15 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
   });
 
   it("answers another tenant's run exactly like a missing one, and needs an API key", async () => {
-    const foreign = await request(server).get(`/v1/simulations/${runId}/report`).set('authorization', `Bearer ${stranger.key}`).expect(404);
+    const foreign = await request(server)
+      .get(`/v1/simulations/${runId}/report`)
+      .set('authorization', `Bearer ${stranger.key}`)
+      .expect(404);
     const missingId = '00000000-0000-4000-8000-000000000000';
-    const missing = await request(server).get(`/v1/simulations/${missingId}/report`).set('authorization', `Bearer ${stranger.key}`).expect(404);
+    const missing = await request(server)
+      .get(`/v1/simulations/${missingId}/report`)
+      .set('authorization', `Bearer ${stranger.key}`)
+      .expect(404);
     expect(foreign.body.error.code).toBe(missing.body.error.code);
     expect(foreign.body.error.message).toBe(missing.body.error.message.replace(missingId, runId));
     await request(server).get(`/v1/simulations/${runId}/report`).expect(401);
@@ -99,7 +146,10 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
 
   it('answers 409 for a run that has not finished', async () => {
     const queued = await storeRun(owner.tenantId, 'queued');
-    const res = await request(server).get(`/v1/simulations/${queued}/report`).set('authorization', `Bearer ${owner.key}`).expect(409);
+    const res = await request(server)
+      .get(`/v1/simulations/${queued}/report`)
+      .set('authorization', `Bearer ${owner.key}`)
+      .expect(409);
     expect(res.body.error).toMatchObject({ code: 'run_not_finished', details: { status: 'queued' } });
   });
 
@@ -107,7 +157,10 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
     const gql = await request(server)
       .post('/graphql')
       .set('authorization', `Bearer ${owner.key}`)
-      .send({ query: 'query($id: ID!) { reportUrl(runId: $id) { url expiresAt } }', variables: { id: runId } })
+      .send({
+        query: 'query($id: ID!) { reportUrl(runId: $id) { url expiresAt } }',
+        variables: { id: runId },
+      })
       .expect(200);
     expect(gql.body.errors).toBeUndefined();
     const { url, expiresAt } = gql.body.data.reportUrl as { url: string; expiresAt: string };
@@ -120,10 +173,14 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
 
     const tampered = `${link.pathname}?expires=${Number(link.searchParams.get('expires')) + 3600}&sig=${link.searchParams.get('sig')}`;
     expect((await request(server).get(tampered).expect(403)).body.error.code).toBe('invalid_report_link');
-    expect((await request(server).get(link.pathname).expect(403)).body.error.code).toBe('invalid_report_link');
+    expect((await request(server).get(link.pathname).expect(403)).body.error.code).toBe(
+      'invalid_report_link',
+    );
 
     const past = signReportLink(SECRET, runId, Math.floor(Date.now() / 1000) - 3600);
-    const expired = await request(server).get(`${link.pathname}?expires=${past.expires}&sig=${past.sig}`).expect(403);
+    const expired = await request(server)
+      .get(`${link.pathname}?expires=${past.expires}&sig=${past.sig}`)
+      .expect(403);
     expect(expired.body.error.code).toBe('report_link_expired');
   });
 

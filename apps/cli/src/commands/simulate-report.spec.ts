@@ -38,14 +38,28 @@ describe('schedlab simulate --report', () => {
   });
 
   it('refuses --report together with --scenario, naming both', () => {
-    const r = schedlab('simulate', '--cluster', clusterSmall, '--scenario', 'x.yaml', '--report', path.join(dir, 'x.html'));
+    const r = schedlab(
+      'simulate',
+      '--cluster',
+      clusterSmall,
+      '--scenario',
+      'x.yaml',
+      '--report',
+      path.join(dir, 'x.html'),
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/--report .*--scenario/);
     expect(existsSync(path.join(dir, 'x.html'))).toBe(false);
   });
 
   it('names the path when the report cannot be written', () => {
-    const r = schedlab('simulate', '--cluster', clusterSmall, '--report', path.join(dir, 'missing-dir', 'r.html'));
+    const r = schedlab(
+      'simulate',
+      '--cluster',
+      clusterSmall,
+      '--report',
+      path.join(dir, 'missing-dir', 'r.html'),
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/--report .*missing-dir\/r\.html: cannot write the report \(ENOENT\)/);
   });
@@ -58,7 +72,16 @@ describe('schedlab simulate --report', () => {
       // A fresh profile directory per run: nothing carried over between runs.
       browser = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'chromium-')), {
         executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
         viewport: { width: 1400, height: 1000 },
       });
       page = await browser.newPage();
@@ -77,7 +100,12 @@ describe('schedlab simulate --report', () => {
     it('draws one cell per node, grouped in one region per zone', async () => {
       const zones = page.getByRole('region', { name: /^Zone / });
       expect(await zones.count()).toBe(3);
-      expect(await page.getByRole('region', { name: 'Zone eu-west-1a' }).getByRole('button', { name: /^Node / }).count()).toBe(3);
+      expect(
+        await page
+          .getByRole('region', { name: 'Zone eu-west-1a' })
+          .getByRole('button', { name: /^Node / })
+          .count(),
+      ).toBe(3);
       expect(await page.getByRole('button', { name: /^Node / }).count()).toBe(9);
       await expect(page.getByRole('button', { name: /^Node node-b3, .*cordoned$/ }).count()).resolves.toBe(1);
     });
@@ -85,20 +113,28 @@ describe('schedlab simulate --report', () => {
     it('shows a pending pod exact FitError when it is clicked, and its per-node filter breakdown', async () => {
       const postgres = document.placements.find((p) => p.pod === 'db/postgres-1')!;
       expect(postgres.outcome).toBe('unschedulable');
-      const pending = page.getByRole('region', { name: 'Pending pods' }).or(page.locator('section[aria-label="Pending pods"]'));
+      const pending = page
+        .getByRole('region', { name: 'Pending pods' })
+        .or(page.locator('section[aria-label="Pending pods"]'));
       await pending.getByRole('button', { name: 'Pending pod db/postgres-1' }).click();
       const details = page.locator('section[aria-label="Pod details"]');
       expect(await details.getByLabel('Scheduling message').textContent()).toBe(postgres.message);
       const filterRows = details.getByRole('table', { name: 'Filter results' }).locator('tbody tr');
       expect(await filterRows.count()).toBe(9);
-      expect(await filterRows.filter({ hasText: 'node-c3-db' }).textContent()).toContain("node(s) had untolerated taint {dedicated: database}");
+      expect(await filterRows.filter({ hasText: 'node-c3-db' }).textContent()).toContain(
+        'node(s) had untolerated taint {dedicated: database}',
+      );
       mkdirSync(path.join(workspace, 'tmp'), { recursive: true });
       await page.screenshot({ path: path.join(workspace, 'tmp/report-cluster-small.png'), fullPage: true });
     });
 
     it('groups the pending pods by reason: one group per distinct message', async () => {
-      const pendingMessages = new Set(document.placements.filter((p) => p.node === null).map((p) => p.message));
-      expect(await page.locator('section[aria-label="Pending pods"] [role="group"]').count()).toBe(pendingMessages.size);
+      const pendingMessages = new Set(
+        document.placements.filter((p) => p.node === null).map((p) => p.message),
+      );
+      expect(await page.locator('section[aria-label="Pending pods"] [role="group"]').count()).toBe(
+        pendingMessages.size,
+      );
     });
 
     it('lists the pods of a node when the node is clicked', async () => {
@@ -109,13 +145,20 @@ describe('schedlab simulate --report', () => {
     });
 
     it('switches the heat values between cpu and memory', async () => {
-      const valuesOf = () => page.getByRole('button', { name: /^Node / }).evaluateAll((cells) => cells.map((c) => c.getAttribute('data-value')));
+      const valuesOf = () =>
+        page
+          .getByRole('button', { name: /^Node / })
+          .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-value')));
       const cpu = await valuesOf();
       expect(await page.getByRole('button', { name: /^Node node-a1, cpu \d+% requested/ }).count()).toBe(1);
       await page.getByRole('button', { name: 'Memory', exact: true }).click();
-      expect(await page.getByRole('button', { name: 'Memory', exact: true }).getAttribute('aria-pressed')).toBe('true');
+      expect(
+        await page.getByRole('button', { name: 'Memory', exact: true }).getAttribute('aria-pressed'),
+      ).toBe('true');
       const memory = await valuesOf();
-      expect(await page.getByRole('button', { name: /^Node node-a1, memory \d+% requested/ }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: /^Node node-a1, memory \d+% requested/ }).count()).toBe(
+        1,
+      );
       expect(memory).toHaveLength(9);
       expect(memory).not.toEqual(cpu);
       await page.getByRole('button', { name: 'CPU', exact: true }).click();

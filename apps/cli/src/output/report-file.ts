@@ -17,7 +17,9 @@ export function writeReportFile(file: string, run: ReportRun, title: string): vo
   try {
     writeFileSync(file, renderReportHtml({ title, runs: [run] }));
   } catch (error) {
-    throw new UsageError(`--report ${file}: cannot write the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `--report ${file}: cannot write the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 

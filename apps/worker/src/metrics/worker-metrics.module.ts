@@ -1,10 +1,23 @@
 import { getQueueToken } from '@nestjs/bullmq';
-import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { QueueName } from '@schedlab/jobs';
-import { InjectMetricsRegistry, MetricsModule, QUEUE_STATES, type MetricsServer, WorkerMetrics, startMetricsServer } from '@schedlab/metrics';
+import {
+  InjectMetricsRegistry,
+  MetricsModule,
+  QUEUE_STATES,
+  type MetricsServer,
+  WorkerMetrics,
+  startMetricsServer,
+} from '@schedlab/metrics';
 import type { Registry } from 'prom-client';
 
 /**
@@ -30,11 +43,20 @@ export class WorkerMetricsModule implements OnApplicationBootstrap, OnApplicatio
       this.metrics.watchQueue({ queue: name, counts: () => queue.getJobCounts(...QUEUE_STATES) });
     }
     try {
-      this.server = await startMetricsServer(this.registry, this.config.worker.metricsPort, this.config.api.host);
+      this.server = await startMetricsServer(
+        this.registry,
+        this.config.worker.metricsPort,
+        this.config.api.host,
+      );
     } catch (error) {
-      throw new Error(`WORKER_METRICS_PORT: cannot listen on ${this.config.api.host}:${this.config.worker.metricsPort} (${(error as Error).message})`);
+      throw new Error(
+        `WORKER_METRICS_PORT: cannot listen on ${this.config.api.host}:${this.config.worker.metricsPort} (${(error as Error).message})`,
+      );
     }
-    this.logger.log({ msg: 'worker metrics listening', url: `http://${this.config.api.host}:${this.server.port}/metrics` });
+    this.logger.log({
+      msg: 'worker metrics listening',
+      url: `http://${this.config.api.host}:${this.server.port}/metrics`,
+    });
   }
 
   /** The bound port (WORKER_METRICS_PORT=0 picks one). */

@@ -31,8 +31,21 @@ describe('worker /metrics (real Redis)', () => {
     const res = await fetch(`http://127.0.0.1:${port}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(sampleValue(text, 'schedlab_queue_jobs', { queue: QueueName.Ping, state: 'delayed', service: 'worker' })).toBe(1);
-    expect(sampleValue(text, 'schedlab_queue_jobs', { queue: QueueName.Ping, state: 'active', service: 'worker' })).toBe(0);
-    expect(sampleValue(text, 'schedlab_job_duration_seconds_count', { queue: QueueName.Ping, outcome: 'succeeded' })).toBe(1);
+    expect(
+      sampleValue(text, 'schedlab_queue_jobs', {
+        queue: QueueName.Ping,
+        state: 'delayed',
+        service: 'worker',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'schedlab_queue_jobs', { queue: QueueName.Ping, state: 'active', service: 'worker' }),
+    ).toBe(0);
+    expect(
+      sampleValue(text, 'schedlab_job_duration_seconds_count', {
+        queue: QueueName.Ping,
+        outcome: 'succeeded',
+      }),
+    ).toBe(1);
   });
 });
