@@ -1,4 +1,4 @@
-import { Controller, Param, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { ApiRequest as Request } from '../common/http-types';
 import { createTenantWithAdminKey, TenantNameTakenError } from '@schedlab/data';
@@ -46,6 +46,7 @@ export class AdminController {
   }
 
   @Post('profiles/:id/shared')
+  @HttpCode(200)
   @ApiBody({ type: ShareProfileBody })
   @ApiOkResponse({ type: ProfileView })
   share(@Param('id', new ResourceIdPipe('Scheduler profile')) id: string, @Req() req: Request) {

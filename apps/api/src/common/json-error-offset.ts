@@ -11,7 +11,10 @@ export function jsonErrorOffset(text: string): number {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
   const literal = (word: string) => {
-    for (const ch of word) if (text[i++] !== ch) (i--, fail());
+    for (const ch of word) {
+      if (text[i] !== ch) fail();
+      i++;
+    }
   };
   const string = () => {
     i++; // opening quote

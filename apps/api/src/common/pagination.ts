@@ -35,3 +35,21 @@ export function pageOf<R, T>(rows: R[], limit: number, view: (row: R) => T, key:
   const shown = more ? rows.slice(0, limit) : rows;
   return { items: shown.map(view), nextCursor: more ? encodeCursor(key(shown[shown.length - 1]!)) : null };
 }
+
+/**
+ * Newest-first lists ordered by (createdAt desc, id desc): the `where` fragment that starts after
+ * a cursor, and the cursor of a row. Shared by snapshots, scenarios and runs.
+ */
+export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+export function afterCreatedAtCursor(cursor: string | undefined) {
+  if (!cursor) return {};
+  const [iso, id] = decodeCursor<string>(cursor, 'string').split('|');
+  const createdAt = new Date(iso ?? '');
+  if (!id || Number.isNaN(createdAt.getTime())) {
+    throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned', { field: 'cursor' });
+  }
+  return { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] };
+}
+
+export const createdAtCursorOf = (row: { createdAt: Date; id: string }) => `${row.createdAt.toISOString()}|${row.id}`;

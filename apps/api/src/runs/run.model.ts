@@ -85,8 +85,20 @@ export class PlacementView {
 }
 
 export function toPlacementView(row: Placement): PlacementView {
-  const { runId: _runId, podKey: _podKey, victims, ...rest } = row;
-  return { ...rest, victims: (victims as string[] | null) ?? null };
+  return {
+    ordinal: row.ordinal,
+    namespace: row.namespace,
+    name: row.name,
+    ownerKind: row.ownerKind,
+    ownerName: row.ownerName,
+    node: row.node,
+    zone: row.zone,
+    status: row.status,
+    priority: row.priority,
+    message: row.message,
+    nominatedNode: row.nominatedNode,
+    victims: (row.victims as string[] | null) ?? null,
+  };
 }
 
 @ObjectType('PlacementPage')

@@ -5,7 +5,7 @@ import type { TenantTx } from '@schedlab/data';
 import { Prisma, RunStatus } from '@schedlab/db';
 import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/jobs';
 import { ApiError } from '../common/api-error';
-import { decodeCursor, type Page, pageOf } from '../common/pagination';
+import { afterCreatedAtCursor, createdAtCursorOf, decodeCursor, NEWEST_FIRST, type Page, pageOf } from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
 import { resolveProfile } from '../profiles/profiles.service';
 import { requireScenario } from '../scenarios/scenarios.service';
@@ -96,18 +96,17 @@ export class RunsService implements OnModuleInit {
   }
 
   async list(tenantId: string, limit: number, cursor?: string): Promise<Page<RunView>> {
-    const after = cursor ? decodeCursor<string>(cursor, 'string').split('|') : undefined;
     const rows = await this.data.run(tenantId, (tx) =>
       tx.simulationRun.findMany({
         where: {
           tenantId,
-          ...(after ? { OR: [{ createdAt: { lt: new Date(after[0]!) } }, { createdAt: new Date(after[0]!), id: { lt: after[1] } }] } : {}),
+          ...afterCreatedAtCursor(cursor),
         },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        orderBy: NEWEST_FIRST,
         take: limit + 1,
       }),
     );
-    return pageOf(rows, limit, toRunView, (r) => `${r.createdAt.toISOString()}|${r.id}`);
+    return pageOf(rows, limit, toRunView, createdAtCursorOf);
   }
 
   /** A queued run is cancelled at once; a running one is asked to stop (the worker checks). */

@@ -3,7 +3,7 @@ import type { TenantTx } from '@schedlab/data';
 import type { Prisma } from '@schedlab/db';
 import { parseScenario, ScenarioError } from '@schedlab/scenarios';
 import { ApiError } from '../common/api-error';
-import { decodeCursor, type Page, pageOf } from '../common/pagination';
+import { afterCreatedAtCursor, createdAtCursorOf, NEWEST_FIRST, type Page, pageOf } from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
 import { requireSnapshot } from '../snapshots/snapshots.service';
 import { type CreateScenarioInput, type ScenarioView, toScenarioView } from './scenario.model';
@@ -43,18 +43,17 @@ export class ScenariosService {
   }
 
   async list(tenantId: string, limit: number, cursor?: string): Promise<Page<ScenarioView>> {
-    const after = cursor ? decodeCursor<string>(cursor, 'string').split('|') : undefined;
     const rows = await this.data.run(tenantId, (tx) =>
       tx.scenario.findMany({
         where: {
           tenantId,
-          ...(after ? { OR: [{ createdAt: { lt: new Date(after[0]!) } }, { createdAt: new Date(after[0]!), id: { lt: after[1] } }] } : {}),
+          ...afterCreatedAtCursor(cursor),
         },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        orderBy: NEWEST_FIRST,
         take: limit + 1,
       }),
     );
-    return pageOf(rows, limit, toScenarioView, (r) => `${r.createdAt.toISOString()}|${r.id}`);
+    return pageOf(rows, limit, toScenarioView, createdAtCursorOf);
   }
 
   async get(tenantId: string, id: string): Promise<ScenarioView> {

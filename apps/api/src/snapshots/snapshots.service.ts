@@ -4,7 +4,7 @@ import { type KubeObject, ObjectValidationError, ParseError, parseKubernetesObje
 import { packSnapshotItems, type TenantTx } from '@schedlab/data';
 import { Prisma } from '@schedlab/db';
 import { ApiError } from '../common/api-error';
-import { decodeCursor, type Page, pageOf } from '../common/pagination';
+import { afterCreatedAtCursor, createdAtCursorOf, NEWEST_FIRST, type Page, pageOf } from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
 import { type SnapshotView, toSnapshotView } from './snapshot.model';
 
@@ -97,20 +97,19 @@ export class SnapshotsService {
   }
 
   async list(tenantId: string, limit: number, cursor?: string): Promise<Page<SnapshotView>> {
-    const after = cursor ? decodeCursor<string>(cursor, 'string').split('|') : undefined;
     const rows = await this.data.run(tenantId, (tx) =>
       tx.snapshot.findMany({
         where: {
           tenantId,
           deletedAt: null,
-          ...(after ? { OR: [{ createdAt: { lt: new Date(after[0]!) } }, { createdAt: new Date(after[0]!), id: { lt: after[1] } }] } : {}),
+          ...afterCreatedAtCursor(cursor),
         },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        orderBy: NEWEST_FIRST,
         take: limit + 1,
         select: SNAPSHOT_SUMMARY,
       }),
     );
-    return pageOf(rows, limit, toSnapshotView, (r) => `${r.createdAt.toISOString()}|${r.id}`);
+    return pageOf(rows, limit, toSnapshotView, createdAtCursorOf);
   }
 
   async get(tenantId: string, id: string): Promise<SnapshotView> {
