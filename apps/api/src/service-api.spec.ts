@@ -233,6 +233,26 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     });
   });
 
+  it('documents the /v1 endpoints in the OpenAPI document', async () => {
+    const spec = await api.http.get('/docs/openapi.json').expect(200);
+    expect(Object.keys(spec.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/snapshots',
+        '/v1/snapshots/{id}',
+        '/v1/profiles',
+        '/v1/scenarios',
+        '/v1/simulations',
+        '/v1/simulations/{id}',
+        '/v1/simulations/{id}/placements',
+        '/v1/simulations/{id}/pods/{namespace}/{name}/explanation',
+        '/v1/simulations/{id}/cancel',
+        '/v1/api-keys',
+        '/v1/admin/tenants',
+      ]),
+    );
+    expect(spec.body.paths['/v1/snapshots'].post.requestBody.content).toHaveProperty('application/yaml');
+  });
+
   describe('bad input', () => {
     it('malformed JSON answers 400 with line and column', async () => {
       const res = await api.http.post('/v1/simulations').set(bearer(acme.key)).set('content-type', 'application/json').send('{\n  "type": "simulate",\n  "snapshotId": oops\n}').expect(400);
