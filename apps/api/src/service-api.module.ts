@@ -22,7 +22,14 @@ import { SnapshotsService } from './snapshots/snapshots.service';
 /** The tenant-facing /v1 API (REST; GraphQL resolvers share these services). */
 @Module({
   imports: [JobsModule, ApiRedisModule, TenantDataModule, AuthModule],
-  controllers: [SnapshotsController, ProfilesController, ScenariosController, RunsController, ApiKeysController, AdminController],
+  controllers: [
+    SnapshotsController,
+    ProfilesController,
+    ScenariosController,
+    RunsController,
+    ApiKeysController,
+    AdminController,
+  ],
   providers: [
     SnapshotsService,
     ProfilesService,

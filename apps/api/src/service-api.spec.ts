@@ -33,7 +33,9 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     api = await ApiHarness.start();
     acme = await api.tenant('acme');
     rival = await api.tenant('rival');
-    snapshotId = (await yaml(api.http.post('/v1/snapshots?name=small'), acme.key).send(clusterSmall).expect(201)).body.id;
+    snapshotId = (
+      await yaml(api.http.post('/v1/snapshots?name=small'), acme.key).send(clusterSmall).expect(201)
+    ).body.id;
   });
   afterAll(() => api?.stop());
 
@@ -44,17 +46,30 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     });
 
     it('stores each upload as a new immutable version', async () => {
-      const v1 = await yaml(api.http.post('/v1/profiles?name=packed'), acme.key).send(BIN_PACKING).expect(201);
-      const v2 = await yaml(api.http.post('/v1/profiles?name=packed'), acme.key).send(BIN_PACKING).expect(201);
+      const v1 = await yaml(api.http.post('/v1/profiles?name=packed'), acme.key)
+        .send(BIN_PACKING)
+        .expect(201);
+      const v2 = await yaml(api.http.post('/v1/profiles?name=packed'), acme.key)
+        .send(BIN_PACKING)
+        .expect(201);
       expect([v1.body.ref, v2.body.ref]).toEqual(['packed@1', 'packed@2']);
       profileId = v1.body.id;
-      expect((await api.http.get('/v1/profiles/packed').set(bearer(acme.key)).expect(200)).body.version).toBe(2);
-      expect((await api.http.get('/v1/profiles/packed@1').set(bearer(acme.key)).expect(200)).body.id).toBe(v1.body.id);
-      expect((await api.http.get('/v1/profiles/packed@latest').set(bearer(acme.key)).expect(200)).body.version).toBe(2);
+      expect((await api.http.get('/v1/profiles/packed').set(bearer(acme.key)).expect(200)).body.version).toBe(
+        2,
+      );
+      expect((await api.http.get('/v1/profiles/packed@1').set(bearer(acme.key)).expect(200)).body.id).toBe(
+        v1.body.id,
+      );
+      expect(
+        (await api.http.get('/v1/profiles/packed@latest').set(bearer(acme.key)).expect(200)).body.version,
+      ).toBe(2);
     });
 
     it("rejects what the engine rejects, with the engine's field and message, and stores nothing", async () => {
-      const bad = BIN_PACKING.replace('pluginConfig:', 'plugins:\n      score:\n        enabled:\n          - name: NoSuchPlugin\n            weight: 1\n    pluginConfig:');
+      const bad = BIN_PACKING.replace(
+        'pluginConfig:',
+        'plugins:\n      score:\n        enabled:\n          - name: NoSuchPlugin\n            weight: 1\n    pluginConfig:',
+      );
       const res = await yaml(api.http.post('/v1/profiles?name=broken'), acme.key).send(bad).expect(400);
       expect(res.body.error.code).toBe('invalid_profile');
       expect(res.body.error.message).toContain('NoSuchPlugin');
@@ -63,7 +78,9 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     });
 
     it('refuses the name of a built-in', async () => {
-      const res = await yaml(api.http.post('/v1/profiles?name=default'), acme.key).send(BIN_PACKING).expect(409);
+      const res = await yaml(api.http.post('/v1/profiles?name=default'), acme.key)
+        .send(BIN_PACKING)
+        .expect(409);
       expect(res.body.error.code).toBe('reserved_profile_name');
     });
   });
@@ -103,7 +120,10 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
       expect(res.body).toMatchObject({ status: 'queued', profile: 'packed@1', seed: 7 });
       const row = await api.prisma.simulationRun.findUniqueOrThrow({ where: { id: runId } });
       expect(row).toMatchObject({ tenantId: acme.id, profileId, status: 'queued' });
-      const queue = new Queue(SIMULATIONS_QUEUE, { connection: redisOptionsFromUrl(api.config.redisUrl), prefix: api.config.queuePrefix });
+      const queue = new Queue(SIMULATIONS_QUEUE, {
+        connection: redisOptionsFromUrl(api.config.redisUrl),
+        prefix: api.config.queuePrefix,
+      });
       try {
         const job = await queue.getJob(runId);
         expect(job?.data).toEqual({ runId });
@@ -121,32 +141,64 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
         .send({ type: 'capacity', snapshotId, options: { podTemplat: {} } })
         .expect(400);
       expect(res.body.error.code).toBe('invalid_request');
-      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['options.podTemplate', 'options']));
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(
+        expect.arrayContaining(['options.podTemplate', 'options']),
+      );
     });
 
     it('pages placements by cursor with filters, and groups unschedulable pods', async () => {
       // Results are written by the worker; here they are written directly as the worker would.
       await api.prisma.placement.createMany({
         data: [0, 1, 2, 3, 4].map((i) => ({
-          runId, ordinal: i, podKey: `default/p${i}`, namespace: 'default', name: `p${i}`,
+          runId,
+          ordinal: i,
+          podKey: `default/p${i}`,
+          namespace: 'default',
+          name: `p${i}`,
           status: i % 2 ? ('unschedulable' as const) : ('scheduled' as const),
-          node: i % 2 ? null : 'node-a', message: i % 2 ? '0/3 nodes are available: 3 Insufficient cpu.' : null,
+          node: i % 2 ? null : 'node-a',
+          message: i % 2 ? '0/3 nodes are available: 3 Insufficient cpu.' : null,
         })),
       });
-      const first = await api.http.get(`/v1/simulations/${runId}/placements?limit=2`).set(bearer(acme.key)).expect(200);
+      const first = await api.http
+        .get(`/v1/simulations/${runId}/placements?limit=2`)
+        .set(bearer(acme.key))
+        .expect(200);
       expect(first.body.items.map((p: { name: string }) => p.name)).toEqual(['p0', 'p1']);
-      const second = await api.http.get(`/v1/simulations/${runId}/placements?limit=2&cursor=${first.body.nextCursor}`).set(bearer(acme.key)).expect(200);
+      const second = await api.http
+        .get(`/v1/simulations/${runId}/placements?limit=2&cursor=${first.body.nextCursor}`)
+        .set(bearer(acme.key))
+        .expect(200);
       expect(second.body.items.map((p: { name: string }) => p.name)).toEqual(['p2', 'p3']);
-      const unsched = await api.http.get(`/v1/simulations/${runId}/placements?status=unschedulable`).set(bearer(acme.key)).expect(200);
+      const unsched = await api.http
+        .get(`/v1/simulations/${runId}/placements?status=unschedulable`)
+        .set(bearer(acme.key))
+        .expect(200);
       expect(unsched.body).toMatchObject({ nextCursor: null });
       expect(unsched.body.items.map((p: { name: string }) => p.name)).toEqual(['p1', 'p3']);
-      const groups = await api.http.get(`/v1/simulations/${runId}/unschedulable`).set(bearer(acme.key)).expect(200);
-      expect(groups.body).toEqual([{ reason: '0/3 nodes are available: 3 Insufficient cpu.', count: 2, pods: ['default/p1', 'default/p3'] }]);
+      const groups = await api.http
+        .get(`/v1/simulations/${runId}/unschedulable`)
+        .set(bearer(acme.key))
+        .expect(200);
+      expect(groups.body).toEqual([
+        {
+          reason: '0/3 nodes are available: 3 Insufficient cpu.',
+          count: 2,
+          pods: ['default/p1', 'default/p3'],
+        },
+      ]);
     });
 
     it('cancels a queued run at once', async () => {
-      const queued = await api.http.post('/v1/simulations').set(bearer(acme.key)).send({ type: 'simulate', snapshotId }).expect(202);
-      const res = await api.http.post(`/v1/simulations/${queued.body.id}/cancel`).set(bearer(acme.key)).expect(200);
+      const queued = await api.http
+        .post('/v1/simulations')
+        .set(bearer(acme.key))
+        .send({ type: 'simulate', snapshotId })
+        .expect(202);
+      const res = await api.http
+        .post(`/v1/simulations/${queued.body.id}/cancel`)
+        .set(bearer(acme.key))
+        .expect(200);
       expect(res.body.status).toBe('cancelled');
       expect(res.body.cancelRequestedAt).not.toBeNull();
       await api.http.post(`/v1/simulations/${queued.body.id}/cancel`).set(bearer(acme.key)).expect(409);
@@ -167,13 +219,15 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     ];
     it.each(cases)('%s', async (_name, url, method) => {
       const theirs = await (api.http as any)[method](url()).set(bearer(rival.key)).expect(404);
-      const missingUrl = url().replace(/[0-9a-f-]{36}/, MISSING).replace('/packed', '/nonexistent');
+      const missingUrl = url()
+        .replace(/[0-9a-f-]{36}/, MISSING)
+        .replace('/packed', '/nonexistent');
       const missing = await (api.http as any)[method](missingUrl).set(bearer(rival.key)).expect(404);
       expect(theirs.body.error.code).toBe('not_found');
       expect(missing.body.error.code).toBe('not_found');
     });
 
-    it('lists show only the caller\'s own resources', async () => {
+    it("lists show only the caller's own resources", async () => {
       for (const url of ['/v1/snapshots', '/v1/scenarios', '/v1/simulations']) {
         const res = await api.http.get(url).set(bearer(rival.key)).expect(200);
         expect(res.body.items).toEqual([]);
@@ -185,7 +239,9 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     });
 
     it("cannot submit a run on another tenant's snapshot, scenario or profile", async () => {
-      const own = (await yaml(api.http.post('/v1/snapshots?name=rival-small'), rival.key).send(clusterSmall).expect(201)).body.id;
+      const own = (
+        await yaml(api.http.post('/v1/snapshots?name=rival-small'), rival.key).send(clusterSmall).expect(201)
+      ).body.id;
       for (const body of [
         { type: 'simulate', snapshotId },
         { type: 'simulate', snapshotId: own, scenarioId },
@@ -205,15 +261,26 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
 
   describe('API keys and scopes', () => {
     it('shows a new key once, lists it by prefix, and a revoked key stops working', async () => {
-      const created = await api.http.post('/v1/api-keys').set(bearer(acme.key)).send({ name: 'reader', scopes: ['read'] }).expect(201);
+      const created = await api.http
+        .post('/v1/api-keys')
+        .set(bearer(acme.key))
+        .send({ name: 'reader', scopes: ['read'] })
+        .expect(201);
       expect(created.body.secret.startsWith(created.body.prefix)).toBe(true);
       const listed = await api.http.get('/v1/api-keys').set(bearer(acme.key)).expect(200);
       const entry = listed.body.find((k: { id: string }) => k.id === created.body.id);
       expect(entry).toMatchObject({ prefix: created.body.prefix, scopes: ['read'] });
       expect(entry.secret).toBeUndefined();
       await api.http.get('/v1/snapshots').set(bearer(created.body.secret)).expect(200);
-      const forbidden = await api.http.post('/v1/simulations').set(bearer(created.body.secret)).send({ type: 'simulate', snapshotId }).expect(403);
-      expect(forbidden.body.error).toMatchObject({ code: 'insufficient_scope', details: { required: 'write', granted: ['read'] } });
+      const forbidden = await api.http
+        .post('/v1/simulations')
+        .set(bearer(created.body.secret))
+        .send({ type: 'simulate', snapshotId })
+        .expect(403);
+      expect(forbidden.body.error).toMatchObject({
+        code: 'insufficient_scope',
+        details: { required: 'write', granted: ['read'] },
+      });
       await api.http.delete(`/v1/api-keys/${created.body.id}`).set(bearer(acme.key)).expect(200);
       const revoked = await api.http.get('/v1/snapshots').set(bearer(created.body.secret)).expect(401);
       expect(revoked.body.error.code).toBe('revoked_api_key');
@@ -255,14 +322,21 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
 
   describe('bad input', () => {
     it('malformed JSON answers 400 with line and column', async () => {
-      const res = await api.http.post('/v1/simulations').set(bearer(acme.key)).set('content-type', 'application/json').send('{\n  "type": "simulate",\n  "snapshotId": oops\n}').expect(400);
+      const res = await api.http
+        .post('/v1/simulations')
+        .set(bearer(acme.key))
+        .set('content-type', 'application/json')
+        .send('{\n  "type": "simulate",\n  "snapshotId": oops\n}')
+        .expect(400);
       expect(res.body.error.code).toBe('malformed_body');
       expect(res.body.error.details).toEqual({ line: 3, column: expect.any(Number) });
     });
 
     it('malformed YAML dump answers 400 with line and column and stores nothing', async () => {
       const before = await api.prisma.snapshot.count();
-      const res = await yaml(api.http.post('/v1/snapshots?name=broken'), acme.key).send('apiVersion: v1\nkind: Node\nmetadata: {name: [}\n').expect(400);
+      const res = await yaml(api.http.post('/v1/snapshots?name=broken'), acme.key)
+        .send('apiVersion: v1\nkind: Node\nmetadata: {name: [}\n')
+        .expect(400);
       expect(res.body.error.code).toBe('malformed_body');
       expect(res.body.error.details.line).toBe(3);
       expect(await api.prisma.snapshot.count()).toBe(before);
@@ -270,7 +344,9 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
 
     it('an invalid object names the object and the field', async () => {
       const res = await yaml(api.http.post('/v1/snapshots?name=bad-pod'), acme.key)
-        .send('apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n    - name: c\n      resources: {requests: {cpu: lots}}\n')
+        .send(
+          'apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n    - name: c\n      resources: {requests: {cpu: lots}}\n',
+        )
         .expect(400);
       expect(res.body.error.code).toBe('invalid_object');
       expect(res.body.error.details).toMatchObject({ kind: 'Pod', namespace: 'shop', name: 'web' });
@@ -278,12 +354,21 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     });
 
     it('unknown fields in our own inputs are rejected', async () => {
-      const res = await api.http.post('/v1/scenarios').set(bearer(acme.key)).send({ name: 'x', document: { steps: [] }, colour: 'red' }).expect(400);
+      const res = await api.http
+        .post('/v1/scenarios')
+        .set(bearer(acme.key))
+        .send({ name: 'x', document: { steps: [] }, colour: 'red' })
+        .expect(400);
       expect(res.body.error.message).toContain('colour');
     });
 
     it('a content type other than JSON or YAML answers 415', async () => {
-      const res = await api.http.post('/v1/scenarios').set(bearer(acme.key)).set('content-type', 'text/plain').send('hello').expect(415);
+      const res = await api.http
+        .post('/v1/scenarios')
+        .set(bearer(acme.key))
+        .set('content-type', 'text/plain')
+        .send('hello')
+        .expect(415);
       expect(res.body.error.code).toBe('unsupported_media_type');
     });
   });
@@ -299,7 +384,12 @@ describe('limits (real PostgreSQL and Redis)', () => {
   afterAll(() => api?.stop());
 
   it('a body over the limit answers 413 naming the limit', async () => {
-    const res = await api.http.post('/v1/snapshots?name=big').set(bearer(acme.key)).set('content-type', 'application/yaml').send('#'.repeat(4096)).expect(413);
+    const res = await api.http
+      .post('/v1/snapshots?name=big')
+      .set(bearer(acme.key))
+      .set('content-type', 'application/yaml')
+      .send('#'.repeat(4096))
+      .expect(413);
     expect(res.body.error).toMatchObject({ code: 'payload_too_large', details: { limitBytes: 2048 } });
   });
 

@@ -46,7 +46,13 @@ describe('service API round trip (real PostgreSQL, Redis, api and worker process
 
   beforeAll(async () => {
     db = await createTestDatabase({ migrated: true });
-    const env = { DATABASE_URL: db.url, API_PORT: '0', LOG_LEVEL: 'warn', QUEUE_PREFIX: uniqueName('e2e'), OPERATOR_TOKEN };
+    const env = {
+      DATABASE_URL: db.url,
+      API_PORT: '0',
+      LOG_LEVEL: 'warn',
+      QUEUE_PREFIX: uniqueName('e2e'),
+      OPERATOR_TOKEN,
+    };
     const started = await startService<ApiListening>('api', env);
     api = started.service;
     graphqlUrl = started.ready.endpoints.graphql;
@@ -66,22 +72,49 @@ describe('service API round trip (real PostgreSQL, Redis, api and worker process
     expect(tenant.status).toBe(201);
     const key = tenant.body.apiKey.secret as string;
 
-    const snapshot = await call('POST', '/v1/snapshots?name=small', key, readFileSync(path.join(examples, 'cluster-small.yaml'), 'utf8'), 'application/yaml');
+    const snapshot = await call(
+      'POST',
+      '/v1/snapshots?name=small',
+      key,
+      readFileSync(path.join(examples, 'cluster-small.yaml'), 'utf8'),
+      'application/yaml',
+    );
     expect(snapshot.status).toBe(201);
     const profile = await call('POST', '/v1/profiles?name=packed', key, BIN_PACKING, 'application/yaml');
     expect(profile.body.ref).toBe('packed@1');
 
-    const run = await call('POST', '/v1/simulations', key, JSON.stringify({ type: 'simulate', snapshotId: snapshot.body.id, profile: 'packed', options: { explain: 'full' } }));
+    const run = await call(
+      'POST',
+      '/v1/simulations',
+      key,
+      JSON.stringify({
+        type: 'simulate',
+        snapshotId: snapshot.body.id,
+        profile: 'packed',
+        options: { explain: 'full' },
+      }),
+    );
     expect(run.status).toBe(202);
     expect(run.body.status).toBe('queued');
 
     // Follow the run until it is final (the subscription completes then).
-    const client = createClient({ url: graphqlUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` } });
+    const client = createClient({
+      url: graphqlUrl.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${key}` },
+    });
     const statuses: string[] = [];
     await new Promise<void>((resolve, reject) => {
       client.subscribe<{ simulationProgress: { status: string } }>(
         { query: `subscription { simulationProgress(id: "${run.body.id}") { status percent } }` },
-        { next: (m) => (m.errors ? reject(new Error(JSON.stringify(m.errors))) : statuses.push(m.data!.simulationProgress.status)), error: reject, complete: resolve },
+        {
+          next: (m) =>
+            m.errors
+              ? reject(new Error(JSON.stringify(m.errors)))
+              : statuses.push(m.data!.simulationProgress.status),
+          error: reject,
+          complete: resolve,
+        },
       );
     }).finally(() => client.dispose());
     expect(statuses.at(-1)).toBe('succeeded');
@@ -99,7 +132,11 @@ describe('service API round trip (real PostgreSQL, Redis, api and worker process
     const onNode = await call('GET', `/v1/simulations/${run.body.id}/placements?node=${scheduled.node}`, key);
     expect(onNode.body.items.every((p: { node: string }) => p.node === scheduled.node)).toBe(true);
 
-    const explanation = await call('GET', `/v1/simulations/${run.body.id}/pods/${scheduled.namespace}/${scheduled.name}/explanation`, key);
+    const explanation = await call(
+      'GET',
+      `/v1/simulations/${run.body.id}/pods/${scheduled.namespace}/${scheduled.name}/explanation`,
+      key,
+    );
     expect(explanation.status).toBe(200);
     const result = await call('GET', `/v1/simulations/${run.body.id}/result`, key);
     expect(result.status).toBe(200);

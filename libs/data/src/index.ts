@@ -7,4 +7,9 @@ export {
   type CreatedTenant,
   type AuthenticatedKey,
 } from './tenants';
-export { canonicalJson, packSnapshotItems, unpackSnapshotItems, type PackedSnapshot } from './snapshot-content';
+export {
+  canonicalJson,
+  packSnapshotItems,
+  unpackSnapshotItems,
+  type PackedSnapshot,
+} from './snapshot-content';

@@ -58,7 +58,11 @@ describe('tenant scope and row-level security (real PostgreSQL)', () => {
     const one = packSnapshotItems([{ kind: 'Node', metadata: { name: 'n', labels: { a: '1', b: '2' } } }]);
     const two = packSnapshotItems([{ metadata: { labels: { b: '2', a: '1' }, name: 'n' }, kind: 'Node' }]);
     expect(one.contentHash).toBe(two.contentHash);
-    expect(unpackSnapshotItems(one.content)).toEqual([{ kind: 'Node', metadata: { labels: { a: '1', b: '2' }, name: 'n' } }]);
-    expect(packSnapshotItems([{ kind: 'Node', metadata: { name: 'm' } }]).contentHash).not.toBe(one.contentHash);
+    expect(unpackSnapshotItems(one.content)).toEqual([
+      { kind: 'Node', metadata: { labels: { a: '1', b: '2' }, name: 'n' } },
+    ]);
+    expect(packSnapshotItems([{ kind: 'Node', metadata: { name: 'm' } }]).contentHash).not.toBe(
+      one.contentHash,
+    );
   });
 });

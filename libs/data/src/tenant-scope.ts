@@ -1,10 +1,7 @@
 import type { PrismaClient } from '@schedlab/db';
 
 /** The transaction client Prisma hands to an interactive transaction. */
-export type TenantTx = Omit<
-  PrismaClient,
-  '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'
->;
+export type TenantTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
 /**
  * Runs `work` in one transaction confined to a tenant twice over: every repository query names

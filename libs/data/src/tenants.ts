@@ -50,7 +50,10 @@ export interface AuthenticatedKey {
  * Operator path used by authentication, before any tenant is known: the key row by the hash of
  * the presented secret. `lastUsedAt` is bumped at most once a minute to spare write traffic.
  */
-export async function findApiKeyBySecret(prisma: PrismaClient, secret: string): Promise<AuthenticatedKey | null> {
+export async function findApiKeyBySecret(
+  prisma: PrismaClient,
+  secret: string,
+): Promise<AuthenticatedKey | null> {
   const row = await prisma.apiKey.findUnique({
     where: { hash: hashApiKey(secret) },
     select: { id: true, tenantId: true, scopes: true, revokedAt: true, lastUsedAt: true },

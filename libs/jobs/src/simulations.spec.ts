@@ -29,7 +29,9 @@ describe('simulation job contract (real Redis)', () => {
 
   it('refuses data that is not exactly a run id', async () => {
     expect(simulationJobDataSchema.safeParse({ runId: 'x' }).success).toBe(false);
-    expect(simulationJobDataSchema.safeParse({ runId: '0b7c6a3e-9a53-4c39-8d1d-0f4c2b1f6a11', extra: 1 }).success).toBe(false);
+    expect(
+      simulationJobDataSchema.safeParse({ runId: '0b7c6a3e-9a53-4c39-8d1d-0f4c2b1f6a11', extra: 1 }).success,
+    ).toBe(false);
     await expect(enqueueRun(queue, 'not-a-uuid')).rejects.toThrow();
   });
 });

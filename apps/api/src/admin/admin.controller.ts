@@ -1,5 +1,12 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { ApiRequest as Request } from '../common/http-types';
 import { createTenantWithAdminKey, TenantNameTakenError } from '@schedlab/data';
 import { PrismaService } from '@schedlab/db';
@@ -40,7 +47,8 @@ export class AdminController {
     try {
       return await createTenantWithAdminKey(this.prisma, name);
     } catch (error) {
-      if (error instanceof TenantNameTakenError) throw ApiError.conflict('tenant_exists', error.message, { field: 'name' });
+      if (error instanceof TenantNameTakenError)
+        throw ApiError.conflict('tenant_exists', error.message, { field: 'name' });
       throw error;
     }
   }

@@ -21,11 +21,17 @@ export class CreateApiKeyBody {
 export class ApiKeyView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id!: string;
   @Field(() => String) @ApiProperty() name!: string;
-  @Field(() => String, { description: 'First characters of the key, to tell keys apart' }) @ApiProperty({ example: 'sl_AbCdEfGh' }) prefix!: string;
+  @Field(() => String, { description: 'First characters of the key, to tell keys apart' })
+  @ApiProperty({ example: 'sl_AbCdEfGh' })
+  prefix!: string;
   @Field(() => [String]) @ApiProperty({ enum: API_KEY_SCOPES, isArray: true }) scopes!: string[];
   @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
-  @Field(() => Date, { nullable: true }) @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) lastUsedAt!: Date | null;
-  @Field(() => Date, { nullable: true }) @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) revokedAt!: Date | null;
+  @Field(() => Date, { nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  lastUsedAt!: Date | null;
+  @Field(() => Date, { nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  revokedAt!: Date | null;
 }
 
 @ObjectType('CreatedApiKey')
@@ -36,5 +42,13 @@ export class CreatedApiKeyView extends ApiKeyView {
 }
 
 export function toApiKeyView(row: ApiKey): ApiKeyView {
-  return { id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
 }

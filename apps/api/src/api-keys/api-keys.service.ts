@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { generateApiKey } from '@schedlab/data';
 import { ApiError } from '../common/api-error';
 import { TenantData } from '../common/tenant-data';
-import { type ApiKeyView, type CreateApiKeyInput, type CreatedApiKeyView, toApiKeyView } from './api-key.model';
+import {
+  type ApiKeyView,
+  type CreateApiKeyInput,
+  type CreatedApiKeyView,
+  toApiKeyView,
+} from './api-key.model';
 
 @Injectable()
 export class ApiKeysService {
@@ -11,13 +16,17 @@ export class ApiKeysService {
   async create(tenantId: string, input: CreateApiKeyInput): Promise<CreatedApiKeyView> {
     const key = generateApiKey();
     const row = await this.data.run(tenantId, (tx) =>
-      tx.apiKey.create({ data: { tenantId, name: input.name, prefix: key.prefix, hash: key.hash, scopes: input.scopes } }),
+      tx.apiKey.create({
+        data: { tenantId, name: input.name, prefix: key.prefix, hash: key.hash, scopes: input.scopes },
+      }),
     );
     return { ...toApiKeyView(row), secret: key.secret };
   }
 
   async list(tenantId: string): Promise<ApiKeyView[]> {
-    const rows = await this.data.run(tenantId, (tx) => tx.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } }));
+    const rows = await this.data.run(tenantId, (tx) =>
+      tx.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } }),
+    );
     return rows.map(toApiKeyView);
   }
 

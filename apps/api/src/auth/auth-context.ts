@@ -22,7 +22,9 @@ type AuthCarrier = { auth?: TenantAuth };
 /** The request object behind an HTTP or GraphQL execution (subscriptions: the connection's). */
 export function requestOf(context: ExecutionContext): AuthCarrier & { headers?: Record<string, unknown> } {
   if (context.getType<string>() === 'graphql') {
-    const ctx = GqlExecutionContext.create(context).getContext<{ req?: AuthCarrier & { headers?: Record<string, unknown> } }>();
+    const ctx = GqlExecutionContext.create(context).getContext<{
+      req?: AuthCarrier & { headers?: Record<string, unknown> };
+    }>();
     return ctx.req ?? (ctx as never);
   }
   return context.switchToHttp().getRequest();

@@ -20,10 +20,14 @@ export function grants(scopes: readonly string[], required: ApiKeyScope): boolea
 function bearerToken(headers: Record<string, unknown> | undefined): string {
   const header = headers?.authorization ?? headers?.Authorization;
   if (typeof header !== 'string' || header === '') {
-    throw unauthenticated('missing_credentials', 'Authorization header is missing; send "Authorization: Bearer <api key>"');
+    throw unauthenticated(
+      'missing_credentials',
+      'Authorization header is missing; send "Authorization: Bearer <api key>"',
+    );
   }
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  if (!match) throw unauthenticated('malformed_credentials', 'Authorization header must be "Bearer <api key>"');
+  if (!match)
+    throw unauthenticated('malformed_credentials', 'Authorization header must be "Bearer <api key>"');
   return match[1]!;
 }
 
@@ -55,7 +59,10 @@ export class AuthGuard implements CanActivate {
     const token = bearerToken(req.headers);
     if (operatorOnly) {
       if (!this.config.operatorToken || !sameSecret(token, this.config.operatorToken)) {
-        throw unauthenticated('invalid_operator_token', 'Operator endpoints need the operator token (OPERATOR_TOKEN)');
+        throw unauthenticated(
+          'invalid_operator_token',
+          'Operator endpoints need the operator token (OPERATOR_TOKEN)',
+        );
       }
       return true;
     }
@@ -66,11 +73,15 @@ export class AuthGuard implements CanActivate {
 
   private async authenticate(token: string, scope: ApiKeyScope): Promise<TenantAuth> {
     if (!isWellFormedApiKey(token)) {
-      throw unauthenticated('malformed_api_key', 'API key is malformed: expected "sl_" followed by 43 base64url characters');
+      throw unauthenticated(
+        'malformed_api_key',
+        'API key is malformed: expected "sl_" followed by 43 base64url characters',
+      );
     }
     const key = await findApiKeyBySecret(this.prisma, token);
     if (!key) throw unauthenticated('invalid_api_key', 'API key is not recognised');
-    if (key.revokedAt) throw unauthenticated('revoked_api_key', `API key was revoked at ${key.revokedAt.toISOString()}`);
+    if (key.revokedAt)
+      throw unauthenticated('revoked_api_key', `API key was revoked at ${key.revokedAt.toISOString()}`);
     if (!grants(key.scopes, scope)) {
       throw new ApiError(403, 'insufficient_scope', `This operation needs the "${scope}" scope`, {
         required: scope,
@@ -82,14 +93,20 @@ export class AuthGuard implements CanActivate {
 
   private async applyRateLimit(auth: TenantAuth, context: ExecutionContext): Promise<void> {
     const decision = await this.rateLimiter.consume(auth.tenantId);
-    const res = context.getType<string>() === 'http' ? context.switchToHttp().getResponse<Response>() : undefined;
+    const res =
+      context.getType<string>() === 'http' ? context.switchToHttp().getResponse<Response>() : undefined;
     res?.setHeader('X-RateLimit-Limit', String(decision.limit));
     res?.setHeader('X-RateLimit-Remaining', String(decision.remaining));
     if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded`, {
-        limit: decision.limit,
-        retryAfterSeconds: decision.retryAfterSeconds,
-      });
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `Rate limit of ${decision.limit} requests per minute exceeded`,
+        {
+          limit: decision.limit,
+          retryAfterSeconds: decision.retryAfterSeconds,
+        },
+      );
     }
   }
 }

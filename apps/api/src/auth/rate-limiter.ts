@@ -29,7 +29,11 @@ export class TenantRateLimiter {
   async consume(tenantId: string, nowMs = Date.now()): Promise<RateDecision> {
     const window = Math.floor(nowMs / 1000 / WINDOW_SECONDS);
     const key = `${this.redis.keyPrefix}:ratelimit:${tenantId}:${window}`;
-    const results = await this.redis.commands.multi().incr(key).expire(key, WINDOW_SECONDS * 2).exec();
+    const results = await this.redis.commands
+      .multi()
+      .incr(key)
+      .expire(key, WINDOW_SECONDS * 2)
+      .exec();
     const count = Number(results?.[0]?.[1] ?? 0);
     const windowEndsMs = (window + 1) * WINDOW_SECONDS * 1000;
     return {

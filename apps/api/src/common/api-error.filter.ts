@@ -1,4 +1,11 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
 import type { GqlContextType } from '@nestjs/graphql';
 import type { ApiRequest as Request, ApiResponse as Response } from './http-types';
 import { GraphQLError } from 'graphql';

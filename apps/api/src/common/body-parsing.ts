@@ -75,9 +75,14 @@ export function v1BodyMiddleware(limitBytes: number) {
     const format = FORMAT_BY_MEDIA_TYPE[mediaType];
     if (!format) {
       req.resume();
-      return sendError(req, res, 415, 'unsupported_media_type',
+      return sendError(
+        req,
+        res,
+        415,
+        'unsupported_media_type',
         `Content-Type ${mediaType ? `"${mediaType}"` : '(missing)'} is not supported; send application/json or application/yaml`,
-        { contentType: mediaType || null, supported: Object.keys(FORMAT_BY_MEDIA_TYPE) });
+        { contentType: mediaType || null, supported: Object.keys(FORMAT_BY_MEDIA_TYPE) },
+      );
     }
     readBody(req, limitBytes).then(
       (buffer) => {
@@ -88,7 +93,14 @@ export function v1BodyMiddleware(limitBytes: number) {
       (error: unknown) => {
         if (error instanceof BodyTooLarge) {
           res.setHeader('connection', 'close');
-          return sendError(req, res, 413, 'payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`, { limitBytes });
+          return sendError(
+            req,
+            res,
+            413,
+            'payload_too_large',
+            `Request body exceeds the limit of ${limitBytes} bytes`,
+            { limitBytes },
+          );
         }
         next(error);
       },

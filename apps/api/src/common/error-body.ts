@@ -13,8 +13,20 @@ export function requestIdOf(req: IncomingMessage, res?: ServerResponse): string 
   return typeof header === 'string' ? header : undefined;
 }
 
-export function errorBody(code: string, message: string, details: unknown, requestId: string | undefined): ErrorBody {
-  return { error: { code, message, ...(details === undefined ? {} : { details }), ...(requestId ? { requestId } : {}) } };
+export function errorBody(
+  code: string,
+  message: string,
+  details: unknown,
+  requestId: string | undefined,
+): ErrorBody {
+  return {
+    error: {
+      code,
+      message,
+      ...(details === undefined ? {} : { details }),
+      ...(requestId ? { requestId } : {}),
+    },
+  };
 }
 
 /** For middleware that answers before Nest's exception filters can run. */

@@ -30,7 +30,12 @@ export interface Page<T> {
 }
 
 /** Rows fetched with limit + 1: the extra row only says whether another page exists. */
-export function pageOf<R, T>(rows: R[], limit: number, view: (row: R) => T, key: (row: R) => string | number): Page<T> {
+export function pageOf<R, T>(
+  rows: R[],
+  limit: number,
+  view: (row: R) => T,
+  key: (row: R) => string | number,
+): Page<T> {
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
   return { items: shown.map(view), nextCursor: more ? encodeCursor(key(shown[shown.length - 1]!)) : null };
@@ -52,4 +57,5 @@ export function afterCreatedAtCursor(cursor: string | undefined) {
   return { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] };
 }
 
-export const createdAtCursorOf = (row: { createdAt: Date; id: string }) => `${row.createdAt.toISOString()}|${row.id}`;
+export const createdAtCursorOf = (row: { createdAt: Date; id: string }) =>
+  `${row.createdAt.toISOString()}|${row.id}`;

@@ -12,6 +12,7 @@ interface WsContextInput {
 export function graphqlContext(input: { req?: unknown } & WsContextInput) {
   if (input.req) return { req: input.req };
   const params = input.connectionParams ?? {};
-  const authorization = params.authorization ?? params.Authorization ?? input.extra?.request?.headers?.authorization;
+  const authorization =
+    params.authorization ?? params.Authorization ?? input.extra?.request?.headers?.authorization;
   return { req: { headers: { authorization } } };
 }

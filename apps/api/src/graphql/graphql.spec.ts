@@ -28,16 +28,34 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
   afterAll(() => api?.stop());
 
   it('imports a snapshot and submits a run through mutations, then reads the run with its snapshot', async () => {
-    const imported = await gql(acme.key, 'mutation($c: String!) { importSnapshot(name: "small", content: $c, labels: {env: "dev"}) { duplicate snapshot { id counts labels } } }', { c: clusterSmall }).expect(200);
+    const imported = await gql(
+      acme.key,
+      'mutation($c: String!) { importSnapshot(name: "small", content: $c, labels: {env: "dev"}) { duplicate snapshot { id counts labels } } }',
+      { c: clusterSmall },
+    ).expect(200);
     expect(imported.body.errors).toBeUndefined();
     snapshotId = imported.body.data.importSnapshot.snapshot.id;
-    expect(imported.body.data.importSnapshot).toMatchObject({ duplicate: false, snapshot: { labels: { env: 'dev' } } });
-    const submitted = await gql(acme.key, 'mutation($s: ID!) { submitSimulation(input: {type: "simulate", snapshotId: $s, profile: "spread"}) { id status profile } }', { s: snapshotId });
+    expect(imported.body.data.importSnapshot).toMatchObject({
+      duplicate: false,
+      snapshot: { labels: { env: 'dev' } },
+    });
+    const submitted = await gql(
+      acme.key,
+      'mutation($s: ID!) { submitSimulation(input: {type: "simulate", snapshotId: $s, profile: "spread"}) { id status profile } }',
+      { s: snapshotId },
+    );
     expect(submitted.body.data.submitSimulation).toMatchObject({ status: 'queued', profile: 'spread@1' });
-    const list = await gql(acme.key, '{ simulations(first: 10) { items { id snapshot { id name } placements(first: 5) { items { name } nextCursor } } } }');
+    const list = await gql(
+      acme.key,
+      '{ simulations(first: 10) { items { id snapshot { id name } placements(first: 5) { items { name } nextCursor } } } }',
+    );
     expect(list.body.errors).toBeUndefined();
     expect(list.body.data.simulations.items).toEqual([
-      { id: submitted.body.data.submitSimulation.id, snapshot: { id: snapshotId, name: 'small' }, placements: { items: [], nextCursor: null } },
+      {
+        id: submitted.body.data.submitSimulation.id,
+        snapshot: { id: snapshotId, name: 'small' },
+        placements: { items: [], nextCursor: null },
+      },
     ]);
   });
 
@@ -57,21 +75,39 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     expect((await gql(acme.key, deep)).body.errors).toBeUndefined();
     const tooDeep = `{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }`;
     const deepRes = await gql(acme.key, tooDeep);
-    expect(deepRes.body.errors[0].extensions).toMatchObject({ code: 'query_too_deep', details: { limit: MAX_QUERY_DEPTH } });
-    const costly = await gql(acme.key, '{ simulations(first: 500) { items { placements(first: 1000) { items { name node } } } } }');
+    expect(deepRes.body.errors[0].extensions).toMatchObject({
+      code: 'query_too_deep',
+      details: { limit: MAX_QUERY_DEPTH },
+    });
+    const costly = await gql(
+      acme.key,
+      '{ simulations(first: 500) { items { placements(first: 1000) { items { name node } } } } }',
+    );
     expect(costly.body.errors[0].extensions.code).toBe('query_too_complex');
   });
 
   it('streams progress that a worker publishes on Redis to a graphql-ws subscriber', async () => {
-    const { id: runId } = (await gql(acme.key, 'mutation($s: ID!) { submitSimulation(input: {type: "simulate", snapshotId: $s}) { id } }', { s: snapshotId })).body.data.submitSimulation;
+    const { id: runId } = (
+      await gql(
+        acme.key,
+        'mutation($s: ID!) { submitSimulation(input: {type: "simulate", snapshotId: $s}) { id } }',
+        { s: snapshotId },
+      )
+    ).body.data.submitSimulation;
     const { port } = api.app.getHttpServer().address() as AddressInfo;
-    const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${acme.key}` } });
+    const client = createClient({
+      url: `ws://127.0.0.1:${port}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${acme.key}` },
+    });
     const publisher = new Redis(redisOptionsFromUrl(api.config.redisUrl));
     const seen: Array<{ status: string; percent: number }> = [];
     try {
       await new Promise<void>((resolve, reject) => {
         client.subscribe<{ simulationProgress: { status: string; percent: number } }>(
-          { query: `subscription { simulationProgress(id: "${runId}") { runId status percent podsProcessed } }` },
+          {
+            query: `subscription { simulationProgress(id: "${runId}") { runId status percent podsProcessed } }`,
+          },
           {
             next: (msg) => {
               if (msg.errors) return reject(new Error(JSON.stringify(msg.errors)));
@@ -79,7 +115,17 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
               if (seen.length === 1) {
                 // The first message is the row's current state; the listener is subscribed by then.
                 const publish = (status: string, percent: number) =>
-                  publisher.publish(runProgressChannel(runId), JSON.stringify({ runId, status, phase: 'scheduling', percent, podsProcessed: percent, podsTotal: 100 }));
+                  publisher.publish(
+                    runProgressChannel(runId),
+                    JSON.stringify({
+                      runId,
+                      status,
+                      phase: 'scheduling',
+                      percent,
+                      podsProcessed: percent,
+                      podsTotal: 100,
+                    }),
+                  );
                 void publish('running', 40).then(() => publish('succeeded', 100));
               }
             },
@@ -102,14 +148,21 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
   it("will not subscribe to another tenant's run", async () => {
     const [run] = (await gql(acme.key, '{ simulations { items { id } } }')).body.data.simulations.items;
     const { port } = api.app.getHttpServer().address() as AddressInfo;
-    const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${rival.key}` } });
+    const client = createClient({
+      url: `ws://127.0.0.1:${port}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${rival.key}` },
+    });
     try {
       const errors = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query: `subscription { simulationProgress(id: "${run.id}") { status } }` }, {
-          next: (msg) => resolve(msg.errors),
-          error: resolve,
-          complete: () => resolve('completed without error'),
-        });
+        client.subscribe(
+          { query: `subscription { simulationProgress(id: "${run.id}") { status } }` },
+          {
+            next: (msg) => resolve(msg.errors),
+            error: resolve,
+            complete: () => resolve('completed without error'),
+          },
+        );
       });
       expect(JSON.stringify(errors)).toContain('not found');
     } finally {

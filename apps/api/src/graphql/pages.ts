@@ -28,5 +28,6 @@ export class RunPageView {
 @ObjectType('SnapshotImport')
 export class SnapshotImportView {
   @Field(() => SnapshotView) snapshot!: SnapshotView;
-  @Field(() => Boolean, { description: 'Identical content was already stored; that snapshot is returned' }) duplicate!: boolean;
+  @Field(() => Boolean, { description: 'Identical content was already stored; that snapshot is returned' })
+  duplicate!: boolean;
 }

@@ -1,22 +1,36 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type FragmentDefinitionNode,
+} from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 
 export const MAX_QUERY_DEPTH = 8;
 export const MAX_QUERY_COMPLEXITY = 10_000;
 
-function depthOf(selectionSet: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number {
+function depthOf(
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  seen: Set<string>,
+): number {
   if (!selectionSet) return 0;
   let deepest = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
-      deepest = Math.max(deepest, selection.selectionSet ? 1 + depthOf(selection.selectionSet, fragments, seen) : 1);
+      deepest = Math.max(
+        deepest,
+        selection.selectionSet ? 1 + depthOf(selection.selectionSet, fragments, seen) : 1,
+      );
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, seen));
     } else {
       const name = selection.name.value;
       const fragment = fragments.get(name);
-      if (fragment && !seen.has(name)) deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, new Set([...seen, name])));
+      if (fragment && !seen.has(name))
+        deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, new Set([...seen, name])));
     }
   }
   return deepest;
@@ -33,7 +47,9 @@ export function queryLimitsPlugin(): ApolloServerPlugin {
       return {
         async didResolveOperation({ request, document, operation, schema }) {
           const fragments = new Map(
-            document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+            document.definitions
+              .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+              .map((d) => [d.name.value, d]),
           );
           const depth = depthOf((operation as OperationDefinitionNode).selectionSet, fragments, new Set());
           if (depth > MAX_QUERY_DEPTH) {
@@ -49,9 +65,16 @@ export function queryLimitsPlugin(): ApolloServerPlugin {
             estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
           });
           if (complexity > MAX_QUERY_COMPLEXITY) {
-            throw new GraphQLError(`Query complexity ${complexity} exceeds the limit of ${MAX_QUERY_COMPLEXITY}`, {
-              extensions: { code: 'query_too_complex', status: 400, details: { complexity, limit: MAX_QUERY_COMPLEXITY } },
-            });
+            throw new GraphQLError(
+              `Query complexity ${complexity} exceeds the limit of ${MAX_QUERY_COMPLEXITY}`,
+              {
+                extensions: {
+                  code: 'query_too_complex',
+                  status: 400,
+                  details: { complexity, limit: MAX_QUERY_COMPLEXITY },
+                },
+              },
+            );
           }
         },
       };

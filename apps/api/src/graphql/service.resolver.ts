@@ -1,4 +1,17 @@
-import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription, InputType, Field } from '@nestjs/graphql';
+import {
+  Args,
+  Context,
+  ID,
+  Int,
+  Mutation,
+  Parent,
+  Query,
+  ResolveField,
+  Resolver,
+  Subscription,
+  InputType,
+  Field,
+} from '@nestjs/graphql';
 import { PlacementStatus, RunStatus } from '@schedlab/db';
 import { ApiKeyView, createApiKeySchema, CreatedApiKeyView } from '../api-keys/api-key.model';
 import { ApiKeysService } from '../api-keys/api-keys.service';
@@ -10,7 +23,14 @@ import { pageQuerySchema } from '../common/pagination';
 import { profileUploadQuerySchema, ProfileView } from '../profiles/profile.model';
 import { ProfilesService } from '../profiles/profiles.service';
 import { placementQuerySchema, submitRunSchema } from '../runs/run-input';
-import { FINAL_RUN_STATUSES, PlacementPage, RunProgressView, RunResultView, RunView, UnschedulableGroup } from '../runs/run.model';
+import {
+  FINAL_RUN_STATUSES,
+  PlacementPage,
+  RunProgressView,
+  RunResultView,
+  RunView,
+  UnschedulableGroup,
+} from '../runs/run.model';
 import { RunProgressRelay } from '../runs/run-progress.relay';
 import { RunsService } from '../runs/runs.service';
 import { createScenarioSchema, ScenarioView } from '../scenarios/scenario.model';
@@ -50,7 +70,11 @@ export class ServiceQueriesResolver {
 
   @Query(() => SnapshotPageView, { complexity: perItem })
   @RequireScope('read')
-  snapshots(@CurrentTenant() auth: TenantAuth, @Args('first', { type: () => Int, nullable: true }) first?: number, @Args('after', { nullable: true }) after?: string) {
+  snapshots(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('first', { type: () => Int, nullable: true }) first?: number,
+    @Args('after', { nullable: true }) after?: string,
+  ) {
     const page = pageQuerySchema.parse(defined({ limit: first, cursor: after }));
     return this.snapshotService.list(auth.tenantId, page.limit, page.cursor);
   }
@@ -75,7 +99,11 @@ export class ServiceQueriesResolver {
 
   @Query(() => ScenarioPageView, { complexity: perItem })
   @RequireScope('read')
-  scenarios(@CurrentTenant() auth: TenantAuth, @Args('first', { type: () => Int, nullable: true }) first?: number, @Args('after', { nullable: true }) after?: string) {
+  scenarios(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('first', { type: () => Int, nullable: true }) first?: number,
+    @Args('after', { nullable: true }) after?: string,
+  ) {
     const page = pageQuerySchema.parse(defined({ limit: first, cursor: after }));
     return this.scenarioService.list(auth.tenantId, page.limit, page.cursor);
   }
@@ -88,7 +116,11 @@ export class ServiceQueriesResolver {
 
   @Query(() => RunPageView, { complexity: perItem })
   @RequireScope('read')
-  simulations(@CurrentTenant() auth: TenantAuth, @Args('first', { type: () => Int, nullable: true }) first?: number, @Args('after', { nullable: true }) after?: string) {
+  simulations(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('first', { type: () => Int, nullable: true }) first?: number,
+    @Args('after', { nullable: true }) after?: string,
+  ) {
     const page = pageQuerySchema.parse(defined({ limit: first, cursor: after }));
     return this.runs.list(auth.tenantId, page.limit, page.cursor);
   }
@@ -105,7 +137,9 @@ export class ServiceQueriesResolver {
     return this.keys.list(auth.tenantId);
   }
 
-  @Mutation(() => SnapshotImportView, { description: 'content: a kubectl List (JSON) or multi-document YAML' })
+  @Mutation(() => SnapshotImportView, {
+    description: 'content: a kubectl List (JSON) or multi-document YAML',
+  })
   @RequireScope('write')
   importSnapshot(
     @CurrentTenant() auth: TenantAuth,
@@ -114,21 +148,39 @@ export class ServiceQueriesResolver {
     @Args('labels', { type: () => JsonScalar, nullable: true }) labels?: Record<string, string>,
   ) {
     snapshotImportQuerySchema.parse({ name });
-    return this.snapshotService.import(auth.tenantId, { name, labels: labelsSchema.parse(labels ?? {}) }, content);
+    return this.snapshotService.import(
+      auth.tenantId,
+      { name, labels: labelsSchema.parse(labels ?? {}) },
+      content,
+    );
   }
 
   @Mutation(() => Boolean)
   @RequireScope('write')
-  async deleteSnapshot(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }) id: string, @Args('hard', { nullable: true }) hard?: boolean) {
+  async deleteSnapshot(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('hard', { nullable: true }) hard?: boolean,
+  ) {
     await this.snapshotService.delete(auth.tenantId, id, hard === true);
     return true;
   }
 
   @Mutation(() => ProfileView, { description: 'config: a KubeSchedulerConfiguration as YAML or JSON text' })
   @RequireScope('write')
-  uploadProfile(@CurrentTenant() auth: TenantAuth, @Args('name') name: string, @Args('config') config: string, @Args('description', { nullable: true }) description?: string) {
+  uploadProfile(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('name') name: string,
+    @Args('config') config: string,
+    @Args('description', { nullable: true }) description?: string,
+  ) {
     const query = profileUploadQuerySchema.parse(defined({ name, description }));
-    return this.profileService.upload(auth.tenantId, query.name, query.description, parseBodyText(config, 'yaml'));
+    return this.profileService.upload(
+      auth.tenantId,
+      query.name,
+      query.description,
+      parseBodyText(config, 'yaml'),
+    );
   }
 
   @Mutation(() => ScenarioView)
@@ -139,7 +191,10 @@ export class ServiceQueriesResolver {
     @Args('document', { type: () => JsonScalar }) document: unknown,
     @Args('snapshotId', { type: () => ID, nullable: true }) snapshotId?: string,
   ) {
-    return this.scenarioService.create(auth.tenantId, createScenarioSchema.parse(defined({ name, document, snapshotId })));
+    return this.scenarioService.create(
+      auth.tenantId,
+      createScenarioSchema.parse(defined({ name, document, snapshotId })),
+    );
   }
 
   @Mutation(() => RunView)
@@ -156,7 +211,11 @@ export class ServiceQueriesResolver {
 
   @Mutation(() => CreatedApiKeyView)
   @RequireScope('admin')
-  createApiKey(@CurrentTenant() auth: TenantAuth, @Args('name') name: string, @Args('scopes', { type: () => [String], nullable: true }) scopes?: string[]) {
+  createApiKey(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('name') name: string,
+    @Args('scopes', { type: () => [String], nullable: true }) scopes?: string[],
+  ) {
     return this.keys.create(auth.tenantId, createApiKeySchema.parse(defined({ name, scopes })));
   }
 
@@ -171,7 +230,10 @@ export class ServiceQueriesResolver {
     resolve: (progress: RunProgressView) => progress,
   })
   @RequireScope('read')
-  simulationProgress(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }) id: string): AsyncIterable<RunProgressView> {
+  simulationProgress(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('id', { type: () => ID }) id: string,
+  ): AsyncIterable<RunProgressView> {
     const runs = this.runs;
     const relay = this.progress;
     return (async function* () {
@@ -179,11 +241,25 @@ export class ServiceQueriesResolver {
       try {
         const updates = (await relay.listen(id, stop.signal))[Symbol.asyncIterator]();
         const run = await runs.get(auth.tenantId, id); // 404 for another tenant's run
-        yield { runId: run.id, status: run.status, phase: run.phase, percent: run.percent, podsProcessed: run.podsProcessed, podsTotal: run.podsTotal };
+        yield {
+          runId: run.id,
+          status: run.status,
+          phase: run.phase,
+          percent: run.percent,
+          podsProcessed: run.podsProcessed,
+          podsTotal: run.podsTotal,
+        };
         if (FINAL_RUN_STATUSES.has(run.status)) return;
         for (let next = await updates.next(); !next.done; next = await updates.next()) {
           const p = next.value;
-          yield { runId: p.runId, status: p.status as RunStatus, phase: p.phase ?? null, percent: p.percent, podsProcessed: p.podsProcessed, podsTotal: p.podsTotal ?? null };
+          yield {
+            runId: p.runId,
+            status: p.status as RunStatus,
+            phase: p.phase ?? null,
+            percent: p.percent,
+            podsProcessed: p.podsProcessed,
+            podsTotal: p.podsTotal ?? null,
+          };
           if (FINAL_RUN_STATUSES.has(p.status as RunStatus)) return;
         }
       } finally {
@@ -204,13 +280,17 @@ export class RunFieldsResolver {
 
   @ResolveField(() => SnapshotView, { nullable: true, description: 'null once hard-deleted' })
   snapshot(@Parent() run: RunView, @CurrentTenant() auth: TenantAuth, @Context() ctx: GqlContext) {
-    return loaderFor(ctx, 'snapshot', auth.tenantId, (ids) => this.snapshots.getMany(auth.tenantId, ids)).load(run.snapshotId);
+    return loaderFor(ctx, 'snapshot', auth.tenantId, (ids) =>
+      this.snapshots.getMany(auth.tenantId, ids),
+    ).load(run.snapshotId);
   }
 
   @ResolveField(() => ScenarioView, { nullable: true })
   scenario(@Parent() run: RunView, @CurrentTenant() auth: TenantAuth, @Context() ctx: GqlContext) {
     if (!run.scenarioId) return null;
-    return loaderFor(ctx, 'scenario', auth.tenantId, (ids) => this.scenarios.getMany(auth.tenantId, ids)).load(run.scenarioId);
+    return loaderFor(ctx, 'scenario', auth.tenantId, (ids) =>
+      this.scenarios.getMany(auth.tenantId, ids),
+    ).load(run.scenarioId);
   }
 
   @ResolveField(() => RunResultView, { nullable: true, description: 'null until the run has succeeded' })
@@ -236,7 +316,9 @@ export class RunFieldsResolver {
     @Args('ownerKind', { nullable: true }) ownerKind?: string,
     @Args('ownerName', { nullable: true }) ownerName?: string,
   ) {
-    const query = placementQuerySchema.parse(defined({ limit: first, cursor: after, status, node, namespace, ownerKind, ownerName }));
+    const query = placementQuerySchema.parse(
+      defined({ limit: first, cursor: after, status, node, namespace, ownerKind, ownerName }),
+    );
     return this.runs.placements(auth.tenantId, run.id, query);
   }
 
@@ -246,7 +328,12 @@ export class RunFieldsResolver {
   }
 
   @ResolveField(() => JsonScalar, { description: "The engine's explanation for one pod" })
-  explanation(@Parent() run: RunView, @CurrentTenant() auth: TenantAuth, @Args('namespace') namespace: string, @Args('name') name: string) {
+  explanation(
+    @Parent() run: RunView,
+    @CurrentTenant() auth: TenantAuth,
+    @Args('namespace') namespace: string,
+    @Args('name') name: string,
+  ) {
     return this.runs.explanation(auth.tenantId, run.id, namespace, name);
   }
 }

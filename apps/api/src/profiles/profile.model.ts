@@ -8,7 +8,10 @@ export const PROFILE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export const profileUploadQuerySchema = z
   .object({
-    name: z.string().max(63).regex(PROFILE_NAME, 'must be lowercase letters, digits and "-" (like "bin-packing")'),
+    name: z
+      .string()
+      .max(63)
+      .regex(PROFILE_NAME, 'must be lowercase letters, digits and "-" (like "bin-packing")'),
     description: z.string().max(500).optional(),
   })
   .strict();
@@ -18,10 +21,16 @@ export class ProfileView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id!: string;
   @Field(() => String) @ApiProperty() name!: string;
   @Field(() => Int) @ApiProperty() version!: number;
-  @Field(() => String, { description: '"name@version", what runs record' }) @ApiProperty({ example: 'bin-packing@1' }) ref!: string;
+  @Field(() => String, { description: '"name@version", what runs record' })
+  @ApiProperty({ example: 'bin-packing@1' })
+  ref!: string;
   @Field(() => Boolean, { description: 'Shipped with Schedlab' }) @ApiProperty() builtIn!: boolean;
-  @Field(() => Boolean, { description: 'Shared with every tenant by an operator' }) @ApiProperty() shared!: boolean;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) description!: string | null;
+  @Field(() => Boolean, { description: 'Shared with every tenant by an operator' })
+  @ApiProperty()
+  shared!: boolean;
+  @Field(() => String, { nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
+  description!: string | null;
   @Field(() => JsonScalar) @ApiProperty({ type: 'object', additionalProperties: true }) config!: unknown;
   @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
 }
@@ -51,5 +60,8 @@ export function parseProfileRef(text: string): ProfileRef | null {
   const match = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)(?:@(latest|[1-9][0-9]{0,8}))?$/.exec(text);
   if (!match) return null;
   const version = match[3];
-  return { name: match[1]!, version: version === undefined || version === 'latest' ? undefined : Number(version) };
+  return {
+    name: match[1]!,
+    version: version === undefined || version === 'latest' ? undefined : Number(version),
+  };
 }

@@ -1,5 +1,13 @@
 import { Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { ApiRequest as Request } from '../common/http-types';
 import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-context';
 import { parseBodyDocument } from '../common/body-parsing';
@@ -16,7 +24,10 @@ export class ProfilesController {
   @Post()
   @RequireScope('write')
   @ApiConsumes('application/yaml', 'application/json')
-  @ApiBody({ description: 'A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)', schema: { type: 'object' } })
+  @ApiBody({
+    description: 'A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)',
+    schema: { type: 'object' },
+  })
   @ApiQuery({ name: 'name', required: true })
   @ApiQuery({ name: 'description', required: false })
   @ApiCreatedResponse({ type: ProfileView, description: 'Each upload is a new immutable version' })
@@ -27,14 +38,20 @@ export class ProfilesController {
 
   @Get()
   @RequireScope('read')
-  @ApiOkResponse({ type: [ProfileView], description: 'Latest version of each usable profile, built-ins included' })
+  @ApiOkResponse({
+    type: [ProfileView],
+    description: 'Latest version of each usable profile, built-ins included',
+  })
   list(@CurrentTenant() auth: TenantAuth) {
     return this.profiles.list(auth.tenantId);
   }
 
   @Get(':ref')
   @RequireScope('read')
-  @ApiOkResponse({ type: ProfileView, description: '"name" or "name@latest" = latest version; "name@3" = version 3' })
+  @ApiOkResponse({
+    type: ProfileView,
+    description: '"name" or "name@latest" = latest version; "name@3" = version 3',
+  })
   get(@CurrentTenant() auth: TenantAuth, @Param('ref') ref: string) {
     return this.profiles.get(auth.tenantId, ref);
   }

@@ -35,15 +35,26 @@ function preferOwn(tenantId: string, rows: SchedulerProfile[]): SchedulerProfile
 }
 
 /** Resolves "name", "name@latest" or "name@N" to one visible version, or 404. */
-export async function resolveProfile(tx: TenantTx, tenantId: string, refText: string): Promise<SchedulerProfile> {
+export async function resolveProfile(
+  tx: TenantTx,
+  tenantId: string,
+  refText: string,
+): Promise<SchedulerProfile> {
   const ref = parseProfileRef(refText);
   if (!ref) {
-    throw ApiError.badRequest('invalid_profile_ref', `profile "${refText}" must be "name", "name@latest" or "name@<version>"`, { field: 'profile' });
+    throw ApiError.badRequest(
+      'invalid_profile_ref',
+      `profile "${refText}" must be "name", "name@latest" or "name@<version>"`,
+      { field: 'profile' },
+    );
   }
-  const rows = preferOwn(tenantId, await tx.schedulerProfile.findMany({
-    where: { AND: [visibleTo(tenantId), { name: ref.name }, ref.version ? { version: ref.version } : {}] },
-    orderBy: { version: 'desc' },
-  }));
+  const rows = preferOwn(
+    tenantId,
+    await tx.schedulerProfile.findMany({
+      where: { AND: [visibleTo(tenantId), { name: ref.name }, ref.version ? { version: ref.version } : {}] },
+      orderBy: { version: 'desc' },
+    }),
+  );
   if (!rows[0]) throw ApiError.notFound('Scheduler profile', refText);
   return rows[0];
 }
@@ -56,16 +67,35 @@ export class ProfilesService {
   ) {}
 
   /** Stores the configuration as the next version of `name` (1 for a new name). */
-  async upload(tenantId: string, name: string, description: string | undefined, config: unknown): Promise<ProfileView> {
+  async upload(
+    tenantId: string,
+    name: string,
+    description: string | undefined,
+    config: unknown,
+  ): Promise<ProfileView> {
     validateSchedulerConfiguration(config);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.data.run(tenantId, async (tx) => {
           const builtIn = await tx.schedulerProfile.findFirst({ where: { tenantId: null, name } });
-          if (builtIn) throw ApiError.conflict('reserved_profile_name', `"${name}" is a built-in profile; choose another name`, { field: 'name' });
-          const latest = await tx.schedulerProfile.findFirst({ where: { tenantId, name }, orderBy: { version: 'desc' } });
+          if (builtIn)
+            throw ApiError.conflict(
+              'reserved_profile_name',
+              `"${name}" is a built-in profile; choose another name`,
+              { field: 'name' },
+            );
+          const latest = await tx.schedulerProfile.findFirst({
+            where: { tenantId, name },
+            orderBy: { version: 'desc' },
+          });
           const row = await tx.schedulerProfile.create({
-            data: { tenantId, name, version: (latest?.version ?? 0) + 1, config: config as Prisma.InputJsonValue, description },
+            data: {
+              tenantId,
+              name,
+              version: (latest?.version ?? 0) + 1,
+              config: config as Prisma.InputJsonValue,
+              description,
+            },
           });
           return toProfileView(row);
         });
@@ -79,15 +109,23 @@ export class ProfilesService {
   /** The latest version of every profile name the tenant can use. */
   async list(tenantId: string): Promise<ProfileView[]> {
     const rows = await this.data.run(tenantId, (tx) =>
-      tx.schedulerProfile.findMany({ where: visibleTo(tenantId), orderBy: [{ name: 'asc' }, { version: 'desc' }] }),
+      tx.schedulerProfile.findMany({
+        where: visibleTo(tenantId),
+        orderBy: [{ name: 'asc' }, { version: 'desc' }],
+      }),
     );
     const seen = new Set<string>();
-    return preferOwn(tenantId, rows).filter((r) => !seen.has(r.name) && seen.add(r.name)).map(toProfileView);
+    return preferOwn(tenantId, rows)
+      .filter((r) => !seen.has(r.name) && seen.add(r.name))
+      .map(toProfileView);
   }
 
   async versions(tenantId: string, name: string): Promise<ProfileView[]> {
     const rows = await this.data.run(tenantId, (tx) =>
-      tx.schedulerProfile.findMany({ where: { AND: [visibleTo(tenantId), { name }] }, orderBy: { version: 'desc' } }),
+      tx.schedulerProfile.findMany({
+        where: { AND: [visibleTo(tenantId), { name }] },
+        orderBy: { version: 'desc' },
+      }),
     );
     const visible = preferOwn(tenantId, rows);
     if (visible.length === 0) throw ApiError.notFound('Scheduler profile', name);

@@ -3,7 +3,10 @@ import { z } from 'zod';
 
 /** Engine options any run type takes (names as the worker's engine task reads them). */
 const schedulingOptions = {
-  compatibilityVersion: z.string().regex(/^1\.\d+$/, 'must look like "1.33"').optional(),
+  compatibilityVersion: z
+    .string()
+    .regex(/^1\.\d+$/, 'must look like "1.33"')
+    .optional(),
   featureGates: z.record(z.string(), z.boolean()).optional(),
   tieBreak: z.enum(['random', 'lowest-node-name']).optional(),
   preemption: z.boolean().optional(),
@@ -17,10 +20,18 @@ const objectValue = z.record(z.string(), z.unknown());
 export const OPTIONS_BY_TYPE: Record<RunType, z.ZodType<Record<string, unknown>>> = {
   simulate: z.object(schedulingOptions).strict(),
   capacity: z
-    .object({ ...schedulingOptions, podTemplate: objectValue, maxReplicas: z.number().int().min(1).max(100_000).optional() })
+    .object({
+      ...schedulingOptions,
+      podTemplate: objectValue,
+      maxReplicas: z.number().int().min(1).max(100_000).optional(),
+    })
     .strict(),
   'nodes-needed': z
-    .object({ ...schedulingOptions, templates: z.array(objectValue).min(1), maxNodes: z.number().int().min(1).max(10_000).optional() })
+    .object({
+      ...schedulingOptions,
+      templates: z.array(objectValue).min(1),
+      maxNodes: z.number().int().min(1).max(10_000).optional(),
+    })
     .strict(),
   resilience: z.object({ ...schedulingOptions, by: z.enum(['node', 'zone']).optional() }).strict(),
   compare: z
@@ -47,7 +58,8 @@ export const submitRunSchema = z
   .transform((input, ctx) => {
     const parsed = OPTIONS_BY_TYPE[input.type].safeParse(input.options ?? {});
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['options', ...issue.path] } as never);
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ ...issue, path: ['options', ...issue.path] } as never);
       return z.NEVER;
     }
     return { ...input, options: parsed.data };

@@ -6,15 +6,28 @@ import { JsonScalar } from '../common/json.scalar';
 registerEnumType(RunStatus, { name: 'RunStatus' });
 registerEnumType(PlacementStatus, { name: 'PlacementStatus' });
 
-export const FINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([RunStatus.succeeded, RunStatus.failed, RunStatus.cancelled]);
+export const FINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([
+  RunStatus.succeeded,
+  RunStatus.failed,
+  RunStatus.cancelled,
+]);
 
 export class SubmitRunBody {
   @ApiProperty({ enum: ['simulate', 'capacity', 'nodes-needed', 'resilience', 'compare'] }) type!: string;
   @ApiProperty({ format: 'uuid' }) snapshotId!: string;
   @ApiPropertyOptional({ format: 'uuid' }) scenarioId?: string;
-  @ApiPropertyOptional({ example: 'bin-packing@1', description: '"name", "name@latest" or "name@N"; default "default"' }) profile?: string;
+  @ApiPropertyOptional({
+    example: 'bin-packing@1',
+    description: '"name", "name@latest" or "name@N"; default "default"',
+  })
+  profile?: string;
   @ApiPropertyOptional({ description: 'Random seed for tie-breaking; default 0' }) seed?: number;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Per type; see docs/api.md' }) options?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Per type; see docs/api.md',
+  })
+  options?: Record<string, unknown>;
 }
 
 @ObjectType('SimulationRun')
@@ -23,23 +36,38 @@ export class RunView {
   @Field(() => String) @ApiProperty() type!: string;
   @Field(() => RunStatus) @ApiProperty({ enum: RunStatus, enumName: 'RunStatus' }) status!: RunStatus;
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) snapshotId!: string;
-  @Field(() => ID, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) scenarioId!: string | null;
+  @Field(() => ID, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) scenarioId!:
+    string | null;
   @Field(() => String, { description: '"name@version" resolved at submit' }) @ApiProperty() profile!: string;
   @Field(() => Int) @ApiProperty() seed!: number;
   @Field(() => JsonScalar) @ApiProperty({ type: 'object', additionalProperties: true }) options!: unknown;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) phase!: string | null;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) phase!:
+    string | null;
   @Field(() => Float) @ApiProperty() percent!: number;
   @Field(() => Int) @ApiProperty() podsProcessed!: number;
-  @Field(() => Int, { nullable: true }) @ApiPropertyOptional({ type: Number, nullable: true }) podsTotal!: number | null;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) error!: string | null;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) engineVersion!: string | null;
+  @Field(() => Int, { nullable: true }) @ApiPropertyOptional({ type: Number, nullable: true }) podsTotal!:
+    number | null;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) error!:
+    string | null;
+  @Field(() => String, { nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
+  engineVersion!: string | null;
   @Field(() => Int) @ApiProperty() attempts!: number;
-  @Field(() => Date, { nullable: true }) @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) cancelRequestedAt!: Date | null;
-  @Field(() => ID, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) parentId!: string | null;
+  @Field(() => Date, { nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  cancelRequestedAt!: Date | null;
+  @Field(() => ID, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) parentId!:
+    string | null;
   @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
-  @Field(() => Date, { nullable: true }) @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) startedAt!: Date | null;
-  @Field(() => Date, { nullable: true }) @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) finishedAt!: Date | null;
-  @Field(() => Int, { nullable: true, description: 'finishedAt - startedAt' }) @ApiPropertyOptional({ type: Number, nullable: true }) durationMs!: number | null;
+  @Field(() => Date, { nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  startedAt!: Date | null;
+  @Field(() => Date, { nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  finishedAt!: Date | null;
+  @Field(() => Int, { nullable: true, description: 'finishedAt - startedAt' })
+  @ApiPropertyOptional({ type: Number, nullable: true })
+  durationMs!: number | null;
 }
 
 export function toRunView(row: SimulationRun): RunView {
@@ -73,15 +101,26 @@ export class PlacementView {
   @Field(() => Int) @ApiProperty() ordinal!: number;
   @Field(() => String) @ApiProperty() namespace!: string;
   @Field(() => String) @ApiProperty() name!: string;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) ownerKind!: string | null;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) ownerName!: string | null;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) node!: string | null;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) zone!: string | null;
-  @Field(() => PlacementStatus) @ApiProperty({ enum: PlacementStatus, enumName: 'PlacementStatus' }) status!: PlacementStatus;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) ownerKind!:
+    string | null;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) ownerName!:
+    string | null;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) node!:
+    string | null;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) zone!:
+    string | null;
+  @Field(() => PlacementStatus)
+  @ApiProperty({ enum: PlacementStatus, enumName: 'PlacementStatus' })
+  status!: PlacementStatus;
   @Field(() => Int) @ApiProperty() priority!: number;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) message!: string | null;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) nominatedNode!: string | null;
-  @Field(() => [String], { nullable: true }) @ApiPropertyOptional({ type: [String], nullable: true }) victims!: string[] | null;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) message!:
+    string | null;
+  @Field(() => String, { nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
+  nominatedNode!: string | null;
+  @Field(() => [String], { nullable: true })
+  @ApiPropertyOptional({ type: [String], nullable: true })
+  victims!: string[] | null;
 }
 
 export function toPlacementView(row: Placement): PlacementView {
@@ -104,21 +143,34 @@ export function toPlacementView(row: Placement): PlacementView {
 @ObjectType('PlacementPage')
 export class PlacementPage {
   @Field(() => [PlacementView]) @ApiProperty({ type: [PlacementView] }) items!: PlacementView[];
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) nextCursor!: string | null;
+  @Field(() => String, { nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
+  nextCursor!: string | null;
 }
 
 @ObjectType('UnschedulableGroup')
 export class UnschedulableGroup {
   @Field(() => String) @ApiProperty() reason!: string;
   @Field(() => Int) @ApiProperty() count!: number;
-  @Field(() => [String], { description: 'Up to 20 pods ("namespace/name")' }) @ApiProperty({ type: [String] }) pods!: string[];
+  @Field(() => [String], { description: 'Up to 20 pods ("namespace/name")' })
+  @ApiProperty({ type: [String] })
+  pods!: string[];
 }
 
 @ObjectType('RunResult')
 export class RunResultView {
-  @Field(() => JsonScalar, { description: 'Counts, per-node and per-zone utilization' }) @ApiProperty({ type: 'object', additionalProperties: true }) summary!: unknown;
-  @Field(() => JsonScalar, { nullable: true }) @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true }) storageSummary!: unknown;
-  @Field(() => JsonScalar, { nullable: true, description: 'capacity / nodes-needed / resilience / compare result' }) @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true }) analysis!: unknown;
+  @Field(() => JsonScalar, { description: 'Counts, per-node and per-zone utilization' })
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  summary!: unknown;
+  @Field(() => JsonScalar, { nullable: true })
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true })
+  storageSummary!: unknown;
+  @Field(() => JsonScalar, {
+    nullable: true,
+    description: 'capacity / nodes-needed / resilience / compare result',
+  })
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true })
+  analysis!: unknown;
 }
 
 @ObjectType('RunProgress')

@@ -58,7 +58,10 @@ export class RunsController {
 
   @Get(':id/placements')
   @RequireScope('read')
-  @ApiOkResponse({ type: PlacementPage, description: 'Filter by status, node, namespace, ownerKind, ownerName; cursor-paginated' })
+  @ApiOkResponse({
+    type: PlacementPage,
+    description: 'Filter by status, node, namespace, ownerKind, ownerName; cursor-paginated',
+  })
   placements(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string, @Query() query: unknown) {
     return this.runs.placements(auth.tenantId, id, parseQuery(placementQuerySchema, query));
   }
@@ -73,7 +76,12 @@ export class RunsController {
   @Get(':id/pods/:namespace/:name/explanation')
   @RequireScope('read')
   @ApiOkResponse({ description: "The engine's explanation for one pod" })
-  explanation(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string, @Param('namespace') namespace: string, @Param('name') name: string) {
+  explanation(
+    @CurrentTenant() auth: TenantAuth,
+    @Param('id', runId()) id: string,
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+  ) {
     return this.runs.explanation(auth.tenantId, id, namespace, name);
   }
 }

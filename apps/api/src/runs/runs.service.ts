@@ -5,7 +5,14 @@ import type { TenantTx } from '@schedlab/data';
 import { Prisma, RunStatus } from '@schedlab/db';
 import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/jobs';
 import { ApiError } from '../common/api-error';
-import { afterCreatedAtCursor, createdAtCursorOf, decodeCursor, NEWEST_FIRST, type Page, pageOf } from '../common/pagination';
+import {
+  afterCreatedAtCursor,
+  createdAtCursorOf,
+  decodeCursor,
+  NEWEST_FIRST,
+  type Page,
+  pageOf,
+} from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
 import { resolveProfile } from '../profiles/profiles.service';
 import { requireScenario } from '../scenarios/scenarios.service';
@@ -73,7 +80,10 @@ export class RunsService implements OnModuleInit {
     } catch (error) {
       const reason = `Could not enqueue: ${(error as Error).message}`;
       await this.data.run(tenantId, (tx) =>
-        tx.simulationRun.update({ where: { id: row.id }, data: { status: RunStatus.failed, error: reason, finishedAt: new Date() } }),
+        tx.simulationRun.update({
+          where: { id: row.id },
+          data: { status: RunStatus.failed, error: reason, finishedAt: new Date() },
+        }),
       );
       throw new ApiError(503, 'queue_unavailable', reason);
     }
@@ -123,7 +133,10 @@ export class RunsService implements OnModuleInit {
         data: { status: RunStatus.cancelled, cancelRequestedAt: now, finishedAt: now },
       });
       if (queued.count === 0) {
-        await tx.simulationRun.updateMany({ where: { id, cancelRequestedAt: null }, data: { cancelRequestedAt: now } });
+        await tx.simulationRun.updateMany({
+          where: { id, cancelRequestedAt: null },
+          data: { cancelRequestedAt: now },
+        });
       }
       return requireRun(tx, tenantId, id);
     });
@@ -138,7 +151,9 @@ export class RunsService implements OnModuleInit {
       const run = await requireRun(tx, tenantId, id);
       const result = await tx.runResult.findUnique({ where: { runId: id } });
       if (!result) {
-        throw ApiError.conflict('result_not_ready', `Run ${id} has no result (status ${run.status})`, { status: run.status });
+        throw ApiError.conflict('result_not_ready', `Run ${id} has no result (status ${run.status})`, {
+          status: run.status,
+        });
       }
       return { summary: result.summary, storageSummary: result.storageSummary, analysis: result.analysis };
     });
@@ -190,7 +205,9 @@ export class RunsService implements OnModuleInit {
   async explanation(tenantId: string, id: string, namespace: string, name: string): Promise<unknown> {
     return this.data.run(tenantId, async (tx) => {
       await requireRun(tx, tenantId, id);
-      const row = await tx.podExplanation.findUnique({ where: { runId_namespace_name: { runId: id, namespace, name } } });
+      const row = await tx.podExplanation.findUnique({
+        where: { runId_namespace_name: { runId: id, namespace, name } },
+      });
       if (!row) throw ApiError.notFound('Pod explanation', `${namespace}/${name}`);
       return row.explanation;
     });

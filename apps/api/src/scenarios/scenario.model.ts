@@ -16,18 +16,31 @@ export type CreateScenarioInput = z.infer<typeof createScenarioSchema>;
 export class CreateScenarioBody {
   @ApiProperty({ example: 'drain zone a' }) name!: string;
   @ApiPropertyOptional({ format: 'uuid' }) snapshotId?: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'A scenario document (docs/scenarios.md)' }) document!: unknown;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'A scenario document (docs/scenarios.md)',
+  })
+  document!: unknown;
 }
 
 @ObjectType('Scenario', { description: 'A named what-if scenario, validated with the engine.' })
 export class ScenarioView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id!: string;
   @Field(() => String) @ApiProperty() name!: string;
-  @Field(() => ID, { nullable: true }) @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) snapshotId!: string | null;
+  @Field(() => ID, { nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
+  snapshotId!: string | null;
   @Field(() => JsonScalar) @ApiProperty({ type: 'object', additionalProperties: true }) document!: unknown;
   @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
 }
 
 export function toScenarioView(row: Scenario): ScenarioView {
-  return { id: row.id, name: row.name, snapshotId: row.snapshotId, document: row.document, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    name: row.name,
+    snapshotId: row.snapshotId,
+    document: row.document,
+    createdAt: row.createdAt,
+  };
 }

@@ -1,5 +1,12 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { ApiRequest as Request } from '../common/http-types';
 import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-context';
 import { parseBodyDocument } from '../common/body-parsing';

@@ -3,7 +3,13 @@ import type { TenantTx } from '@schedlab/data';
 import type { Prisma } from '@schedlab/db';
 import { parseScenario, ScenarioError } from '@schedlab/scenarios';
 import { ApiError } from '../common/api-error';
-import { afterCreatedAtCursor, createdAtCursorOf, NEWEST_FIRST, type Page, pageOf } from '../common/pagination';
+import {
+  afterCreatedAtCursor,
+  createdAtCursorOf,
+  NEWEST_FIRST,
+  type Page,
+  pageOf,
+} from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
 import { requireSnapshot } from '../snapshots/snapshots.service';
 import { type CreateScenarioInput, type ScenarioView, toScenarioView } from './scenario.model';
@@ -15,7 +21,11 @@ export function validateScenarioDocument(document: unknown): void {
   } catch (error) {
     if (error instanceof ScenarioError) {
       const field = error.field ? `document.${error.field}` : 'document';
-      throw ApiError.badRequest('invalid_scenario', `${field}: ${error.detail}`, { field, problem: error.detail, stepIndex: error.stepIndex });
+      throw ApiError.badRequest('invalid_scenario', `${field}: ${error.detail}`, {
+        field,
+        problem: error.detail,
+        stepIndex: error.stepIndex,
+      });
     }
     throw error;
   }
@@ -36,7 +46,12 @@ export class ScenariosService {
     return this.data.run(tenantId, async (tx) => {
       if (input.snapshotId) await requireSnapshot(tx, tenantId, input.snapshotId);
       const row = await tx.scenario.create({
-        data: { tenantId, name: input.name, snapshotId: input.snapshotId ?? null, document: input.document as Prisma.InputJsonValue },
+        data: {
+          tenantId,
+          name: input.name,
+          snapshotId: input.snapshotId ?? null,
+          document: input.document as Prisma.InputJsonValue,
+        },
       });
       return toScenarioView(row);
     });
@@ -61,7 +76,9 @@ export class ScenariosService {
   }
 
   async getMany(tenantId: string, ids: readonly string[]): Promise<ScenarioView[]> {
-    const rows = await this.data.run(tenantId, (tx) => tx.scenario.findMany({ where: { tenantId, id: { in: [...ids] } } }));
+    const rows = await this.data.run(tenantId, (tx) =>
+      tx.scenario.findMany({ where: { tenantId, id: { in: [...ids] } } }),
+    );
     return rows.map(toScenarioView);
   }
 
@@ -70,7 +87,8 @@ export class ScenariosService {
     await this.data.run(tenantId, async (tx) => {
       await requireScenario(tx, tenantId, id);
       const runs = await tx.simulationRun.count({ where: { scenarioId: id } });
-      if (runs > 0) throw ApiError.conflict('scenario_in_use', `Scenario ${id} is used by ${runs} run(s)`, { runs });
+      if (runs > 0)
+        throw ApiError.conflict('scenario_in_use', `Scenario ${id} is used by ${runs} run(s)`, { runs });
       await tx.scenario.delete({ where: { id } });
     });
   }

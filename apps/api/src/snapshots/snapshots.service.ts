@@ -1,17 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { countBy } from './snapshot-counts';
-import { type KubeObject, ObjectValidationError, ParseError, parseKubernetesObjects, type SkippedObject } from '@schedlab/k8s';
+import {
+  type KubeObject,
+  ObjectValidationError,
+  ParseError,
+  parseKubernetesObjects,
+  type SkippedObject,
+} from '@schedlab/k8s';
 import { packSnapshotItems, type TenantTx } from '@schedlab/data';
 import { Prisma } from '@schedlab/db';
 import { ApiError } from '../common/api-error';
-import { afterCreatedAtCursor, createdAtCursorOf, NEWEST_FIRST, type Page, pageOf } from '../common/pagination';
+import {
+  afterCreatedAtCursor,
+  createdAtCursorOf,
+  NEWEST_FIRST,
+  type Page,
+  pageOf,
+} from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
 import { type SnapshotView, toSnapshotView } from './snapshot.model';
 
 /** Every column but the content: listings and lookups never load the (large) dump. */
 export const SNAPSHOT_SUMMARY = {
-  id: true, tenantId: true, name: true, labels: true, contentHash: true, counts: true,
-  warnings: true, sizeBytes: true, deletedAt: true, createdAt: true,
+  id: true,
+  tenantId: true,
+  name: true,
+  labels: true,
+  contentHash: true,
+  counts: true,
+  warnings: true,
+  sizeBytes: true,
+  deletedAt: true,
+  createdAt: true,
 } as const;
 
 export interface ImportInput {
@@ -56,13 +76,21 @@ export class SnapshotsService {
    * Stores a dump, or finds identical content already stored (answered as a duplicate, and
    * restored if it had been soft-deleted). Nothing is written when the dump is invalid.
    */
-  async import(tenantId: string, input: ImportInput, text: string): Promise<{ snapshot: SnapshotView; duplicate: boolean }> {
+  async import(
+    tenantId: string,
+    input: ImportInput,
+    text: string,
+  ): Promise<{ snapshot: SnapshotView; duplicate: boolean }> {
     const { objects, skipped } = parseDump(text);
     text = ''; // memory bound: the dump's text is garbage once parsed
     if (objects.length === 0) {
-      throw ApiError.badRequest('empty_snapshot', 'The dump contains no object of a kind the scheduler reads', {
-        skipped: skipped.length,
-      });
+      throw ApiError.badRequest(
+        'empty_snapshot',
+        'The dump contains no object of a kind the scheduler reads',
+        {
+          skipped: skipped.length,
+        },
+      );
     }
     const packed = packSnapshotItems(objects);
     const counts = countBy(objects, (o) => o.kind);
@@ -72,7 +100,16 @@ export class SnapshotsService {
         const existing = await this.findByHash(tx, tenantId, packed.contentHash);
         if (existing) return { snapshot: existing, duplicate: true };
         const row = await tx.snapshot.create({
-          data: { tenantId, name: input.name, labels: input.labels, contentHash: packed.contentHash, counts, warnings, sizeBytes: packed.sizeBytes, content: packed.content },
+          data: {
+            tenantId,
+            name: input.name,
+            labels: input.labels,
+            contentHash: packed.contentHash,
+            counts,
+            warnings,
+            sizeBytes: packed.sizeBytes,
+            content: packed.content,
+          },
           select: SNAPSHOT_SUMMARY,
         });
         return { snapshot: toSnapshotView(row), duplicate: false };
@@ -80,15 +117,24 @@ export class SnapshotsService {
     } catch (error) {
       // The same content imported concurrently: the other request stored it first.
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-        const existing = await this.data.run(tenantId, (tx) => this.findByHash(tx, tenantId, packed.contentHash));
+        const existing = await this.data.run(tenantId, (tx) =>
+          this.findByHash(tx, tenantId, packed.contentHash),
+        );
         if (existing) return { snapshot: existing, duplicate: true };
       }
       throw error;
     }
   }
 
-  private async findByHash(tx: TenantTx, tenantId: string, contentHash: string): Promise<SnapshotView | null> {
-    const row = await tx.snapshot.findUnique({ where: { tenantId_contentHash: { tenantId, contentHash } }, select: SNAPSHOT_SUMMARY });
+  private async findByHash(
+    tx: TenantTx,
+    tenantId: string,
+    contentHash: string,
+  ): Promise<SnapshotView | null> {
+    const row = await tx.snapshot.findUnique({
+      where: { tenantId_contentHash: { tenantId, contentHash } },
+      select: SNAPSHOT_SUMMARY,
+    });
     if (!row) return null;
     if (row.deletedAt) {
       await tx.snapshot.update({ where: { id: row.id }, data: { deletedAt: null } });
@@ -136,7 +182,11 @@ export class SnapshotsService {
         tx.scenario.count({ where: { snapshotId: id } }),
       ]);
       if (runs + scenarios > 0) {
-        throw ApiError.conflict('snapshot_in_use', `Snapshot ${id} is used by ${runs} run(s) and ${scenarios} scenario(s); delete those first or soft-delete the snapshot`, { runs, scenarios });
+        throw ApiError.conflict(
+          'snapshot_in_use',
+          `Snapshot ${id} is used by ${runs} run(s) and ${scenarios} scenario(s); delete those first or soft-delete the snapshot`,
+          { runs, scenarios },
+        );
       }
       await tx.snapshot.delete({ where: { id } });
     });
@@ -144,7 +194,12 @@ export class SnapshotsService {
 }
 
 /** The tenant's live snapshot or 404 (also for another tenant's id and for soft-deleted ones). */
-export async function requireSnapshot(tx: TenantTx, tenantId: string, id: string, options: { includeDeleted?: boolean } = {}) {
+export async function requireSnapshot(
+  tx: TenantTx,
+  tenantId: string,
+  id: string,
+  options: { includeDeleted?: boolean } = {},
+) {
   const row = await tx.snapshot.findFirst({
     where: { id, tenantId, ...(options.includeDeleted ? {} : { deletedAt: null }) },
     select: SNAPSHOT_SUMMARY,

@@ -22,7 +22,11 @@ describe('snapshots API (real PostgreSQL and Redis)', () => {
       .set('content-type', 'application/yaml')
       .send(clusterSmall)
       .expect(201);
-    expect(res.body).toMatchObject({ name: 'small', labels: { env: 'test', team: 'platform' }, duplicate: false });
+    expect(res.body).toMatchObject({
+      name: 'small',
+      labels: { env: 'test', team: 'platform' },
+      duplicate: false,
+    });
     expect(res.body.contentHash).toMatch(/^[0-9a-f]{64}$/);
     expect(res.body.counts.Node).toBeGreaterThan(0);
     expect(res.body.counts.Pod).toBeGreaterThan(0);
@@ -42,12 +46,22 @@ describe('snapshots API (real PostgreSQL and Redis)', () => {
       .post('/v1/snapshots?name=tiny')
       .set(bearer(acme.key))
       .set('content-type', 'application/json')
-      .send({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' } }] })
+      .send({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } },
+          { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' } },
+        ],
+      })
       .expect(201);
     expect(second.body.warnings).toEqual([expect.objectContaining({ kind: 'Event', count: 1 })]);
     const page1 = await api.http.get('/v1/snapshots?limit=1').set(bearer(acme.key)).expect(200);
     expect(page1.body.items.map((s: { name: string }) => s.name)).toEqual(['tiny']);
-    const page2 = await api.http.get(`/v1/snapshots?limit=1&cursor=${page1.body.nextCursor}`).set(bearer(acme.key)).expect(200);
+    const page2 = await api.http
+      .get(`/v1/snapshots?limit=1&cursor=${page1.body.nextCursor}`)
+      .set(bearer(acme.key))
+      .expect(200);
     expect(page2.body).toMatchObject({ items: [{ name: 'small' }], nextCursor: null });
     await api.http.get('/v1/snapshots?cursor=garbage').set(bearer(acme.key)).expect(400);
 
@@ -70,8 +84,16 @@ describe('snapshots API (real PostgreSQL and Redis)', () => {
         .send({ apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration' })
         .expect(201);
       await shared.http.get('/v1/profiles/team-pack').set(bearer(viewer.key)).expect(404);
-      await shared.http.post(`/v1/admin/profiles/${profile.body.id}/shared`).set(bearer(owner.key)).send({ shared: true }).expect(401);
-      await shared.http.post(`/v1/admin/profiles/${profile.body.id}/shared`).set(bearer('operator-token-for-tests')).send({ shared: true }).expect(200);
+      await shared.http
+        .post(`/v1/admin/profiles/${profile.body.id}/shared`)
+        .set(bearer(owner.key))
+        .send({ shared: true })
+        .expect(401);
+      await shared.http
+        .post(`/v1/admin/profiles/${profile.body.id}/shared`)
+        .set(bearer('operator-token-for-tests'))
+        .send({ shared: true })
+        .expect(200);
       const seen = await shared.http.get('/v1/profiles/team-pack@1').set(bearer(viewer.key)).expect(200);
       expect(seen.body).toMatchObject({ shared: true, builtIn: false });
     } finally {

@@ -21,7 +21,11 @@ describe('schedlab tenant create (real PostgreSQL)', () => {
     let out = '';
     let err = '';
     process.exitCode = undefined;
-    await createProgram({ version: '0', out: (t) => (out += t), err: (t) => (err += t) }).parseAsync(['node', 'schedlab', ...args]);
+    await createProgram({ version: '0', out: (t) => (out += t), err: (t) => (err += t) }).parseAsync([
+      'node',
+      'schedlab',
+      ...args,
+    ]);
     const code = process.exitCode;
     process.exitCode = undefined;
     return { out, err, code };
@@ -33,7 +37,10 @@ describe('schedlab tenant create (real PostgreSQL)', () => {
     expect(created.tenant.name).toBe('acme');
     const prisma = createPrismaClient(db.url);
     try {
-      expect(await findApiKeyBySecret(prisma, created.apiKey.secret)).toMatchObject({ tenantId: created.tenant.id, scopes: ['read', 'write', 'admin'] });
+      expect(await findApiKeyBySecret(prisma, created.apiKey.secret)).toMatchObject({
+        tenantId: created.tenant.id,
+        scopes: ['read', 'write', 'admin'],
+      });
     } finally {
       await prisma.$disconnect();
     }

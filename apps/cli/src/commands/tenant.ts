@@ -17,7 +17,9 @@ export async function createTenant(databaseUrl: string, name: string): Promise<C
 }
 
 export function registerTenantCommand(program: Command): void {
-  const tenant = program.command('tenant').description('operator commands for tenants (talk to DATABASE_URL directly)');
+  const tenant = program
+    .command('tenant')
+    .description('operator commands for tenants (talk to DATABASE_URL directly)');
   tenant
     .command('create <name>')
     .description('create a tenant and print its first admin API key (shown only once)')
