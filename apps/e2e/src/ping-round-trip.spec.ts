@@ -16,6 +16,9 @@ interface PingJobJson {
   finishedAt: string | null;
 }
 
+/** The example endpoints are operator-only; the test plays the operator. */
+const OPERATOR_TOKEN = 'e2e-operator-token-0123456789abcdef';
+
 /** api → queue → worker → database → api, with each app in its own process. */
 describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)', () => {
   let db: TestDatabase;
@@ -28,7 +31,7 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
   async function post<T>(path: string, body: unknown): Promise<T> {
     const res = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
       body: JSON.stringify(body),
     });
     expect(res.status).toBe(201);
@@ -37,7 +40,11 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
 
   /** Every state the api reports over graphql-ws until the subscription completes. */
   function pingJobUpdates(id: string): Promise<PingJobJson[]> {
-    const client = createClient({ url: graphqlUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket });
+    const client = createClient({
+      url: graphqlUrl.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    });
     const seen: PingJobJson[] = [];
     return new Promise<PingJobJson[]>((resolve, reject) => {
       client.subscribe<{ pingJobUpdates: PingJobJson }>(
@@ -60,7 +67,7 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
   async function graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
     const res = await fetch(graphqlUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
       body: JSON.stringify({ query, variables }),
     });
     const body = (await res.json()) as { data: T; errors?: unknown };
@@ -70,7 +77,13 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
 
   beforeAll(async () => {
     db = await createTestDatabase({ migrated: true });
-    env = { DATABASE_URL: db.url, API_PORT: '0', LOG_LEVEL: 'warn', QUEUE_PREFIX: uniqueName('e2e') };
+    env = {
+      DATABASE_URL: db.url,
+      API_PORT: '0',
+      LOG_LEVEL: 'warn',
+      QUEUE_PREFIX: uniqueName('e2e'),
+      OPERATOR_TOKEN,
+    };
     const started = await startService<ApiListening>('api', env);
     api = started.service;
     graphqlUrl = started.ready.endpoints.graphql;
@@ -95,7 +108,9 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
     const updates = await pingJobUpdates(created.id);
     expect(updates.at(-1)?.status).toBe('SUCCEEDED');
 
-    const res = await fetch(`${baseUrl}/api/ping-jobs/${created.id}`);
+    const res = await fetch(`${baseUrl}/api/ping-jobs/${created.id}`, {
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    });
     expect(res.status).toBe(200);
     const job = (await res.json()) as PingJobJson;
     expect(job).toMatchObject({
@@ -128,10 +143,24 @@ describe('ping job round trip (real PostgreSQL, Redis, api and worker processes)
     expect(updates.slice(0, -1).every((u) => u.status === 'QUEUED' || u.status === 'RUNNING')).toBe(true);
   });
 
+  it('refuses the example endpoints without the operator token', async () => {
+    const tenant = await fetch(`${baseUrl}/api/tenants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'anonymous' }),
+    });
+    expect(tenant.status).toBe(401);
+    const job = await fetch(`${baseUrl}/api/ping-jobs/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: 'Bearer not-the-operator-token' },
+    });
+    expect(job.status).toBe(401);
+    expect(((await job.json()) as { error: { code: string } }).error.code).toBe('invalid_operator_token');
+  });
+
   it('rejects a ping job for a tenant that does not exist', async () => {
     const res = await fetch(`${baseUrl}/api/ping-jobs`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
       body: JSON.stringify({ tenantId: '00000000-0000-4000-8000-000000000000', message: 'x' }),
     });
     expect(res.status).toBe(404);

@@ -8,9 +8,12 @@ import {
   PingJobView,
 } from './ping-job.model';
 import { PingJobsService } from './ping-jobs.service';
+import { OperatorOnly } from '../auth/auth-context';
 
 @ApiTags('ping-jobs')
 @Controller('api/ping-jobs')
+// The foundation's example endpoints act on any tenant id, so only operators may call them.
+@OperatorOnly()
 export class PingJobsController {
   constructor(private readonly pingJobs: PingJobsService) {}
 

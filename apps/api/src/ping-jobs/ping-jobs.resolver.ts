@@ -3,10 +3,13 @@ import { JobStatus } from '@schedlab/db';
 import { PingJobFinishedEvents } from './ping-job-events';
 import { createPingJobSchema, PingJobView } from './ping-job.model';
 import { PingJobsService } from './ping-jobs.service';
+import { OperatorOnly } from '../auth/auth-context';
 
 const FINAL_STATUSES: ReadonlySet<JobStatus> = new Set([JobStatus.SUCCEEDED, JobStatus.FAILED]);
 
 @Resolver(() => PingJobView)
+// The foundation's example endpoints act on any tenant id, so only operators may call them.
+@OperatorOnly()
 export class PingJobsResolver {
   constructor(
     private readonly pingJobs: PingJobsService,

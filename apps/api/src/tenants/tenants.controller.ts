@@ -3,9 +3,12 @@ import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ZodBodyPipe } from '../common/zod-body.pipe';
 import { CreateTenantBody, type CreateTenantInput, createTenantSchema, TenantView } from './tenant.model';
 import { TenantsService } from './tenants.service';
+import { OperatorOnly } from '../auth/auth-context';
 
 @ApiTags('tenants')
 @Controller('api/tenants')
+// The foundation's example endpoints act on any tenant id, so only operators may call them.
+@OperatorOnly()
 export class TenantsController {
   constructor(private readonly tenants: TenantsService) {}
 
