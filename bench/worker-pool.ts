@@ -22,6 +22,13 @@ const SMALL = { nodes: 10, pods: 50 };
 const MEDIUM = { nodes: 100, pods: 1500 };
 
 type Db = ReturnType<typeof createPrismaClient>;
+const FINAL: ('succeeded' | 'failed' | 'cancelled')[] = ['succeeded', 'failed', 'cancelled'];
+
+/** A figure from failed runs would be meaningless: stop with their errors instead. */
+async function expectAllSucceeded(prisma: Db, ids: string[]) {
+  const failed = await prisma.simulationRun.findMany({ where: { id: { in: ids }, status: { not: 'succeeded' } }, select: { id: true, error: true } });
+  if (failed.length > 0) throw new Error(`runs did not succeed: ${JSON.stringify(failed.slice(0, 3))}`);
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
@@ -42,8 +49,9 @@ async function throughput(prisma: Db, dbUrl: string, owner: { tenantId: string; 
     const started = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < RUNS; i++) ids.push(await submitRun(prisma, queue, owner, i));
-    await until(async () => ((await prisma.simulationRun.count({ where: { id: { in: ids }, status: 'succeeded' } })) === ids.length ? true : undefined));
+    await until(async () => ((await prisma.simulationRun.count({ where: { id: { in: ids }, status: { in: FINAL } } })) === ids.length ? true : undefined));
     const seconds = (Date.now() - started) / 1000;
+    await expectAllSucceeded(prisma, ids);
     return { workers, runs: RUNS, seconds, runsPerMinute: (RUNS / seconds) * 60 };
   } finally {
     await queue.close();
@@ -68,8 +76,9 @@ async function crashRecovery(prisma: Db, dbUrl: string, owner: { tenantId: strin
     first.child.kill('SIGKILL');
     const run = await until(async () => {
       const row = await prisma.simulationRun.findUniqueOrThrow({ where: { id } });
-      return row.status === 'succeeded' ? row : undefined;
+      return FINAL.includes(row.status) ? row : undefined;
     });
+    await expectAllSucceeded(prisma, [id]);
     return { lockMs, crashToCompletionSeconds: (run.finishedAt!.getTime() - killedAt) / 1000, attempts: run.attempts };
   } finally {
     await queue.close();
@@ -112,7 +121,8 @@ async function throughputOne(prisma: Db, dbUrl: string, owner: { tenantId: strin
   try {
     const started = Date.now();
     const id = await submitRun(prisma, queue, owner);
-    await until(async () => ((await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).status === 'succeeded' ? true : undefined));
+    await until(async () => (FINAL.includes((await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).status) ? true : undefined));
+    await expectAllSucceeded(prisma, [id]);
     return (Date.now() - started) / 1000;
   } finally {
     await queue.close();
