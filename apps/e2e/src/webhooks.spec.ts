@@ -188,4 +188,28 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
     expect(deleted.status).toBe(204);
     expect((await call('GET', `/v1/webhooks/endpoints/${endpoint.id}`)).status).toBe(404);
   });
+
+  it('offers the same over GraphQL: register (secret once), list, disable', async () => {
+    const hook = await track([204]);
+    const gql = async <T>(query: string, variables: Record<string, unknown>) => {
+      const res = await call<{ data: T; errors?: unknown }>('POST', '/graphql', { query, variables });
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data;
+    };
+    const { registerWebhookEndpoint: created } = await gql<{ registerWebhookEndpoint: { id: string; secret: string } }>(
+      'mutation ($url: String!, $types: [String!]!) { registerWebhookEndpoint(url: $url, eventTypes: $types) { id secret } }',
+      { url: hook.url, types: ['simulation.failed'] },
+    );
+    expect(created.secret).toMatch(/^whsec_/);
+    const { setWebhookEndpointEnabled } = await gql<{ setWebhookEndpointEnabled: { enabled: boolean; disabledReason: string } }>(
+      'mutation ($id: ID!) { setWebhookEndpointEnabled(id: $id, enabled: false) { enabled disabledReason } }',
+      { id: created.id },
+    );
+    expect(setWebhookEndpointEnabled).toEqual({ enabled: false, disabledReason: 'disabled by the tenant' });
+    const { webhookEndpoints } = await gql<{ webhookEndpoints: Array<{ id: string; eventTypes: string[] }> }>(
+      '{ webhookEndpoints { id eventTypes } }',
+      {},
+    );
+    expect(webhookEndpoints.find((e) => e.id === created.id)?.eventTypes).toEqual(['simulation.failed']);
+  });
 });

@@ -1,8 +1,9 @@
 /**
- * Worker-thread entry: receives one EngineJob, runs it, posts progress (throttled), then the
- * output or a failure. The parent terminates the thread to cancel or time out a run.
+ * Worker-thread entry: runs EngineJobs one at a time as they arrive, posting progress (throttled),
+ * then the output or a failure. A thread is reused for later jobs (loading the engine is the
+ * expensive part of a small run); the parent terminates it to cancel or time out a run.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { EngineFailure, EngineJob, EngineProgress } from './engine-job';
 import { executeEngineJob } from './engine-task';
 import { errorClassOf, isDeterministicError } from './deterministic-errors';
@@ -32,4 +33,5 @@ function run(job: EngineJob): void {
   }
 }
 
-run(workerData as EngineJob);
+parentPort!.on('message', (message: { type: 'run'; job: EngineJob }) => run(message.job));
+parentPort!.postMessage({ type: 'ready' });

@@ -1,13 +1,16 @@
 /**
- * Runs an EngineJob on its own worker thread, so the worker process's event loop stays free for
- * BullMQ lock renewal, progress writes and cancellation polling while the engine computes.
- * Aborting the signal terminates the thread at once (the engine has no yield points to check).
+ * Runs EngineJobs on worker threads, so the worker process's event loop stays free for BullMQ
+ * lock renewal, progress writes and cancellation polling while the engine computes. Finished
+ * threads are kept for the next job (loading the engine dominates small runs); aborting the signal
+ * terminates the job's thread at once (the engine has no yield points to check) and it is not reused.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { EngineFailure, EngineJob, EngineOutput, EngineProgress } from './engine-job';
 
 const workspaceRoot = path.resolve(__dirname, '..', '..', '..');
+/** Idle threads kept per process; more concurrent runs start threads of their own. */
+const MAX_IDLE_THREADS = 4;
 
 /** A failure the engine reported; `deterministic` failures are not worth retrying. */
 export class EngineError extends Error {
@@ -40,31 +43,58 @@ function threadBootstrap(): string {
   ].join('\n');
 }
 
+type ThreadMessage = { type: string; progress?: EngineProgress; output?: EngineOutput; failure?: EngineFailure };
+
+const idle: Worker[] = [];
+
+function takeThread(): Worker {
+  const reused = idle.pop(); // an idle thread never runs code, so it cannot have died meanwhile
+  if (reused) {
+    reused.ref();
+    return reused;
+  }
+  return new Worker(threadBootstrap(), { eval: true, execArgv: [] });
+}
+
+function releaseThread(worker: Worker): void {
+  if (idle.length >= MAX_IDLE_THREADS) {
+    void worker.terminate();
+    return;
+  }
+  // An idle thread must not keep the process alive, and one that dies while idle is forgotten.
+  worker.unref();
+  idle.push(worker);
+}
+
 export function runEngineInThread(
   job: EngineJob,
   hooks: { onProgress?: (progress: EngineProgress) => void; signal?: AbortSignal } = {},
 ): Promise<EngineOutput> {
   return new Promise<EngineOutput>((resolve, reject) => {
     if (hooks.signal?.aborted) return reject(new EngineAbortedError(hooks.signal.reason));
-    const worker = new Worker(threadBootstrap(), { eval: true, workerData: job, execArgv: [] });
+    const worker = takeThread();
     let settled = false;
-    const settle = (action: () => void) => {
+    const settle = (action: () => void, reusable: boolean) => {
       if (settled) return;
       settled = true;
       hooks.signal?.removeEventListener('abort', onAbort);
+      // Only this job's listeners: Worker keeps internal ones (its message port's ref counting).
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
       action();
-      void worker.terminate();
+      if (reusable) releaseThread(worker);
+      else void worker.terminate();
     };
-    const onAbort = () => settle(() => reject(new EngineAbortedError(hooks.signal!.reason)));
+    const onAbort = () => settle(() => reject(new EngineAbortedError(hooks.signal!.reason)), false);
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (message: { type: string; progress?: EngineProgress; output?: EngineOutput; failure?: EngineFailure }) => {
+    const onMessage = (message: ThreadMessage) => {
       if (message.type === 'progress') hooks.onProgress?.(message.progress!);
-      else if (message.type === 'done') settle(() => resolve(message.output!));
-      else if (message.type === 'failed') settle(() => reject(new EngineError(message.failure!)));
-    });
-    worker.on('error', (error) => settle(() => reject(error)));
-    worker.on('exit', (code) =>
-      settle(() => reject(new Error(`engine thread exited with code ${code} before reporting a result`))),
-    );
+      else if (message.type === 'done') settle(() => resolve(message.output!), true);
+      else if (message.type === 'failed') settle(() => reject(new EngineError(message.failure!)), true);
+    };
+    const onError = (error: Error) => settle(() => reject(error), false);
+    const onExit = (code: number) =>
+      settle(() => reject(new Error(`engine thread exited with code ${code} before reporting a result`)), false);
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    worker.postMessage({ type: 'run', job });
   });
 }
