@@ -18,8 +18,10 @@ const arg = (name: string, fallback: number) => {
 };
 const RUNS = arg('runs', 30);
 const CONCURRENCY = arg('concurrency', 1);
+/** Several workers on one host: each metrics listener on an ephemeral port. */
+const BENCH_ENV = { LOG_LEVEL: 'warn', WORKER_METRICS_PORT: '0' };
 const SMALL = { nodes: 10, pods: 50 };
-const MEDIUM = { nodes: 100, pods: 1500 };
+const MEDIUM = { nodes: 200, pods: 4000 };
 
 type Db = ReturnType<typeof createPrismaClient>;
 const FINAL: ('succeeded' | 'failed' | 'cancelled')[] = ['succeeded', 'failed', 'cancelled'];
@@ -41,7 +43,7 @@ async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
 
 async function throughput(prisma: Db, dbUrl: string, owner: { tenantId: string; snapshotId: string }, workers: number) {
   const prefix = uniqueName('bench');
-  const env = workerEnv(dbUrl, prefix, { LOG_LEVEL: 'warn', WORKER_CONCURRENCY: String(CONCURRENCY) });
+  const env = workerEnv(dbUrl, prefix, { ...BENCH_ENV, WORKER_CONCURRENCY: String(CONCURRENCY) });
   const pool: ServiceProcess[] = [];
   for (let i = 0; i < workers; i++) pool.push((await startService('worker', env)).service);
   const queue = simulationsQueue(prefix);
@@ -61,7 +63,7 @@ async function throughput(prisma: Db, dbUrl: string, owner: { tenantId: string; 
 
 async function crashRecovery(prisma: Db, dbUrl: string, owner: { tenantId: string; snapshotId: string }, lockMs: number) {
   const prefix = uniqueName('crash');
-  const env = workerEnv(dbUrl, prefix, { LOG_LEVEL: 'warn', WORKER_LOCK_DURATION_MS: String(lockMs), RECONCILE_INTERVAL_MS: '30000' });
+  const env = workerEnv(dbUrl, prefix, { ...BENCH_ENV, WORKER_LOCK_DURATION_MS: String(lockMs), RECONCILE_INTERVAL_MS: '30000' });
   const first = (await startService('worker', env)).service;
   const queue = simulationsQueue(prefix);
   let second: ServiceProcess | undefined;
@@ -116,7 +118,7 @@ async function main() {
 /** Seconds for one run on one worker from submit to success. */
 async function throughputOne(prisma: Db, dbUrl: string, owner: { tenantId: string; snapshotId: string }): Promise<number> {
   const prefix = uniqueName('base');
-  const worker = (await startService('worker', workerEnv(dbUrl, prefix, { LOG_LEVEL: 'warn' }))).service;
+  const worker = (await startService('worker', workerEnv(dbUrl, prefix, BENCH_ENV))).service;
   const queue = simulationsQueue(prefix);
   try {
     const started = Date.now();
