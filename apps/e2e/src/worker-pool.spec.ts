@@ -112,12 +112,13 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
     const prefix = uniqueName(`burst${count}`);
     const queue = simulationsQueue(prefix);
     try {
-      const owner = await seedTenantWithSnapshot(prisma, { nodes: 8, pods: 60 });
+      // Big enough that runs overlap, so every process is busy while the burst lasts.
+      const owner = await seedTenantWithSnapshot(prisma, { nodes: 30, pods: 400 });
       const pool = await startWorkers(count, prefix);
       const ids: string[] = [];
       for (let i = 0; i < 6 * count; i++) ids.push(await submitRun(prisma, queue, owner, i));
       await eventually(async () => ((await runsInStatus(prisma, ids, 'succeeded')) === ids.length ? true : undefined));
-      for (const id of ids) await expectOneResultSet(id, 60);
+      for (const id of ids) await expectOneResultSet(id, 400);
       const finishers = new Map<string, number>();
       for (const worker of pool) for (const [runId, pid] of finishedBy(worker.output())) finishers.set(runId, pid);
       expect([...finishers.keys()].sort()).toEqual([...ids].sort());
