@@ -189,7 +189,15 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
       ]);
     });
 
-    it('cancels a queued run at once', async () => {
+    it('cancels a queued run at once and announces it to simulation.cancelled endpoints', async () => {
+      const endpoint = await api.prisma.webhookEndpoint.create({
+        data: {
+          tenantId: acme.id,
+          url: 'https://hooks.example.com/schedlab',
+          eventTypes: ['simulation.cancelled'],
+          secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        },
+      });
       const queued = await api.http
         .post('/v1/simulations')
         .set(bearer(acme.key))
@@ -202,6 +210,13 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
       expect(res.body.status).toBe('cancelled');
       expect(res.body.cancelRequestedAt).not.toBeNull();
       await api.http.post(`/v1/simulations/${queued.body.id}/cancel`).set(bearer(acme.key)).expect(409);
+      const deliveries = await api.prisma.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0].eventType).toBe('simulation.cancelled');
+      expect(deliveries[0].payload).toMatchObject({
+        type: 'simulation.cancelled',
+        data: { runId: queued.body.id, status: 'cancelled' },
+      });
     });
   });
 

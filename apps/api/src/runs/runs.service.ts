@@ -4,6 +4,9 @@ import type { Queue } from 'bullmq';
 import type { TenantTx } from '@schedlab/data';
 import { Prisma, RunStatus } from '@schedlab/db';
 import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/jobs';
+import { type AppConfig, InjectAppConfig } from '@schedlab/config';
+import { runLinks } from '@schedlab/runs';
+import { recordWebhookEvent } from '@schedlab/webhooks';
 import { ApiError } from '../common/api-error';
 import {
   afterCreatedAtCursor,
@@ -44,6 +47,7 @@ export class RunsService implements OnModuleInit {
   constructor(
     private readonly data: TenantData,
     @InjectQueue(QueueName.Simulations) private readonly queue: Queue,
+    @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -137,6 +141,26 @@ export class RunsService implements OnModuleInit {
           where: { id, cancelRequestedAt: null },
           data: { cancelRequestedAt: now },
         });
+      } else {
+        // No worker will ever see this run, so the cancellation is announced here, in the same
+        // transaction (a running run's cancellation is announced by the worker that stops it).
+        await recordWebhookEvent(
+          tx,
+          {
+            tenantId,
+            type: 'simulation.cancelled',
+            data: {
+              runId: id,
+              type: run.type,
+              status: RunStatus.cancelled,
+              ...(run.parentId ? { sweepId: run.parentId } : {}),
+              summary: null,
+              error: null,
+              links: runLinks(this.config.publicApiUrl, id),
+            },
+          },
+          now,
+        );
       }
       return requireRun(tx, tenantId, id);
     });
