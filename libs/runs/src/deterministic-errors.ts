@@ -5,6 +5,7 @@
 import { LabelSelectorError, ObjectValidationError, ParseError, QuantityError } from '@schedlab/k8s';
 import { ConfigValidationError } from '@schedlab/scheduler';
 import { ScenarioError } from '@schedlab/scenarios';
+import { InvalidWorkloadsError } from '@schedlab/workloads';
 import { ZodError } from 'zod';
 import { RunInputError } from './engine-task';
 
@@ -16,6 +17,7 @@ const DETERMINISTIC = [
   ConfigValidationError,
   ScenarioError,
   RunInputError,
+  InvalidWorkloadsError, // strict expansion: a workload in the snapshot is invalid
   ZodError,
   SyntaxError, // unparseable stored JSON
 ];

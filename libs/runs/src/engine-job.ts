@@ -1,5 +1,6 @@
 /** What crosses the worker-thread boundary: plain, structured-cloneable data only. */
 import type { RunType } from '@schedlab/jobs';
+import type { ClassStorage } from '@schedlab/storage';
 
 export type { RunType };
 
@@ -37,6 +38,8 @@ export interface EngineOutput {
   engineVersion: string;
   summary: Record<string, unknown>;
   analysis: Record<string, unknown> | null;
+  /** @schedlab/storage's summary per StorageClass and zone after the run (simulate runs with claims). */
+  storageSummary: ClassStorage[] | null;
   placements: PlacementRow[];
   explanations: { namespace: string; name: string; explanation: Record<string, unknown> }[];
 }

@@ -4,7 +4,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import type { KubeObject, Node, Pod } from '@schedlab/k8s';
-import { type PodSchedulingResult, setupEngine, simulate } from '@schedlab/scheduler';
+import { buildClusterState, type ClusterObjects, type PodSchedulingResult, setupEngine, simulate } from '@schedlab/scheduler';
 import {
   capacity,
   compare,
@@ -16,6 +16,8 @@ import {
   utilization,
   zoneOf,
 } from '@schedlab/scenarios';
+import { storageSummary } from '@schedlab/storage';
+import { type RejectedObject, rejectedKey, scheduleUnexpandedWorkloads, unmodelledOnceExpanded } from '@schedlab/workloads';
 import type { EngineJob, EngineOutput, EngineProgress, PlacementRow } from './engine-job';
 
 /** Bad run input found only when the engine looks at it (the API validates what it can earlier). */
@@ -116,31 +118,122 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
         utilization: outcome.utilization,
       },
       analysis: { steps: outcome.run.steps.map((s) => ({ changes: s.changes.length })) },
+      storageSummary: null,
       placements,
       explanations: [],
     };
   }
-  const result = simulate(items, {
-    ...engine,
-    onProgress: (podsProcessed, podsTotal) => report({ phase: 'scheduling', podsProcessed, podsTotal }),
-  });
+  const scheduled = scheduleItems(items, engine, report);
+  const { results, rejected } = scheduled;
   const nodes = items.filter((o) => o.kind === 'Node') as unknown as Node[];
+  const placements = placementRows(scheduled.items, results);
+  placements.push(...rejectedRows(rejected, placements.length));
+  const storage = storageSummary({ objects: scheduled.objects, nodes, pods: scheduled.pods, results });
   return {
-    engineVersion: result.compatibilityVersion,
+    engineVersion: scheduled.engineVersion,
     summary: {
-      ...result.summary,
-      unschedulableReasons: groupUnschedulable(result.results),
-      utilization: utilization(nodes, podsAfter(items, result.results)),
-      orphanPods: result.orphanPods,
-      unmodelledKinds: result.unmodelledKinds,
+      ...scheduled.summary,
+      unschedulableReasons: groupUnschedulable(results),
+      utilization: utilization(nodes, podsAfter(scheduled.items, results)),
+      orphanPods: scheduled.orphanPods,
+      unmodelledKinds: scheduled.unmodelledKinds,
+      ...(rejected.length ? { rejected } : {}),
     },
     analysis: null,
-    placements: placementRows(items, result.results),
-    explanations: result.results.map((r) => {
+    // Clusters without any claim or class have nothing to summarize.
+    storageSummary: storage.length ? storage : null,
+    placements,
+    explanations: results.map((r) => {
       const [namespace, name] = r.pod.split('/', 2) as [string, string];
       return { namespace, name, explanation: r as unknown as Record<string, unknown> };
     }),
   };
+}
+
+interface ScheduledSnapshot {
+  engineVersion: string;
+  summary: Record<string, unknown>;
+  results: PodSchedulingResult[];
+  /** The objects placements are read from (owners, zones): the snapshot plus the admitted pods. */
+  items: KubeObject[];
+  /** PVs, PVCs, classes after the run, with the engine's volume bindings written in. */
+  objects: ClusterObjects;
+  /** Every pod of the run, for who-uses-which-claim. */
+  pods: Pod[];
+  rejected: RejectedObject[];
+  orphanPods: string[];
+  unmodelledKinds: Record<string, number>;
+}
+
+/**
+ * Schedules the snapshot as `schedlab simulate` does: workloads without pods are expanded and
+ * admitted first (@schedlab/workloads), otherwise the pending pods go straight to the engine.
+ */
+function scheduleItems(items: KubeObject[], engine: EngineOptions, report: (p: EngineProgress) => void): ScheduledSnapshot {
+  report({ phase: 'workloads', podsProcessed: 0, podsTotal: 0 });
+  const workloads = scheduleUnexpandedWorkloads(items, engine);
+  if (workloads) {
+    const run = workloads.simulation;
+    const state = buildClusterState(items);
+    const unmodelledKinds: Record<string, number> = {};
+    for (const o of state.unmodelled) {
+      if (unmodelledOnceExpanded(o.kind)) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
+    }
+    report({ phase: 'scheduling', podsProcessed: run.results.length, podsTotal: run.results.length });
+    return {
+      engineVersion: engineVersionOf(engine),
+      summary: { ...run.summary },
+      results: run.results,
+      items: [...items, ...(run.expansion.pods as unknown as KubeObject[])],
+      objects: run.simulator.objects,
+      pods: workloads.pods,
+      rejected: workloads.rejected,
+      orphanPods: state.orphanPods.map((p) => keyOf(p)),
+      unmodelledKinds,
+    };
+  }
+  const state = buildClusterState(items);
+  const result = simulate(state, {
+    ...engine,
+    onProgress: (podsProcessed, podsTotal) => report({ phase: 'scheduling', podsProcessed, podsTotal }),
+  });
+  return {
+    engineVersion: result.compatibilityVersion,
+    summary: { ...result.summary },
+    results: result.results,
+    items,
+    // The engine's simulator writes VolumeBinding's PreBind results into the state's objects.
+    objects: state.objects,
+    pods: [...state.runningPods, ...state.pendingPods],
+    rejected: [],
+    orphanPods: result.orphanPods,
+    unmodelledKinds: result.unmodelledKinds,
+  };
+}
+
+/** Pods admission refused never reach the scheduler: rows with status `error` and its message. */
+function rejectedRows(rejected: readonly RejectedObject[], firstOrdinal: number): PlacementRow[] {
+  return rejected
+    .filter((r) => r.object.startsWith('Pod '))
+    .map((r, i) => {
+      const podKey = rejectedKey(r);
+      const [namespace, name] = podKey.split('/', 2) as [string, string];
+      return {
+        ordinal: firstOrdinal + i,
+        podKey,
+        namespace,
+        name,
+        ownerKind: null,
+        ownerName: null,
+        node: null,
+        zone: null,
+        status: 'error' as const,
+        priority: 0,
+        message: `admission rejected: ${r.message}`,
+        nominatedNode: null,
+        victims: null,
+      };
+    });
 }
 
 /** The kube-scheduler release reproduced; resolving it also validates the profile up front. */
@@ -196,7 +289,7 @@ function runAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProg
     default:
       throw new RunInputError('type', `unknown run type ${job.type as string}`);
   }
-  return { engineVersion: engineVersionOf(engine), summary, analysis, placements: [], explanations: [] };
+  return { engineVersion: engineVersionOf(engine), summary, analysis, storageSummary: null, placements: [], explanations: [] };
 }
 
 export function executeEngineJob(job: EngineJob, report: (p: EngineProgress) => void): EngineOutput {

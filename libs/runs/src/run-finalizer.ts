@@ -59,6 +59,7 @@ async function insertResult(tx: Prisma.TransactionClient, runId: string, output:
       runId,
       summary: output.summary as Prisma.InputJsonValue,
       analysis: (output.analysis ?? undefined) as Prisma.InputJsonValue | undefined,
+      storageSummary: (output.storageSummary ?? undefined) as Prisma.InputJsonValue | undefined,
     },
   });
   for (const rows of chunks(output.placements)) {

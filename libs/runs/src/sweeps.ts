@@ -125,7 +125,7 @@ export async function aggregateSweep(prisma: DbClient, parentId: string, publicA
     {
       status: succeeded > 0 ? 'succeeded' : 'failed',
       ...(succeeded > 0 ? {} : { error: 'no child run succeeded' }),
-      output: { engineVersion: 'sweep', summary: sweepSummary, analysis: { runs: summaries }, placements: [], explanations: [] },
+      output: { engineVersion: 'sweep', summary: sweepSummary, analysis: { runs: summaries }, storageSummary: null, placements: [], explanations: [] },
       event: 'sweep.completed',
     },
     publicApiUrl,

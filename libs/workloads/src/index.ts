@@ -21,3 +21,4 @@ export * from './admission/chain';
 export * from './expand';
 export * from './input';
 export * from './schedule';
+export * from './unexpanded';

@@ -1,10 +1,10 @@
-import type { KubeObject, Pod } from '@schedlab/k8s';
+import type { Pod } from '@schedlab/k8s';
 import { setupEngine, simulate, type ClusterObjects, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
-import type { RejectedObject } from '@schedlab/workloads';
+import { scheduleUnexpandedWorkloads, unmodelledOnceExpanded, type RejectedObject } from '@schedlab/workloads';
 import { loadClusterDump, type ClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
-import { hasUnexpandedWorkloads, scheduleDumpWorkloads } from './workloads';
+import { attributeWorkloadErrors } from './workloads';
 
 /** The scheduling options both `simulate` and `explain` accept. */
 export interface SimulationFlags {
@@ -48,12 +48,12 @@ export function runSimulation(flags: SimulationFlags, onProgress?: (done: number
   const dump = loadClusterDump(flags.cluster);
   const engine = engineOptionsOf(flags);
   const setup = checkedSetup(flags, engine);
-  if (hasUnexpandedWorkloads(dump.objects)) {
-    const run = scheduleDumpWorkloads(flags.cluster, dump.objects, engine);
+  const workloads = attributeWorkloadErrors(flags.cluster, () => scheduleUnexpandedWorkloads(dump.objects, engine));
+  if (workloads) {
+    const run = workloads.simulation;
     const unmodelledKinds: Record<string, number> = {};
     for (const o of dump.state.unmodelled) {
-      // The expanded workloads are modelled now: their controllers ran.
-      if (['Deployment', 'DaemonSet', 'Job', 'CronJob'].includes(o.kind)) continue;
+      if (!unmodelledOnceExpanded(o.kind)) continue; // their controllers ran
       unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
     }
     const result: SimulationResult = {
@@ -63,8 +63,7 @@ export function runSimulation(flags: SimulationFlags, onProgress?: (done: number
       orphanPods: dump.state.orphanPods.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`),
       unmodelledKinds,
     };
-    const pods = [...run.expansion.passthrough.filter((o) => o.kind === 'Pod'), ...(run.expansion.pods as unknown as KubeObject[])] as unknown as Pod[];
-    return { dump, result, setup, rejected: run.expansion.rejected, objects: run.simulator.objects, pods };
+    return { dump, result, setup, rejected: workloads.rejected, objects: run.simulator.objects, pods: workloads.pods };
   }
   const result = attributeTo(flags.cluster, () => simulate(dump.state, { ...engine, onProgress }));
   // The engine's simulator writes VolumeBinding's PreBind results into the state's objects.

@@ -5,20 +5,12 @@
  */
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import type { PodSchedulingResult } from '@schedlab/scheduler';
-import { InvalidWorkloadsError, WORKLOAD_KINDS, expandWorkloads, scheduleWorkloads, type RejectedObject, type WorkloadSimulation } from '@schedlab/workloads';
+import { InvalidWorkloadsError, hasUnexpandedWorkloads, scheduleWorkloads, type RejectedObject, type WorkloadSimulation } from '@schedlab/workloads';
 import type { EngineOptions } from '@schedlab/scenarios';
 import { InputFileError, attributeTo } from '../input/errors';
 
-/** CronJobs create nothing without a time window, so they never call for expansion. */
-const EXPANDABLE_KINDS = [...WORKLOAD_KINDS].filter((k) => k !== 'CronJob');
-
-/** True when some workload of the dump has no pods (or, for a Deployment, no ReplicaSet) yet. */
-export function hasUnexpandedWorkloads(objects: readonly KubeObject[]): boolean {
-  const workloads = objects.filter((o) => EXPANDABLE_KINDS.includes(o.kind));
-  if (workloads.length === 0) return false;
-  const probe = expandWorkloads(objects, { bestEffort: true });
-  return probe.alreadyRunning.length < workloads.length;
-}
+// Deciding what needs expanding is shared with the worker's runs (@schedlab/workloads).
+export { hasUnexpandedWorkloads, rejectedKey } from '@schedlab/workloads';
 
 /** Runs `body`, reporting invalid workloads (strict expansion) as an error in `file`. */
 export function attributeWorkloadErrors<T>(file: string, body: () => T): T {
@@ -32,11 +24,6 @@ export function attributeWorkloadErrors<T>(file: string, body: () => T): T {
 
 export function scheduleDumpWorkloads(file: string, objects: readonly KubeObject[], engine: EngineOptions): WorkloadSimulation {
   return attributeWorkloadErrors(file, () => scheduleWorkloads(objects, { ...engine, seed: engine.seed }));
-}
-
-/** `Pod ns/name` → `ns/name`, the key placements use; other kinds keep their kind. */
-export function rejectedKey(rejected: RejectedObject): string {
-  return rejected.object.startsWith('Pod ') ? rejected.object.slice(4) : rejected.object;
 }
 
 export interface MaterializedDump {
