@@ -95,4 +95,24 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
     expect(standard.volumeBindingMode).toBe('Immediate');
     expect(standard.zones.every((z) => z.claimedBytes === 0 && z.provisionedBytes === 0)).toBe(true);
   });
+
+  it('stores the storage summary of a snapshot whose pods exist already (no expansion): the provisioned and the pre-bound claims', async () => {
+    const id = await simulateExample('storage-wffc.yaml');
+    const classes = (await prisma.runResult.findUniqueOrThrow({ where: { runId: id } })).storageSummary as unknown as ClassStorage[];
+    const volumes = classes.flatMap((c) => c.zones.flatMap((z) => z.volumes.map((v) => ({ ...v, storageClass: c.storageClass }))));
+    // The engine's PreBind wrote the provisioned volume into the objects the summary reads.
+    expect(volumes.find((v) => v.claim === 'shop/data-orders-db-0')).toMatchObject({
+      storageClass: 'gp3',
+      volume: expect.stringMatching(/^pvc-/),
+      pods: [{ pod: 'shop/orders-db-0', node: 'node-a' }],
+    });
+    expect(volumes.find((v) => v.claim === 'analytics/reports-archive')).toMatchObject({
+      volume: 'pv-reports-archive',
+      zone: 'eu-west-1c',
+      pods: [{ pod: 'analytics/report-render', node: 'node-c' }],
+    });
+    const zones = classes.flatMap((c) => c.zones);
+    expect(zones.reduce((n, z) => n + z.provisionedBytes, 0)).toBe(250 * GI);
+    expect((await prisma.runResult.findUniqueOrThrow({ where: { runId: id } })).summary).not.toHaveProperty('rejected');
+  });
 });
