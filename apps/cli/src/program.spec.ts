@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFileSync } from 'node:child_process';
@@ -6,7 +7,9 @@ import { createProgram } from './program';
 import { reportStatus } from './commands/status';
 
 const bin = path.join(__dirname, '..', 'bin', 'schedlab.js');
-const rootVersion = (require('../../../package.json') as { version: string }).version;
+const rootVersion = (
+  JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string }
+).version;
 
 describe('schedlab program', () => {
   it('lists registered subcommands in --help', async () => {

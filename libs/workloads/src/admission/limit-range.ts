@@ -47,8 +47,16 @@ function mergeDefaults(c: Container, requests: RawList, limits: RawList, label: 
   const setLim: string[] = [];
   const limOut = { ...(res.limits ?? {}) } as RawList;
   const reqOut = { ...(res.requests ?? {}) } as RawList;
-  for (const [k, v] of Object.entries(limits)) if (!(k in limOut)) (limOut[k] = v), setLim.push(k);
-  for (const [k, v] of Object.entries(requests)) if (!(k in reqOut)) (reqOut[k] = v), setReq.push(k);
+  for (const [k, v] of Object.entries(limits)) {
+    if (k in limOut) continue;
+    limOut[k] = v;
+    setLim.push(k);
+  }
+  for (const [k, v] of Object.entries(requests)) {
+    if (k in reqOut) continue;
+    reqOut[k] = v;
+    setReq.push(k);
+  }
   if (setLim.length > 0) res.limits = limOut;
   if (setReq.length > 0) res.requests = reqOut;
   if (setReq.length > 0) notes.push(`${setReq.sort().join(', ')} request for ${label} ${c.name}`);
@@ -77,9 +85,13 @@ export function applyLimitRangeDefaults(pod: Pod, ranges: readonly LimitRange[])
 }
 
 /** Compares with MilliValue when every amount fits (as upstream), else Value. */
+const MAX_EXACT_MILLI_BASE = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+
 function scaledValues(a: Quantity | undefined, b: Quantity | undefined, enforced: Quantity): [number, number, number] {
   const all = [a, b, enforced].filter((q): q is Quantity => q !== undefined);
-  const useMilli = all.every((q) => Math.abs(q.value()) <= 9223372036854775);
+  // Upstream compares in milli-units while they fit an int64 (MaxInt64/1000); here numbers are
+  // exact only up to 2^53, so milli-units are used while they stay exact.
+  const useMilli = all.every((q) => Math.abs(q.value()) <= MAX_EXACT_MILLI_BASE);
   const v = (q: Quantity | undefined) => (q === undefined ? 0 : useMilli ? q.milliValue() : q.value());
   return [v(a), v(b), v(enforced)];
 }
