@@ -23,3 +23,4 @@ export { resizeClaim, type ResizeOutcome } from './resize';
 export * from './workload-claims';
 export { StorageState, type DataLossReport, type PhaseSnapshot, type TimelineStep, type StorageStateOptions } from './storage-state';
 export * from './summary';
+export { settleImmediateClaims, type SettledClaims } from './settle';

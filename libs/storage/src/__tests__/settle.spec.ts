@@ -1,0 +1,76 @@
+import type { KubeObject } from '@schedlab/k8s';
+import { simulate } from '@schedlab/scheduler';
+import { settleImmediateClaims, zoneOfVolume } from '../index';
+import { claim, node, podWithClaim, storageClass, twoZones, volume } from './fixtures';
+
+describe('settleImmediateClaims: the dump as the PV controller leaves it before scheduling', () => {
+  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } } as KubeObject;
+  const items = () => [
+    namespace,
+    ...twoZones(),
+    storageClass('gp2', { volumeBindingMode: 'Immediate' }),
+    claim('data', '10Gi', { storageClassName: 'gp2' }),
+    podWithClaim('web', 'data', { nodeSelector: { 'topology.kubernetes.io/zone': 'b' } }),
+  ];
+  const pvOf = (settled: KubeObject[]) => settled.find((o) => o.kind === 'PersistentVolume')!;
+  const zoneFor = (seed: number) => {
+    const settled = settleImmediateClaims(items(), { seed }).items;
+    return zoneOfVolume(pvOf(settled) as never, settled.filter((o) => o.kind === 'Node') as never);
+  };
+
+  it('provisions the Immediate claim and keeps every other object of the dump', () => {
+    const { items: settled, events, errors } = settleImmediateClaims(items(), { seed: 0 });
+    const pvc = settled.find((o) => o.kind === 'PersistentVolumeClaim') as unknown as {
+      spec: { volumeName: string };
+      status: { phase: string };
+    };
+    expect(pvc.status.phase).toBe('Bound');
+    expect(pvOf(settled).metadata.name).toBe(pvc.spec.volumeName);
+    expect(
+      settled
+        .filter((o) => o.kind !== 'PersistentVolume' && o.kind !== 'PersistentVolumeClaim')
+        .map((o) => o.kind),
+    ).toEqual(['Namespace', ...twoZones().map((o) => o.kind), 'StorageClass', 'Pod']);
+    expect(events.map((e) => e.reason)).toEqual([
+      'ExternalProvisioning',
+      'Provisioning',
+      'ProvisioningSucceeded',
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('leaves the scheduler the volume node affinity conflict a cluster reports when the seed picks the other zone', () => {
+    const seed = Array.from({ length: 32 }, (_, s) => s).find((s) => zoneFor(s) === 'a')!;
+    const result = simulate(settleImmediateClaims(items(), { seed }).items, { seed });
+    expect(result.results[0]).toMatchObject({ pod: 'default/web', outcome: 'unschedulable' });
+    expect(result.results[0].message).toContain('volume node affinity conflict');
+    const unsettled = simulate(items(), { seed });
+    expect(unsettled.results[0].message).toContain('pod has unbound immediate PersistentVolumeClaims');
+  });
+
+  it('binds to an existing Available volume rather than provisioning one', () => {
+    const settled = settleImmediateClaims(
+      [
+        node('n1', 'a'),
+        storageClass('gp2', { volumeBindingMode: 'Immediate' }),
+        volume('pv-1', '20Gi', { spec: { storageClassName: 'gp2' } }),
+        claim('data', '10Gi', { storageClassName: 'gp2' }),
+      ],
+      { seed: 0 },
+    ).items;
+    expect(settled.filter((o) => o.kind === 'PersistentVolume').map((o) => o.metadata.name)).toEqual([
+      'pv-1',
+    ]);
+    expect(settled.find((o) => o.kind === 'PersistentVolumeClaim')).toMatchObject({
+      spec: { volumeName: 'pv-1' },
+      status: { phase: 'Bound' },
+    });
+  });
+
+  it('returns the same objects when the dump has no claims', () => {
+    const plain = [...twoZones()];
+    const settled = settleImmediateClaims(plain).items;
+    expect(settled).toEqual(plain);
+    settled.forEach((o, i) => expect(o).toBe(plain[i]));
+  });
+});
