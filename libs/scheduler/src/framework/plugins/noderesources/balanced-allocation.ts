@@ -9,14 +9,12 @@ import type { MaybeStatus } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
 import type { NodeResourcesBalancedAllocationArgs } from './args';
-import { podRequestsFor, ResourceAllocationScorer } from './resource-allocation';
+import { ResourceAllocationScorer } from './resource-allocation';
 import { balancedResourceScorer } from './strategies';
 
 export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   readonly name = PluginNames.NodeResourcesBalancedAllocation;
   private readonly scorer: ResourceAllocationScorer;
-  private scoredPod: Pod | null = null;
-  private scoredPodRequests: number[] = [];
 
   constructor(
     args: NodeResourcesBalancedAllocationArgs,
@@ -35,21 +33,12 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
-    return [this.scorer.score(nodeInfo, this.requestsOf(pod)), null];
+    return [this.scorer.score(nodeInfo, this.scorer.requestsOf(pod, this.handle.features)), null];
   }
 
   scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    const requests = this.requestsOf(pod);
-    for (let i = 0; i < nodes.length; i++) scores[i].score = this.scorer.score(nodes[i], requests);
+    this.scorer.scoreNodes(pod, nodes, scores, this.handle.features);
     return null;
-  }
-
-  private requestsOf(pod: Pod): number[] {
-    if (pod !== this.scoredPod) {
-      this.scoredPodRequests = podRequestsFor(pod, this.scorer.resources, false, this.handle.features);
-      this.scoredPod = pod;
-    }
-    return this.scoredPodRequests;
   }
 
   scoreExtensions(): undefined {

@@ -15,7 +15,7 @@ import {
   REQUESTED_TO_CAPACITY_RATIO,
   type NodeResourcesFitArgs,
 } from './args';
-import { podRequestsFor, ResourceAllocationScorer, type ResourceScorer } from './resource-allocation';
+import { ResourceAllocationScorer, type ResourceScorer } from './resource-allocation';
 import { leastAllocatedScorer, mostAllocatedScorer, requestedToCapacityRatioScorer } from './strategies';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilter' + PluginNames.NodeResourcesFit;
@@ -150,8 +150,6 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
   private readonly scorer: ResourceAllocationScorer;
   private readonly onlyRequested: boolean;
   /** Score has no PreScore in v1.26; the pod's request vector is cached for the whole scoring pass. */
-  private scoredPod: Pod | null = null;
-  private scoredPodRequests: number[] = [];
 
   constructor(
     args: NodeResourcesFitArgs,
@@ -192,21 +190,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
-    return [this.scorer.score(nodeInfo, this.requestsOf(pod)), null];
+    return [this.scorer.score(nodeInfo, this.scorer.requestsOf(pod, this.handle.features)), null];
   }
 
   scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    const requests = this.requestsOf(pod);
-    for (let i = 0; i < nodes.length; i++) scores[i].score = this.scorer.score(nodes[i], requests);
+    this.scorer.scoreNodes(pod, nodes, scores, this.handle.features);
     return null;
-  }
-
-  private requestsOf(pod: Pod): number[] {
-    if (pod !== this.scoredPod) {
-      this.scoredPodRequests = podRequestsFor(pod, this.scorer.resources, true, this.handle.features);
-      this.scoredPod = pod;
-    }
-    return this.scoredPodRequests;
   }
 
   scoreExtensions(): undefined {

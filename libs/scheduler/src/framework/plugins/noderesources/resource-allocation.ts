@@ -67,6 +67,27 @@ export class ResourceAllocationScorer {
     this.weightScratch = new Array(resources.length).fill(0);
   }
 
+  private requestsPod: Pod | null = null;
+  private requests: number[] = [];
+
+  /**
+   * The pod's request vector for these resources, computed once per pod object: one attempt
+   * scores many nodes with it.
+   */
+  requestsOf(pod: Pod, features: FeatureSet): number[] {
+    if (pod !== this.requestsPod) {
+      this.requests = podRequestsFor(pod, this.resources, !this.useRequested, features);
+      this.requestsPod = pod;
+    }
+    return this.requests;
+  }
+
+  /** Scores every node for the pod (the batch form of `score`). */
+  scoreNodes(pod: Pod, nodes: readonly NodeInfo[], scores: { score: number }[], features: FeatureSet): void {
+    const requests = this.requestsOf(pod, features);
+    for (let i = 0; i < nodes.length; i++) scores[i].score = this.score(nodes[i], requests);
+  }
+
   score(nodeInfo: NodeInfo, podRequest: readonly number[]): number {
     let count = 0;
     for (let i = 0; i < this.resources.length; i++) {
