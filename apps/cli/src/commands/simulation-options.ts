@@ -33,6 +33,7 @@ export function addSimulationOptions(command: Command): Command {
       parseCompatibilityVersion,
       DEFAULT_CLI_VERSION,
     )
+    .option('--no-pv-controller', 'schedule the dump as is: skip the PV controller binding/provisioning Immediate claims first')
     .addOption(
       new Option('--tie-break <mode>', 'how to pick among equally scored nodes').choices(['random', 'lowest-node-name']).default('random'),
     )
@@ -46,6 +47,7 @@ export function simulationFlags(options: Record<string, unknown>): SimulationFla
     seed: options.seed as number,
     compatibilityVersion: options.compatibilityVersion as string,
     tieBreak: options.tieBreak as TieBreak,
+    pvController: options.pvController !== false,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Pod } from '@schedlab/k8s';
-import { setupEngine, simulate, type ClusterObjects, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
+import { buildClusterState, setupEngine, simulate, type ClusterObjects, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
+import { settleImmediateClaims } from '@schedlab/storage';
 import { scheduleUnexpandedWorkloads, unmodelledOnceExpanded, type RejectedObject } from '@schedlab/workloads';
 import { loadClusterDump, type ClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
@@ -13,6 +14,8 @@ export interface SimulationFlags {
   seed: number;
   compatibilityVersion: string;
   tieBreak: TieBreak;
+  /** Run the PV controller on the dump before scheduling, as a cluster would (default true). */
+  pvController?: boolean;
 }
 
 export interface SimulationRun {
@@ -45,7 +48,7 @@ export function checkedSetup(flags: SimulationFlags, engine: Pick<ReturnType<typ
  * Workloads without pods are expanded and admitted first (see ./workloads).
  */
 export function runSimulation(flags: SimulationFlags, onProgress?: (done: number, total: number) => void): SimulationRun {
-  const dump = loadClusterDump(flags.cluster);
+  const dump = settledDump(loadClusterDump(flags.cluster), flags);
   const engine = engineOptionsOf(flags);
   const setup = checkedSetup(flags, engine);
   const workloads = attributeWorkloadErrors(flags.cluster, () => scheduleUnexpandedWorkloads(dump.objects, engine));
@@ -69,4 +72,16 @@ export function runSimulation(flags: SimulationFlags, onProgress?: (done: number
   // The engine's simulator writes VolumeBinding's PreBind results into the state's objects.
   const pods = [...dump.state.runningPods, ...dump.state.pendingPods];
   return { dump, result, setup, rejected: [], objects: dump.state.objects, pods };
+}
+
+/**
+ * The dump as the cluster would hold it when pods reach the scheduler: the PV controller has bound
+ * or provisioned unbound claims of Immediate classes (zone chosen by the seed, not by the pods).
+ * `--no-pv-controller` skips this to show the scheduler alone.
+ */
+function settledDump(dump: ClusterDump, flags: SimulationFlags): ClusterDump {
+  if (flags.pvController === false) return dump;
+  const { items } = settleImmediateClaims(dump.objects, { seed: flags.seed });
+  if (items.length === dump.objects.length && items.every((o, i) => o === dump.objects[i])) return dump;
+  return { ...dump, objects: items, state: attributeTo(dump.file, () => buildClusterState(items)) };
 }
