@@ -16,7 +16,7 @@ import {
   utilization,
   zoneOf,
 } from '@schedlab/scenarios';
-import { storageSummary } from '@schedlab/storage';
+import { settleImmediateClaims, storageSummary } from '@schedlab/storage';
 import { type RejectedObject, rejectedKey, scheduleUnexpandedWorkloads, unmodelledOnceExpanded } from '@schedlab/workloads';
 import type { EngineJob, EngineOutput, EngineProgress, PlacementRow } from './engine-job';
 
@@ -292,8 +292,18 @@ function runAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProg
   return { engineVersion: engineVersionOf(engine), summary, analysis, storageSummary: null, placements: [], explanations: [] };
 }
 
+/**
+ * The snapshot as the cluster would hold it when pods reach the scheduler: the PV controller has
+ * bound or provisioned unbound Immediate claims (zone by seed, not by pod). `options.pvController:
+ * false` schedules the snapshot as stored, to see the scheduler alone (as `--no-pv-controller`).
+ */
+function settledItems(job: EngineJob, items: KubeObject[]): KubeObject[] {
+  if (job.options.pvController === false) return items;
+  return settleImmediateClaims(items, { seed: job.seed }).items;
+}
+
 export function executeEngineJob(job: EngineJob, report: (p: EngineProgress) => void): EngineOutput {
   report({ phase: 'loading', podsProcessed: 0, podsTotal: 0 });
-  const items = loadSnapshotItems(job.content);
+  const items = settledItems(job, loadSnapshotItems(job.content));
   return job.type === 'simulate' ? runSimulate(job, items, report) : runAnalysis(job, items, report);
 }
