@@ -146,6 +146,22 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
       );
     });
 
+    it('accepts pvController: false and stores it with the run, and rejects a non-boolean', async () => {
+      const ok = await api.http
+        .post('/v1/simulations')
+        .set(bearer(acme.key))
+        .send({ type: 'simulate', snapshotId, options: { pvController: false } })
+        .expect(202);
+      const row = await api.prisma.simulationRun.findUniqueOrThrow({ where: { id: ok.body.id } });
+      expect(row.options).toMatchObject({ pvController: false });
+      const bad = await api.http
+        .post('/v1/simulations')
+        .set(bearer(acme.key))
+        .send({ type: 'simulate', snapshotId, options: { pvController: 'no' } })
+        .expect(400);
+      expect(bad.body.error.details.map((d: { field: string }) => d.field)).toContain('options.pvController');
+    });
+
     it('pages placements by cursor with filters, and groups unschedulable pods', async () => {
       // Results are written by the worker; here they are written directly as the worker would.
       await api.prisma.placement.createMany({

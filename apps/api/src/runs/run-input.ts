@@ -12,6 +12,8 @@ const schedulingOptions = {
   preemption: z.boolean().optional(),
   percentageOfNodesToScore: z.number().int().min(0).max(100).optional(),
   explain: z.enum(['full', 'summary']).optional(),
+  /** false: skip the PV controller's binding of Immediate claims and show the scheduler alone. */
+  pvController: z.boolean().optional(),
 };
 
 const objectValue = z.record(z.string(), z.unknown());
