@@ -1,13 +1,33 @@
 #!/usr/bin/env node
-// `npm run bench [-- workload… --json file]`: the engine benchmarks (bench/run.ts) from TypeScript
-// sources, with the @schedlab/* aliases resolved, like the apps.
+// `npm run bench [-- workload… --json file]`: the engine benchmarks (bench/run.ts).
+// `npm run bench -- --service`: the service measurements too (need PostgreSQL and Redis):
+// snapshot import of a 5,000-node / 50,000-pod dump, submit→result latency, GraphQL placements
+// under steady load, and worker-pool throughput. Each runs from TypeScript sources with the
+// @schedlab/* aliases resolved, like the apps.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-const result = spawnSync(
-  process.execPath,
-  ['-r', '@swc-node/register', path.join(root, 'bench', 'run.ts'), ...process.argv.slice(2)],
-  { stdio: 'inherit', cwd: root, env: { ...process.env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.base.json') } },
-);
-process.exit(result.status ?? 1);
+const env = { ...process.env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.base.json') };
+
+function runScript(script, args) {
+  console.log(`\n== ${script} ${args.join(' ')}`.trimEnd());
+  const result = spawnSync(process.execPath, ['-r', '@swc-node/register', path.join(root, script), ...args], {
+    stdio: 'inherit',
+    cwd: root,
+    env,
+  });
+  return result.status ?? 1;
+}
+
+const args = process.argv.slice(2);
+const service = args.includes('--service');
+const engineArgs = args.filter((a) => a !== '--service');
+
+let status = runScript('bench/run.ts', engineArgs);
+if (service) {
+  for (const script of ['bench/snapshot-import.ts', 'bench/service-latency.ts', 'bench/worker-pool.ts']) {
+    status = runScript(script, []) || status;
+  }
+}
+process.exit(status);
