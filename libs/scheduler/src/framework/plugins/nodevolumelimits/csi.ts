@@ -7,10 +7,10 @@
 import type { CSINode, PersistentVolume, PersistentVolumeClaim, Pod } from '@schedlab/k8s';
 import type { Volume } from 'kubernetes-types/core/v1';
 import type { CycleState } from '../../cycle-state';
-import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
+import type { FilterPlugin, Handle } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
-import { isAttachableVolume, skipUnlessPodHasVolume } from '../helper/volume-prefilter';
+import { VolumeLimitsPreFilter } from '../helper/volume-prefilter';
 import { PluginNames } from '../names';
 import { claimClass, claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from '../volumebinding/pv-helpers';
 import {
@@ -46,22 +46,11 @@ function inTreeSource(src: Volume | PersistentVolume['spec']): { plugin: string;
 /** volume unique name (`driver/handle`) → limit key. */
 type VolumeMap = Map<string, string>;
 
-export class CSILimits implements PreFilterPlugin, FilterPlugin {
+export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
   readonly name = PluginNames.NodeVolumeLimits;
 
-  constructor(private readonly handle: Handle) {}
-
-  preFilter(_state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
-    return skipUnlessPodHasVolume(pod, isAttachableVolume);
-  }
-
-  preFilterExtensions(): undefined {
-    return undefined;
-  }
-
-  /** Without volumes the pod needs nothing from any node. */
-  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
-    return (pod.spec?.volumes ?? []).length === 0;
+  constructor(private readonly handle: Handle) {
+    super();
   }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {

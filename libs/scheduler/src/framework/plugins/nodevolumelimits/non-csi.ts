@@ -7,10 +7,10 @@
 import type { Node, PersistentVolume, Pod, StorageClass } from '@schedlab/k8s';
 import type { Volume } from 'kubernetes-types/core/v1';
 import type { CycleState } from '../../cycle-state';
-import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
+import type { FilterPlugin, Handle } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
-import { isAttachableVolume, skipUnlessPodHasVolume } from '../helper/volume-prefilter';
+import { VolumeLimitsPreFilter } from '../helper/volume-prefilter';
 import { PluginNames } from '../names';
 import { claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from '../volumebinding/pv-helpers';
 import { ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, IN_TREE_PLUGIN, allocatableVolumeLimits, isCSIMigrationOn } from './common';
@@ -60,24 +60,13 @@ export const AZURE_DISK_VOLUME_FILTER: InTreeVolumeFilter = {
   maxVolumes: () => DEFAULT_MAX_AZURE_DISK_VOLUMES,
 };
 
-export class NonCSILimits implements PreFilterPlugin, FilterPlugin {
+export class NonCSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
   constructor(
     readonly name: string,
     private readonly volumeFilter: InTreeVolumeFilter,
     private readonly handle: Handle,
-  ) {}
-
-  preFilter(_state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
-    return skipUnlessPodHasVolume(pod, isAttachableVolume);
-  }
-
-  preFilterExtensions(): undefined {
-    return undefined;
-  }
-
-  /** Without volumes the pod needs nothing from any node. */
-  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
-    return (pod.spec?.volumes ?? []).length === 0;
+  ) {
+    super();
   }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
