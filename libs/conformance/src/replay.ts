@@ -35,10 +35,16 @@ export function optionsFor(c: GoldenCase): SimulateOptions {
     percentageOfNodesToScore: c.config.percentageOfNodesToScore ?? 0,
     schedulerConfiguration: c.config.schedulerConfiguration,
     startTimeBase: '2030-01-01T00:00:00Z',
+    // Golden results list every node's verdict and every plugin's score.
+    explain: 'full',
   };
 }
 
-function compareList(subjectOf: (e: Record<string, unknown>) => string, expected: unknown[], actual: unknown[]): Mismatch[] {
+function compareList(
+  subjectOf: (e: Record<string, unknown>) => string,
+  expected: unknown[],
+  actual: unknown[],
+): Mismatch[] {
   const out: Mismatch[] = [];
   const n = Math.max(expected.length, actual.length);
   for (let i = 0; i < n; i++) {
@@ -68,7 +74,11 @@ function replayScheduling(c: GoldenCase): Mismatch[] {
 
 function replayCapacity(c: GoldenCase): Mismatch[] {
   const a = c.analysis as unknown as { podTemplate: Pod; maxReplicas: number };
-  const actual = capacity(c.input.items as KubeObject[], { podTemplate: a.podTemplate, maxReplicas: a.maxReplicas }, optionsFor(c));
+  const actual = capacity(
+    c.input.items as KubeObject[],
+    { podTemplate: a.podTemplate, maxReplicas: a.maxReplicas },
+    optionsFor(c),
+  );
   const d = firstDifference(c.expected, actual);
   return d ? [{ subject: 'capacity', difference: d }] : [];
 }
@@ -76,7 +86,11 @@ function replayCapacity(c: GoldenCase): Mismatch[] {
 function replayNodeLoss(c: GoldenCase): Mismatch[] {
   const a = c.analysis as unknown as { nodes: string[] };
   const out = nodeLoss(c.input.items as KubeObject[], a.nodes, optionsFor(c));
-  const mismatches = compareList(podOf, c.expected as unknown[], out.results.map((r) => projectResult(r, 'node-loss')));
+  const mismatches = compareList(
+    podOf,
+    c.expected as unknown[],
+    out.results.map((r) => projectResult(r, 'node-loss')),
+  );
   const d = firstDifference(c.summary, out.summary, 'summary');
   if (d) mismatches.push({ subject: 'summary', difference: d });
   return mismatches;
@@ -87,7 +101,11 @@ export function replayCase(c: GoldenCase): CaseReport {
   const compared = Array.isArray(c.expected) ? c.expected.length : 1;
   try {
     const mismatches =
-      family === 'capacity' ? replayCapacity(c) : family === 'node-loss' ? replayNodeLoss(c) : replayScheduling(c);
+      family === 'capacity'
+        ? replayCapacity(c)
+        : family === 'node-loss'
+          ? replayNodeLoss(c)
+          : replayScheduling(c);
     return { name: c.name, family, exact: mismatches.length === 0, compared, mismatches };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -13,5 +13,6 @@ export { Snapshot } from './backend/cache/snapshot';
 export { nodeTreeOrder, zoneKeyOf } from './backend/cache/node-tree';
 export { ClusterObjects } from './backend/cache/cluster-objects';
 export { numFeasibleNodesToFind } from './find-nodes';
-export type { TieBreak, EvaluatedRange, ExplainLevel } from './schedule-one';
+export { DEFAULT_EXPLAIN_LEVEL, type TieBreak, type EvaluatedRange, type ExplainLevel } from './schedule-one';
+export { TOP_SCORED_NODES, type AttemptExplanation, type FilterFailureGroup, type ScoredNode, type PluginScore } from './explanation';
 export * as volumeBinding from './framework/plugins/volumebinding';

@@ -12,17 +12,23 @@ import type { NodeToStatusMap, PostFilterResult } from './framework/interface';
 import type { Framework, ScoreResult } from './framework/runtime/framework';
 import { Code, MaybeStatus, Status, isSuccess } from './framework/status';
 import type { NodeInfo } from './framework/types';
+import { AttemptExplanation, countMaxScoreNodes, groupFilterFailures, topScoredNodes } from './explanation';
 import type { SeededRandom } from './util/rng';
 
 export type TieBreak = 'random' | 'lowest-node-name';
 
 /**
- * How much of each attempt to record. `full`: every node's filter verdict and every plugin's
- * scores (conformance, explanations). `summary`: only what placements and the summary need
- * (selected node and its total score, FitError message, evaluated range, preemption); the
- * per-node records are left empty. Decisions are identical either way.
+ * How much of each attempt to record. Decisions are identical at every level.
+ * - `compact` (default): the AttemptExplanation (filter failures grouped with counts, the best
+ *   scored nodes with their plugin breakdown); every node's filter verdict only when no node was
+ *   feasible (what an unschedulable pod and preemption are explained by).
+ * - `full`: also every node's filter verdict and every plugin's scores for every feasible node
+ *   (conformance, `explain --all-nodes`); costly on large clusters, so asked for per pod.
+ * - `summary`: only what placements need (selected node and its total, FitError message,
+ *   evaluated range, preemption).
  */
-export type ExplainLevel = 'full' | 'summary';
+export type ExplainLevel = 'full' | 'compact' | 'summary';
+export const DEFAULT_EXPLAIN_LEVEL: ExplainLevel = 'compact';
 
 /** Which nodes the Filter loop looked at (for partial searches over large clusters). */
 export interface EvaluatedRange {
@@ -54,6 +60,8 @@ export interface AttemptRecord {
   /** Set when a PreFilter plugin rejected the pod before any node was tried. */
   preFilterRejection?: { plugin: string; message: string };
   evaluated?: EvaluatedRange;
+  /** The compact explanation (levels `compact` and `full`). */
+  explanation?: AttemptExplanation;
   /** Internal: per-node statuses and diagnosis, for PostFilter. */
   diagnosis: Diagnosis;
   state: CycleState;
@@ -66,7 +74,7 @@ export interface SchedulerAlgorithmOptions {
   rng: SeededRandom;
   /** Global percentageOfNodesToScore; a profile's own value wins. 0 = adaptive. */
   percentageOfNodesToScore: number;
-  /** Default `full`. */
+  /** Default `compact`. */
   explain?: ExplainLevel;
 }
 
@@ -81,7 +89,12 @@ export class ScheduleAlgorithm {
     private readonly opts: SchedulerAlgorithmOptions,
   ) {}
 
-  schedulePod(fwk: Framework, pod: Pod): AttemptRecord {
+  /** One attempt; `level` overrides the algorithm's explain level for this pod. */
+  schedulePod(
+    fwk: Framework,
+    pod: Pod,
+    level: ExplainLevel = this.opts.explain ?? DEFAULT_EXPLAIN_LEVEL,
+  ): AttemptRecord {
     const state = new CycleState();
     const record: AttemptRecord = {
       feasible: [],
@@ -101,27 +114,53 @@ export class ScheduleAlgorithm {
       record.message = NO_NODES_AVAILABLE;
       return record;
     }
-    const full = this.opts.explain !== 'summary';
+    const full = level === 'full';
+    const explained = level !== 'summary';
     const feasible = this.findNodesThatFitPod(fwk, pod, state, record);
     if (record.error) return record;
-    if (full) this.recordFilterStatuses(record);
+    if (explained) {
+      record.explanation = {
+        nodesEvaluated: feasible.length + record.diagnosis.nodeToStatusMap.size,
+        nodesFeasible: feasible.length,
+        filterFailures: record.preFilterRejection
+          ? []
+          : groupFilterFailures(record.diagnosis.nodeToStatusMap),
+        topScores: [],
+        maxScoreNodes: 0,
+      };
+    }
+    // Every node's verdict is what explains an unschedulable pod, so compact keeps it then.
+    if (full || (explained && feasible.length === 0)) this.recordFilterStatuses(record);
     if (feasible.length === 0) {
       record.message = fitErrorMessage(this.snapshot.size, record.diagnosis);
       return record;
     }
     if (full) record.feasible = feasible.map((n) => n.name).sort(compareStrings);
     // Upstream skips scoring with one feasible node; the scores are still computed for explanation.
-    const scored = this.prioritizeNodes(fwk, pod, state, feasible, record, full);
-    if (record.error) return record;
-    record.selectedNode = feasible.length === 1 ? feasible[0].name : this.selectHost(scored!.totals);
-    if (!full) {
-      const selected = scored!.totals.find((t) => t.name === record.selectedNode);
+    const scored = this.prioritizeNodes(fwk, pod, state, feasible, explained);
+    if (!scored) {
+      record.error = this.scoreError;
+      return record;
+    }
+    record.selectedNode = feasible.length === 1 ? feasible[0].name : this.selectHost(scored.totals);
+    if (full) this.recordScores(record, scored);
+    else {
+      const selected = scored.totals.find((t) => t.name === record.selectedNode);
       if (selected) record.scores[selected.name] = selected.score;
+    }
+    if (record.explanation) {
+      record.explanation.topScores = topScoredNodes(scored, record.selectedNode);
+      record.explanation.maxScoreNodes = countMaxScoreNodes(scored);
     }
     return record;
   }
 
-  private findNodesThatFitPod(fwk: Framework, pod: Pod, state: CycleState, record: AttemptRecord): NodeInfo[] {
+  private findNodesThatFitPod(
+    fwk: Framework,
+    pod: Pod,
+    state: CycleState,
+    record: AttemptRecord,
+  ): NodeInfo[] {
     const diagnosis = record.diagnosis;
     const allNodes = this.snapshot.list();
     const pre = fwk.runPreFilterPlugins(state, pod);
@@ -178,7 +217,10 @@ export class ScheduleAlgorithm {
     const numAll = nodes.length;
     if (numAll === 0) return [];
     const start = rotate ? this.nextStartNodeIndex % numAll : 0;
-    const toFind = numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? this.opts.percentageOfNodesToScore, numAll);
+    const toFind = numFeasibleNodesToFind(
+      fwk.percentageOfNodesToScore ?? this.opts.percentageOfNodesToScore,
+      numAll,
+    );
     const feasible: NodeInfo[] = [];
 
     let first: string | null = null;
@@ -210,30 +252,29 @@ export class ScheduleAlgorithm {
     return feasible;
   }
 
+  /** Set when prioritizeNodes returns undefined: the failing plugin's error. */
+  private scoreError = '';
+
   private prioritizeNodes(
     fwk: Framework,
     pod: Pod,
     state: CycleState,
     nodes: NodeInfo[],
-    record: AttemptRecord,
-    full: boolean,
+    breakdown: boolean,
   ): ScoreResult | undefined {
     if (fwk.scorePlugins.length === 0) {
-      const totals = nodes.map((n) => ({ name: n.name, score: 1 }));
-      if (full) this.recordScores(record, { totals, plugins: [] });
-      return { totals, plugins: [] };
+      return { totals: nodes.map((n) => ({ name: n.name, score: 1 })), plugins: [] };
     }
     const pre = fwk.runPreScorePlugins(state, pod, nodes);
     if (!isSuccess(pre)) {
-      record.error = pre!.message();
+      this.scoreError = pre!.message();
       return undefined;
     }
-    const { result, status } = fwk.runScorePlugins(state, pod, nodes, full);
+    const { result, status } = fwk.runScorePlugins(state, pod, nodes, breakdown);
     if (!isSuccess(status)) {
-      record.error = status!.message();
+      this.scoreError = status!.message();
       return undefined;
     }
-    if (full) this.recordScores(record, result!);
     return result;
   }
 
@@ -243,10 +284,19 @@ export class ScheduleAlgorithm {
       record.scores[t.name] = t.score;
       if (t.score > max) max = t.score;
     }
-    record.maxScoreNodes = result.totals.filter((t) => t.score === max).map((t) => t.name).sort(compareStrings);
+    record.maxScoreNodes = result.totals
+      .filter((t) => t.score === max)
+      .map((t) => t.name)
+      .sort(compareStrings);
     for (const p of result.plugins) {
-      record.pluginScores[p.plugin] = Object.fromEntries(p.weighted);
-      record.rawScores[p.plugin] = Object.fromEntries(p.raw);
+      const weighted: Record<string, number> = {};
+      const raw: Record<string, number> = {};
+      result.totals.forEach((t, i) => {
+        weighted[t.name] = p.weighted[i];
+        raw[t.name] = p.raw[i];
+      });
+      record.pluginScores[p.plugin] = weighted;
+      record.rawScores[p.plugin] = raw;
     }
   }
 

@@ -4,6 +4,14 @@ import type { AttemptRecord } from '../schedule-one';
 /** An attempt as reported: the AttemptRecord without the engine's internal state. */
 export type AttemptSummary = Omit<AttemptRecord, 'diagnosis' | 'state' | 'error' | 'selectedNode'>;
 
+/**
+ * What each field of an AttemptSummary holds at each explain level:
+ * - `explanation`: compact and full.
+ * - `filterReasons` / `filterPlugin` / `filterCode`: full; compact only when no node was feasible.
+ * - `feasible`, `pluginScores`, `rawScores`, `maxScoreNodes`, every node's `scores`: full only;
+ *   compact and summary keep the chosen node's total in `scores`.
+ */
+
 /** What binding the pod did to its claims; parts are absent when empty. */
 export interface VolumeBindingSummary {
   staticBindings?: Record<string, string>;

@@ -14,8 +14,21 @@ import { Simulator, type SimulatorOptions } from './simulator';
 import { applyPreBindVolumeWrites } from './volume-results';
 
 /** How a simulation runs: the scheduler's setup plus the Simulator's own knobs. */
-export interface SimulateOptions
-  extends Pick<SimulatorOptions, 'seed' | 'tieBreak' | 'preemption' | 'percentageOfNodesToScore' | 'startTimeBase' | 'explain'> {
+export interface SimulateOptions extends Pick<
+  SimulatorOptions,
+  | 'seed'
+  | 'tieBreak'
+  | 'preemption'
+  | 'percentageOfNodesToScore'
+  | 'startTimeBase'
+  | 'explain'
+  | 'explainPods'
+> {
+  /**
+   * Stop once this pod ("ns/name") has been scheduled: a replay that explains one pod needs the
+   * pods ahead of it in the queue, not the ones after.
+   */
+  stopAfterPod?: string;
   /** A KubeSchedulerConfiguration (YAML/JSON text or object); default: the default profile. */
   schedulerConfiguration?: unknown;
   /** kube-scheduler release whose behaviour to reproduce, e.g. "1.26"; default the newest supported. */
@@ -52,8 +65,13 @@ export interface EngineSetup {
 }
 
 /** Resolves version, feature gates, registry and scheduler configuration once. */
-export function setupEngine(options: Pick<SimulateOptions, 'compatibilityVersion' | 'featureGates' | 'schedulerConfiguration'>): EngineSetup {
-  const features = new FeatureSet(FeatureSet.parseVersion(options.compatibilityVersion), options.featureGates ?? {});
+export function setupEngine(
+  options: Pick<SimulateOptions, 'compatibilityVersion' | 'featureGates' | 'schedulerConfiguration'>,
+): EngineSetup {
+  const features = new FeatureSet(
+    FeatureSet.parseVersion(options.compatibilityVersion),
+    options.featureGates ?? {},
+  );
   const registry = inTreeRegistry();
   const configuration =
     options.schedulerConfiguration === undefined
@@ -74,26 +92,43 @@ export function createSimulator(
     seed: options.seed,
     tieBreak: options.tieBreak,
     preemption: options.preemption,
-    percentageOfNodesToScore: options.percentageOfNodesToScore ?? setup.configuration.percentageOfNodesToScore,
+    percentageOfNodesToScore:
+      options.percentageOfNodesToScore ?? setup.configuration.percentageOfNodesToScore,
     startTimeBase: options.startTimeBase,
     explain: options.explain,
+    explainPods: options.explainPods,
   });
   sim.preBindWrites = applyPreBindVolumeWrites;
   return sim;
 }
 
 /** Schedules `pending` in queue order, one attempt each (plus the retry after preemption). */
-export function schedulePending(sim: Simulator, pending: readonly Pod[], onProgress?: SimulateOptions['onProgress']): PodSchedulingResult[] {
+export function schedulePending(
+  sim: Simulator,
+  pending: readonly Pod[],
+  onProgress?: SimulateOptions['onProgress'],
+  stopAfterPod?: string,
+): PodSchedulingResult[] {
   const ordered = sim.queueOrder(pending);
-  return ordered.map((pod, k) => {
-    const r = sim.scheduleOne(pod, k);
+  const results: PodSchedulingResult[] = [];
+  for (let k = 0; k < ordered.length; k++) {
+    const r = sim.scheduleOne(ordered[k], k);
+    results.push(r);
     onProgress?.(k + 1, ordered.length);
-    return r;
-  });
+    if (r.pod === stopAfterPod) break;
+  }
+  return results;
 }
 
 export function summarize(results: readonly PodSchedulingResult[]): SimulationSummary {
-  const s: SimulationSummary = { pods: results.length, scheduled: 0, unschedulable: 0, preempted: 0, gated: 0, errors: 0 };
+  const s: SimulationSummary = {
+    pods: results.length,
+    scheduled: 0,
+    unschedulable: 0,
+    preempted: 0,
+    gated: 0,
+    errors: 0,
+  };
   for (const r of results) {
     if (r.outcome === 'scheduled') s.scheduled++;
     else if (r.outcome === 'gated') s.gated++;
@@ -104,11 +139,14 @@ export function summarize(results: readonly PodSchedulingResult[]): SimulationSu
   return s;
 }
 
-export function simulate(input: readonly KubeObject[] | ClusterState, options: SimulateOptions = {}): SimulationResult {
+export function simulate(
+  input: readonly KubeObject[] | ClusterState,
+  options: SimulateOptions = {},
+): SimulationResult {
   const cluster = Array.isArray(input) ? buildClusterState(input as KubeObject[]) : (input as ClusterState);
   const setup = setupEngine(options);
   const sim = createSimulator(cluster, setup, options);
-  const results = schedulePending(sim, cluster.pendingPods, options.onProgress);
+  const results = schedulePending(sim, cluster.pendingPods, options.onProgress, options.stopAfterPod);
   const unmodelledKinds: Record<string, number> = {};
   for (const o of cluster.unmodelled) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
   return {

@@ -15,7 +15,14 @@ import type { FrameworkProfile } from '../framework/runtime/profile';
 import type { PluginDescriptor } from '../framework/runtime/registry';
 import { isSuccess } from '../framework/status';
 import { PodInfo } from '../framework/types';
-import { AttemptRecord, ExplainLevel, ScheduleAlgorithm, TieBreak, runPostFilter } from '../schedule-one';
+import {
+  AttemptRecord,
+  DEFAULT_EXPLAIN_LEVEL,
+  ExplainLevel,
+  ScheduleAlgorithm,
+  TieBreak,
+  runPostFilter,
+} from '../schedule-one';
 import { SeededRandom } from '../util/rng';
 import type { ClusterState } from './cluster';
 import type { AttemptSummary, PodSchedulingResult, VolumeBindingSummary } from './results';
@@ -36,15 +43,20 @@ export interface SimulatorOptions {
   percentageOfNodesToScore?: number;
   /** Bound pods get startTime = base + k seconds (k: the pod's position in the scheduling order). */
   startTimeBase?: string;
-  /**
-   * `full` (default): every node's filter verdict and plugin scores per pod. `summary`: only the
-   * placement, its total score, messages and preemption — same decisions, far less time and memory.
-   */
+  /** How much each pod's attempts record (see ExplainLevel); default `compact`. */
   explain?: ExplainLevel;
+  /**
+   * Pods ("ns/name") recorded at level `full` whatever `explain` says: the on-demand detail of a
+   * replay (every node's verdict and every plugin's score), exact because the run is deterministic.
+   */
+  explainPods?: ReadonlySet<string>;
 }
 
 /** Applies the API writes PreBind plugins stand for (volume binding) and reports them. */
-export type PreBindWrites = (state: AttemptRecord['state'], objects: ClusterObjects) => VolumeBindingSummary | undefined;
+export type PreBindWrites = (
+  state: AttemptRecord['state'],
+  objects: ClusterObjects,
+) => VolumeBindingSummary | undefined;
 
 export class Simulator {
   readonly snapshot: Snapshot;
@@ -84,7 +96,7 @@ export class Simulator {
       tieBreak: opts.tieBreak ?? 'random',
       rng: this.rng,
       percentageOfNodesToScore: opts.percentageOfNodesToScore ?? 0,
-      explain: opts.explain ?? 'full',
+      explain: opts.explain ?? DEFAULT_EXPLAIN_LEVEL,
     });
   }
 
@@ -95,7 +107,11 @@ export class Simulator {
   /** Pending pods in the order the scheduling queue pops them (the profiles' QueueSort). */
   queueOrder(pods: readonly Pod[]): Pod[] {
     const sorter = [...this.frameworks.values()][0]?.queueSortPlugin;
-    const queued: QueuedPodInfo[] = pods.map((p, i) => ({ podInfo: new PodInfo(p), timestamp: i, attempts: 0 }));
+    const queued: QueuedPodInfo[] = pods.map((p, i) => ({
+      podInfo: new PodInfo(p),
+      timestamp: i,
+      attempts: 0,
+    }));
     if (!sorter) return [...pods];
     return queued
       .sort((a, b) => (sorter.less(a, b) ? -1 : sorter.less(b, a) ? 1 : a.timestamp - b.timestamp))
@@ -115,17 +131,38 @@ export class Simulator {
     };
     const fwk = this.frameworkFor(pod);
     if (!fwk) {
-      return { ...base, ...emptyAttempt(), outcome: 'no-profile', node: null, attempts: 0, error: `no profile for schedulerName "${base.schedulerName}"` };
+      return {
+        ...base,
+        ...emptyAttempt(),
+        outcome: 'no-profile',
+        node: null,
+        attempts: 0,
+        error: `no profile for schedulerName "${base.schedulerName}"`,
+      };
     }
     const gate = fwk.runPreEnqueuePlugins(pod);
     if (!isSuccess(gate)) {
-      return { ...base, ...emptyAttempt(), outcome: 'gated', node: null, attempts: 0, message: gate!.message() };
+      return {
+        ...base,
+        ...emptyAttempt(),
+        outcome: 'gated',
+        node: null,
+        attempts: 0,
+        message: gate!.message(),
+      };
     }
 
+    const level = this.opts.explainPods?.has(key) ? 'full' : undefined;
     let current = pod;
-    let record = this.algorithm.schedulePod(fwk, current);
+    let record = this.algorithm.schedulePod(fwk, current, level);
     let attempts = 1;
-    const result: PodSchedulingResult = { ...base, ...summarize(record), outcome: 'unschedulable', node: null, attempts };
+    const result: PodSchedulingResult = {
+      ...base,
+      ...summarize(record),
+      outcome: 'unschedulable',
+      node: null,
+      attempts,
+    };
 
     if (!record.selectedNode && !record.error && this.preemption && fwk.postFilterPlugins.length > 0) {
       const post = runPostFilter(fwk, record, current);
@@ -148,7 +185,7 @@ export class Simulator {
         current = { ...current, status: { ...current.status, nominatedNodeName: nominated } };
         this.nominator.add(new PodInfo(current), nominated);
         // Preemption freed room: the pod goes straight back for one more attempt.
-        record = this.algorithm.schedulePod(fwk, current);
+        record = this.algorithm.schedulePod(fwk, current, level);
         attempts++;
         Object.assign(result, summarize(record), { attempts });
       } else if (post.status && post.status.message()) {
@@ -171,7 +208,12 @@ export class Simulator {
   }
 
   /** Assume, Reserve, Permit, PreBind, Bind, PostBind. Returns an error text on failure. */
-  private bind(fwk: Framework, pod: Pod, record: AttemptRecord, sequence: number): { volumes?: VolumeBindingSummary } | string {
+  private bind(
+    fwk: Framework,
+    pod: Pod,
+    record: AttemptRecord,
+    sequence: number,
+  ): { volumes?: VolumeBindingSummary } | string {
     const node = record.selectedNode!;
     const state = record.state;
     const startTime = new Date(this.startBaseMs + sequence * 1000).toISOString().replace('.000Z', 'Z');
@@ -188,11 +230,13 @@ export class Simulator {
       return msg;
     };
     const reserve = fwk.runReservePluginsReserve(state, pod, node);
-    if (!isSuccess(reserve)) return fail(`running Reserve plugin "${reserve!.plugin}": ${reserve!.message()}`);
+    if (!isSuccess(reserve))
+      return fail(`running Reserve plugin "${reserve!.plugin}": ${reserve!.message()}`);
     const permit = fwk.runPermitPlugins(state, pod, node);
     if (!isSuccess(permit)) return fail(`running Permit plugin "${permit!.plugin}": ${permit!.message()}`);
     const preBind = fwk.runPreBindPlugins(state, pod, node);
-    if (!isSuccess(preBind)) return fail(`running PreBind plugin "${preBind!.plugin}": ${preBind!.message()}`);
+    if (!isSuccess(preBind))
+      return fail(`running PreBind plugin "${preBind!.plugin}": ${preBind!.message()}`);
     const volumes = this.preBindWrites?.(state, this.objects);
     const bind = fwk.runBindPlugins(state, pod, node);
     if (!isSuccess(bind)) return fail(`running Bind plugin "${bind!.plugin}": ${bind!.message()}`);
@@ -214,7 +258,16 @@ export function podKey(pod: Pod): string {
 }
 
 function emptyAttempt(): AttemptSummary {
-  return { feasible: [], scores: {}, pluginScores: {}, rawScores: {}, maxScoreNodes: [], filterReasons: {}, filterPlugin: {}, filterCode: {} };
+  return {
+    feasible: [],
+    scores: {},
+    pluginScores: {},
+    rawScores: {},
+    maxScoreNodes: [],
+    filterReasons: {},
+    filterPlugin: {},
+    filterCode: {},
+  };
 }
 
 function summarize(r: AttemptRecord): AttemptSummary {
@@ -231,5 +284,6 @@ function summarize(r: AttemptRecord): AttemptSummary {
   if (r.message !== undefined) s.message = r.message;
   if (r.preFilterRejection) s.preFilterRejection = r.preFilterRejection;
   if (r.evaluated) s.evaluated = r.evaluated;
+  if (r.explanation) s.explanation = r.explanation;
   return s;
 }

@@ -7,7 +7,10 @@ import type { CycleState } from '../framework/cycle-state';
 import { applyVolumeBindings, reservedVolumeBindings } from '../framework/plugins/volumebinding';
 import type { VolumeBindingSummary } from './results';
 
-export function applyPreBindVolumeWrites(state: CycleState, objects: ClusterObjects): VolumeBindingSummary | undefined {
+export function applyPreBindVolumeWrites(
+  state: CycleState,
+  objects: ClusterObjects,
+): VolumeBindingSummary | undefined {
   const applied = applyVolumeBindings(objects, reservedVolumeBindings(state));
   if (!applied) return undefined;
   const summary: VolumeBindingSummary = {};

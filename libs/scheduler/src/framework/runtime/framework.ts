@@ -46,12 +46,14 @@ export interface FrameworkDeps {
   random?: { intn(n: number): number };
 }
 
-/** Per score plugin: node → raw score and node → weighted normalized score. */
+/** One Score plugin's scores for the nodes of a ScoreResult, index for index with `totals`. */
 export interface PluginScoreBreakdown {
   plugin: string;
   weight: number;
-  raw: Map<string, number>;
-  weighted: Map<string, number>;
+  /** Score before NormalizeScore. */
+  raw: Float64Array;
+  /** Normalized score × weight. */
+  weighted: Float64Array;
 }
 
 export interface ScoreResult {
@@ -84,7 +86,11 @@ export class Framework implements Handle {
   readonly bindPlugins: BindPlugin[];
   readonly postBindPlugins: PostBindPlugin[];
 
-  constructor(profile: FrameworkProfile, registry: ReadonlyMap<string, PluginDescriptor>, deps: FrameworkDeps) {
+  constructor(
+    profile: FrameworkProfile,
+    registry: ReadonlyMap<string, PluginDescriptor>,
+    deps: FrameworkDeps,
+  ) {
     this.profileName = profile.schedulerName;
     this.percentageOfNodesToScore = profile.percentageOfNodesToScore;
     this.features = deps.features;
@@ -97,7 +103,10 @@ export class Framework implements Handle {
       let inst = this.instances.get(name);
       if (!inst) {
         const d = registry.get(name);
-        if (!d) throw new PluginNotFoundError(`profile "${profile.schedulerName}": plugin "${name}" is not implemented`);
+        if (!d)
+          throw new PluginNotFoundError(
+            `profile "${profile.schedulerName}": plugin "${name}" is not implemented`,
+          );
         const args = profile.pluginArgs.has(name)
           ? profile.pluginArgs.get(name)
           : d.defaultArgs
@@ -112,7 +121,9 @@ export class Framework implements Handle {
       profile.plugins[point].map((ref) => {
         const p = get<Record<string, unknown>>(ref.name);
         if (typeof p[method] !== 'function') {
-          throw new Error(`profile "${profile.schedulerName}": plugin "${ref.name}" does not extend ${point}`);
+          throw new Error(
+            `profile "${profile.schedulerName}": plugin "${ref.name}" does not extend ${point}`,
+          );
         }
         return p as T;
       });
@@ -171,7 +182,11 @@ export class Framework implements Handle {
       if (!isSuccess(status)) {
         status!.withPlugin(p.name);
         if (isRejected(status)) return { status };
-        return { status: Status.error(`running PreFilter plugin "${p.name}": ${status!.message()}`).withPlugin(p.name) };
+        return {
+          status: Status.error(`running PreFilter plugin "${p.name}": ${status!.message()}`).withPlugin(
+            p.name,
+          ),
+        };
       }
       if (result?.nodeNames) {
         narrowing.push(p.name);
@@ -192,7 +207,8 @@ export class Framework implements Handle {
 
   /** Filter plugins in order; the first failure decides and names its plugin. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const plugins = (state.filterPluginsToRun as FilterPlugin[] | undefined) ?? this.filterPluginsToRun(state, pod);
+    const plugins =
+      (state.filterPluginsToRun as FilterPlugin[] | undefined) ?? this.filterPluginsToRun(state, pod);
     for (let i = 0; i < plugins.length; i++) {
       const p = plugins[i];
       const s = p.filter(state, pod, nodeInfo);
@@ -209,7 +225,9 @@ export class Framework implements Handle {
   /** Filter plugins in profile order, minus those skipped at PreFilter and those passing every node. */
   private filterPluginsToRun(state: CycleState, pod: Pod): FilterPlugin[] {
     const skip = state.skipFilterPlugins;
-    const list = this.filterPlugins.filter((p) => !skip.has(p.name) && !(p.filterPassesAllNodes?.(state, pod) ?? false));
+    const list = this.filterPlugins.filter(
+      (p) => !skip.has(p.name) && !(p.filterPassesAllNodes?.(state, pod) ?? false),
+    );
     state.filterPluginsToRun = list;
     return list;
   }
@@ -238,11 +256,17 @@ export class Framework implements Handle {
     return this.runFilterPlugins(state, pod, nodeInfo);
   }
 
-  runPreFilterExtensionAddPod(state: CycleState, pod: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    pod: Pod,
+    podInfoToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus {
     for (const p of this.preFilterPlugins) {
       if (state.skipFilterPlugins.has(p.name)) continue;
       const s = p.preFilterExtensions?.()?.addPod(state, pod, podInfoToAdd, nodeInfo) ?? null;
-      if (!isSuccess(s)) return Status.error(`running AddPod on PreFilter plugin "${p.name}": ${s!.message()}`);
+      if (!isSuccess(s))
+        return Status.error(`running AddPod on PreFilter plugin "${p.name}": ${s!.message()}`);
     }
     return null;
   }
@@ -256,7 +280,8 @@ export class Framework implements Handle {
     for (const p of this.preFilterPlugins) {
       if (state.skipFilterPlugins.has(p.name)) continue;
       const s = p.preFilterExtensions?.()?.removePod(state, pod, podInfoToRemove, nodeInfo) ?? null;
-      if (!isSuccess(s)) return Status.error(`running RemovePod on PreFilter plugin "${p.name}": ${s!.message()}`);
+      if (!isSuccess(s))
+        return Status.error(`running RemovePod on PreFilter plugin "${p.name}": ${s!.message()}`);
     }
     return null;
   }
@@ -274,7 +299,8 @@ export class Framework implements Handle {
       const out = p.postFilter(state, pod, statuses);
       if (isSuccess(out.status)) return out;
       out.status!.withPlugin(p.name);
-      if (out.status!.code !== Code.Unschedulable && out.status!.code !== Code.UnschedulableAndUnresolvable) return out;
+      if (out.status!.code !== Code.Unschedulable && out.status!.code !== Code.UnschedulableAndUnresolvable)
+        return out;
       last = out;
     }
     return last;
@@ -287,7 +313,8 @@ export class Framework implements Handle {
         state.skipScorePlugins.add(p.name);
         continue;
       }
-      if (!isSuccess(s)) return Status.error(`running PreScore plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+      if (!isSuccess(s))
+        return Status.error(`running PreScore plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
     }
     return null;
   }
@@ -308,31 +335,41 @@ export class Framework implements Handle {
     const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
-      const raw = breakdown ? new Map<string, number>() : undefined;
+      const raw = breakdown ? new Float64Array(nodes.length) : undefined;
       if (plugin.scoreNodes) {
         const s = plugin.scoreNodes(state, pod, nodes, scores);
         if (!isSuccess(s)) {
-          return { status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(plugin.name) };
+          return {
+            status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(
+              plugin.name,
+            ),
+          };
         }
-        if (raw) for (let i = 0; i < nodes.length; i++) raw.set(nodes[i].name, scores[i].score);
+        if (raw) for (let i = 0; i < nodes.length; i++) raw[i] = scores[i].score;
       } else {
         for (let i = 0; i < nodes.length; i++) {
           const [score, s] = plugin.score(state, pod, nodes[i]);
           if (!isSuccess(s)) {
-            return { status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(plugin.name) };
+            return {
+              status: Status.error(`running Score plugin "${plugin.name}": ${s!.message()}`).withPlugin(
+                plugin.name,
+              ),
+            };
           }
           scores[i].score = score;
-          raw?.set(nodes[i].name, score);
+          if (raw) raw[i] = score;
         }
       }
       const ext = plugin.scoreExtensions?.();
       if (ext) {
         const s = ext.normalizeScore(state, pod, scores);
         if (!isSuccess(s)) {
-          return { status: Status.error(`running Normalize on Score plugin "${plugin.name}": ${s!.message()}`) };
+          return {
+            status: Status.error(`running Normalize on Score plugin "${plugin.name}": ${s!.message()}`),
+          };
         }
       }
-      const weighted = breakdown ? new Map<string, number>() : undefined;
+      const weighted = breakdown ? new Float64Array(nodes.length) : undefined;
       for (let i = 0; i < scores.length; i++) {
         const sc = scores[i].score;
         if (sc > MAX_NODE_SCORE || sc < MIN_NODE_SCORE) {
@@ -343,7 +380,7 @@ export class Framework implements Handle {
           };
         }
         const w = sc * weight;
-        weighted?.set(scores[i].name, w);
+        if (weighted) weighted[i] = w;
         totals[i].score += w;
       }
       if (raw && weighted) plugins.push({ plugin: plugin.name, weight, raw, weighted });
@@ -361,7 +398,8 @@ export class Framework implements Handle {
 
   /** Unreserve runs in reverse order, as upstream does, so later reservations unwind first. */
   runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): void {
-    for (let i = this.reservePlugins.length - 1; i >= 0; i--) this.reservePlugins[i].unreserve(state, pod, nodeName);
+    for (let i = this.reservePlugins.length - 1; i >= 0; i--)
+      this.reservePlugins[i].unreserve(state, pod, nodeName);
   }
 
   runPermitPlugins(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {

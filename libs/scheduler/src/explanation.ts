@@ -1,0 +1,102 @@
+/**
+ * The compact explanation of one scheduling attempt: what a person reads first, cheap enough to
+ * keep for every pod of a 10,000-pod run. Filter failures are grouped by plugin, code and reasons
+ * (what the FitError message summarises anyway), and only the best-scored nodes keep their
+ * per-plugin breakdown. Every node's verdict and score is recomputed on demand by replaying the
+ * run with `explainPods` (see SimulatorOptions).
+ */
+import { compareStrings } from './framework/fit-error';
+import type { NodeToStatusMap } from './framework/interface';
+import type { ScoreResult } from './framework/runtime/framework';
+import { Code } from './framework/status';
+
+/** Scored nodes whose per-plugin breakdown a compact explanation keeps (the chosen node always). */
+export const TOP_SCORED_NODES = 10;
+
+/** Nodes that failed Filter for the same plugin, code and reasons. */
+export interface FilterFailureGroup {
+  plugin: string;
+  /** Unschedulable (preemption may help) or UnschedulableAndUnresolvable. */
+  code: string;
+  reasons: string[];
+  /** How many nodes failed this way. */
+  nodes: number;
+}
+
+export interface PluginScore {
+  plugin: string;
+  /** Score before NormalizeScore. */
+  raw: number;
+  /** Normalized score × weight. */
+  weighted: number;
+}
+
+export interface ScoredNode {
+  node: string;
+  total: number;
+  plugins: PluginScore[];
+}
+
+export interface AttemptExplanation {
+  /** Nodes Filter ran on (percentageOfNodesToScore can stop the search early). */
+  nodesEvaluated: number;
+  /** Nodes that passed every Filter plugin (and were scored). */
+  nodesFeasible: number;
+  /** Most nodes first; ties by plugin, then reasons. */
+  filterFailures: FilterFailureGroup[];
+  /** The best-scored nodes, best first (ties by name), with the chosen node always among them. */
+  topScores: ScoredNode[];
+  /** How many feasible nodes shared the highest total (more than 1: the tie-break decided). */
+  maxScoreNodes: number;
+}
+
+/** Groups the failed nodes of an attempt; statuses of one plugin usually share few reason lists. */
+export function groupFilterFailures(statuses: NodeToStatusMap): FilterFailureGroup[] {
+  const groups = new Map<string, FilterFailureGroup>();
+  for (const s of statuses.values()) {
+    const key = `${s.plugin}\u0000${s.code}\u0000${s.reasons.length === 1 ? s.reasons[0] : s.reasons.join('\u0000')}`;
+    const group = groups.get(key);
+    if (group) group.nodes++;
+    else groups.set(key, { plugin: s.plugin, code: Code[s.code], reasons: [...s.reasons], nodes: 1 });
+  }
+  return [...groups.values()].sort(
+    (a, b) =>
+      b.nodes - a.nodes ||
+      compareStrings(a.plugin, b.plugin) ||
+      compareStrings(a.reasons.join(', '), b.reasons.join(', ')),
+  );
+}
+
+/** The `count` best totals (ties by name), plus `chosen` when it is not among them. */
+export function topScoredNodes(
+  result: ScoreResult,
+  chosen: string | null,
+  count = TOP_SCORED_NODES,
+): ScoredNode[] {
+  const order = result.totals.map((_, i) => i);
+  const { totals } = result;
+  order.sort((a, b) => totals[b].score - totals[a].score || compareStrings(totals[a].name, totals[b].name));
+  const picked = order.slice(0, count);
+  if (chosen !== null && !picked.some((i) => totals[i].name === chosen)) {
+    const at = order.findIndex((i) => totals[i].name === chosen);
+    if (at >= 0) picked.push(order[at]);
+  }
+  return picked.map((i) => ({
+    node: totals[i].name,
+    total: totals[i].score,
+    plugins: result.plugins.map((p) => ({ plugin: p.plugin, raw: p.raw[i], weighted: p.weighted[i] })),
+  }));
+}
+
+/** How many totals equal the highest one. */
+export function countMaxScoreNodes(result: ScoreResult): number {
+  let max = -Infinity;
+  let count = 0;
+  for (const t of result.totals) {
+    if (t.score > max) {
+      max = t.score;
+      count = 1;
+    } else if (t.score === max) count++;
+  }
+  return count;
+}
