@@ -1,7 +1,18 @@
 import type { Pod } from '@schedlab/k8s';
-import { buildClusterState, setupEngine, simulate, type ClusterObjects, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
+import {
+  buildClusterState,
+  setupEngine,
+  simulate,
+  type ClusterObjects,
+  type SimulationResult,
+  type TieBreak,
+} from '@schedlab/scheduler';
 import { settleImmediateClaims } from '@schedlab/storage';
-import { scheduleUnexpandedWorkloads, unmodelledOnceExpanded, type RejectedObject } from '@schedlab/workloads';
+import {
+  scheduleUnexpandedWorkloads,
+  unmodelledOnceExpanded,
+  type RejectedObject,
+} from '@schedlab/workloads';
 import { loadClusterDump, type ClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
@@ -30,14 +41,30 @@ export interface SimulationRun {
   pods: Pod[];
 }
 
+/**
+ * A replay that explains one pod in full: every node's verdict and every plugin's score, recorded
+ * for that pod only, and the run stops once it is scheduled (pods after it cannot change it).
+ */
+export interface ReplayTarget {
+  explainPod?: string;
+}
+
 /** The engine options the flags stand for (the profile file read, not yet validated). */
 export function engineOptionsOf(flags: SimulationFlags) {
   const schedulerConfiguration = flags.profile === undefined ? undefined : readInputFile(flags.profile);
-  return { schedulerConfiguration, compatibilityVersion: flags.compatibilityVersion, seed: flags.seed, tieBreak: flags.tieBreak };
+  return {
+    schedulerConfiguration,
+    compatibilityVersion: flags.compatibilityVersion,
+    seed: flags.seed,
+    tieBreak: flags.tieBreak,
+  };
 }
 
 /** Validates the profile and version, attributing problems to the profile file (or the flag). */
-export function checkedSetup(flags: SimulationFlags, engine: Pick<ReturnType<typeof engineOptionsOf>, 'schedulerConfiguration' | 'compatibilityVersion'>) {
+export function checkedSetup(
+  flags: SimulationFlags,
+  engine: Pick<ReturnType<typeof engineOptionsOf>, 'schedulerConfiguration' | 'compatibilityVersion'>,
+) {
   // The version and feature gates are command-line input; the configuration is the profile's.
   return attributeTo(flags.profile ?? '--compatibility-version', () => setupEngine(engine));
 }
@@ -47,11 +74,22 @@ export function checkedSetup(flags: SimulationFlags, engine: Pick<ReturnType<typ
  * the file they come from: the profile for configuration errors, the dump for everything else.
  * Workloads without pods are expanded and admitted first (see ./workloads).
  */
-export function runSimulation(flags: SimulationFlags, onProgress?: (done: number, total: number) => void): SimulationRun {
+export function runSimulation(
+  flags: SimulationFlags,
+  onProgress?: (done: number, total: number) => void,
+  replay: ReplayTarget = {},
+): SimulationRun {
   const dump = settledDump(loadClusterDump(flags.cluster), flags);
-  const engine = engineOptionsOf(flags);
+  const engine = {
+    ...engineOptionsOf(flags),
+    ...(replay.explainPod
+      ? { explainPods: new Set([replay.explainPod]), stopAfterPod: replay.explainPod }
+      : {}),
+  };
   const setup = checkedSetup(flags, engine);
-  const workloads = attributeWorkloadErrors(flags.cluster, () => scheduleUnexpandedWorkloads(dump.objects, engine));
+  const workloads = attributeWorkloadErrors(flags.cluster, () =>
+    scheduleUnexpandedWorkloads(dump.objects, engine),
+  );
   if (workloads) {
     const run = workloads.simulation;
     const unmodelledKinds: Record<string, number> = {};
@@ -63,10 +101,19 @@ export function runSimulation(flags: SimulationFlags, onProgress?: (done: number
       compatibilityVersion: setup.features.version,
       summary: run.summary,
       results: run.results,
-      orphanPods: dump.state.orphanPods.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`),
+      orphanPods: dump.state.orphanPods.map(
+        (p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`,
+      ),
       unmodelledKinds,
     };
-    return { dump, result, setup, rejected: workloads.rejected, objects: run.simulator.objects, pods: workloads.pods };
+    return {
+      dump,
+      result,
+      setup,
+      rejected: workloads.rejected,
+      objects: run.simulator.objects,
+      pods: workloads.pods,
+    };
   }
   const result = attributeTo(flags.cluster, () => simulate(dump.state, { ...engine, onProgress }));
   // The engine's simulator writes VolumeBinding's PreBind results into the state's objects.
