@@ -28,7 +28,7 @@ export function familyOf(c: GoldenCase): Family {
   return c.family ?? 'default';
 }
 
-/** "v1.26.7" → "1.26". */
+/** "v1.34.4" → "1.34.4": the exact patch, since some reason strings changed within a minor. */
 export function compatibilityVersionOf(c: GoldenCase): string {
-  return c.kubeSchedulerVersion.replace(/^v/, '').split('.').slice(0, 2).join('.');
+  return c.kubeSchedulerVersion.replace(/^v/, '');
 }

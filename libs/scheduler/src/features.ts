@@ -5,9 +5,22 @@
  * name instead of comparing versions, so each difference lives in exactly one table here.
  */
 
-export const SUPPORTED_VERSIONS = ['1.26', '1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34'] as const;
+export const SUPPORTED_VERSIONS = [
+  '1.26',
+  '1.27',
+  '1.28',
+  '1.29',
+  '1.30',
+  '1.31',
+  '1.32',
+  '1.33',
+  '1.34',
+  '1.35',
+  '1.36',
+  '1.37',
+] as const;
 export type CompatibilityVersion = (typeof SUPPORTED_VERSIONS)[number];
-export const NEWEST_VERSION: CompatibilityVersion = '1.34';
+export const NEWEST_VERSION: CompatibilityVersion = '1.37';
 
 /** Feature gates that change scheduling results, and the release whose default turned each on. */
 const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
@@ -18,6 +31,12 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   ReadWriteOncePod: '1.27',
   SidecarContainers: '1.29',
   MatchLabelKeysInPodAffinity: '1.31',
+  InPlacePodVerticalScaling: '1.33',
+  SchedulerAsyncPreemption: '1.33',
+  DynamicResourceAllocation: '1.34',
+  PodLevelResources: '1.34',
+  NodeDeclaredFeatures: '1.36',
+  StorageCapacityScoring: '1.37',
 };
 
 export const KNOWN_FEATURE_GATES = Object.keys(GATE_DEFAULT_ON_SINCE);
@@ -87,9 +106,56 @@ export interface BehaviourSwitches {
    * 1.26/1.27 froze the count when the node was added to the cache (nodes added so far).
    */
   imageStatesCountAllNodes: boolean;
+  /**
+   * From 1.34.2, TaintToleration's Filter says `node(s) had untolerated taint(s)`; up to 1.34.1
+   * it named the first untolerated taint, `node(s) had untolerated taint {key: value}`.
+   */
+  untoleratedTaintWithoutKeyValue: boolean;
+  /**
+   * From 1.30, VolumeBinding has a PreScore that returns Skip unless it has a scorer
+   * (VolumeCapacityPriority / StorageCapacityScoring) and something to score, so it is left out
+   * of the scores; 1.26–1.29 scored every node 0 with weight 1.
+   */
+  volumeBindingPreScoreSkips: boolean;
+  /**
+   * From 1.31, the default profile has no EBSLimits, GCEPDLimits or AzureDiskLimits (in-tree
+   * volume plugins migrated to CSI); NodeVolumeLimits alone counts volumes.
+   */
+  inTreeVolumeLimitsRemovedFromDefaults: boolean;
+  /**
+   * From 1.30 (kubernetes#119770), a PreFilter that answers Unschedulable no longer stops the
+   * PreFilter phase: later plugins run and the last Unschedulable status is reported, while
+   * UnschedulableAndUnresolvable still stops at once. From 1.30 too, a PreFilterResult
+   * intersection that leaves no node is UnschedulableAndUnresolvable (before: Unschedulable).
+   */
+  preFilterContinuesAfterUnschedulable: boolean;
+  /** From 1.31, PreFilter messages list the plugins that narrowed the nodes sorted by name (a set). */
+  preFilterPluginListSorted: boolean;
+  /**
+   * From 1.32, nodes left out by a PreFilterResult carry `node(s) didn't satisfy plugin(s) [..]`
+   * (UnschedulableAndUnresolvable) and count in the FitError histogram, and a PreFilterResult that
+   * leaves no node is UnschedulableAndUnresolvable; preemption's "not helpful" message counts every
+   * node (NodeToStatus with an absent-node status).
+   */
+  nodeToStatusCountsAbsentNodes: boolean;
+  /**
+   * From 1.27, a ReadWriteOncePod claim in use by another pod fails VolumeRestrictions' Filter on
+   * every node with a preemptible Unschedulable status; 1.26 rejected the pod in PreFilter.
+   */
+  readWriteOncePodConflictInFilter: boolean;
+  /**
+   * From 1.33, NodeResourcesBalancedAllocation skips a pod that requests none of its resources
+   * (kubernetes#129138), so it contributes nothing to the scores.
+   */
+  balancedAllocationSkipsBestEffortPods: boolean;
+  /** From 1.33.6 and 1.34.0, host ports of restartable init containers (sidecars) count in NodePorts. */
+  nodePortsCountSidecarPorts: boolean;
+  /** From 1.37, NodeName runs before NodeUnschedulable in the default profile (filter order). */
+  nodeNameBeforeNodeUnschedulable: boolean;
 }
 
-const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
+/** The release each switch started in; a patch ("1.34.2") when upstream changed within a minor. */
+const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   interPodAffinityPreScoreSkips: '1.28',
   nodeAffinityPreScoreSkips: '1.30',
   preFilterRejectionMarksAllNodesUnresolvable: '1.27',
@@ -103,6 +169,16 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, CompatibilityVersion> = {
   preemptionVictimsSortedByImportance: '1.32',
   spreadMatchLabelKeysKeepNilSelector: '1.27',
   imageStatesCountAllNodes: '1.28',
+  untoleratedTaintWithoutKeyValue: '1.34.2',
+  volumeBindingPreScoreSkips: '1.30',
+  inTreeVolumeLimitsRemovedFromDefaults: '1.31',
+  preFilterContinuesAfterUnschedulable: '1.30',
+  preFilterPluginListSorted: '1.31',
+  nodeToStatusCountsAbsentNodes: '1.32',
+  readWriteOncePodConflictInFilter: '1.27',
+  balancedAllocationSkipsBestEffortPods: '1.33',
+  nodePortsCountSidecarPorts: '1.33.6',
+  nodeNameBeforeNodeUnschedulable: '1.37',
 };
 
 export function compareVersions(a: string, b: string): number {
@@ -111,25 +187,45 @@ export function compareVersions(a: string, b: string): number {
   return am - bm || an - bn;
 }
 
+/**
+ * Whether `release` ("1.34", "1.34.0") is at or after `since` ("1.30", "1.34.2"). A release
+ * without a patch stands for the newest patch of its minor; a `since` without one for its first.
+ */
+export function releaseAtLeast(release: string, since: string): boolean {
+  const byMinor = compareVersions(release, since);
+  if (byMinor !== 0) return byMinor > 0;
+  const patchOf = (v: string, missing: number) => {
+    const p = v.split('.')[2];
+    return p === undefined ? missing : Number(p);
+  };
+  return patchOf(release, Infinity) >= patchOf(since, 0);
+}
+
 export class FeatureSet {
   readonly gates: Readonly<Record<string, boolean>>;
   readonly behaviour: Readonly<BehaviourSwitches>;
 
-  constructor(
-    readonly version: CompatibilityVersion = NEWEST_VERSION,
-    overrides: Record<string, boolean> = {},
-  ) {
+  /** The minor release ("1.34"), for plugin tables keyed by minor. */
+  readonly version: CompatibilityVersion;
+  /** What was asked for: a minor ("1.34", its newest patch) or a pinned patch ("1.34.0"). */
+  readonly release: string;
+
+  constructor(release: string = NEWEST_VERSION, overrides: Record<string, boolean> = {}) {
+    this.release = FeatureSet.parseVersion(release);
+    this.version = this.release.split('.').slice(0, 2).join('.') as CompatibilityVersion;
+    const version = this.version;
     for (const g of Object.keys(overrides)) {
       if (!(g in GATE_DEFAULT_ON_SINCE)) {
         throw new Error(`featureGates.${g}: unknown feature gate (known: ${KNOWN_FEATURE_GATES.join(', ')})`);
       }
     }
     const gates: Record<string, boolean> = {};
-    for (const [g, since] of Object.entries(GATE_DEFAULT_ON_SINCE)) gates[g] = compareVersions(version, since) >= 0;
+    for (const [g, since] of Object.entries(GATE_DEFAULT_ON_SINCE))
+      gates[g] = compareVersions(version, since) >= 0;
     this.gates = { ...gates, ...overrides };
     const behaviour = {} as BehaviourSwitches;
     for (const [k, since] of Object.entries(SWITCHES_SINCE)) {
-      behaviour[k as keyof BehaviourSwitches] = compareVersions(version, since) >= 0;
+      behaviour[k as keyof BehaviourSwitches] = releaseAtLeast(this.release, since);
     }
     this.behaviour = behaviour;
   }
@@ -138,12 +234,17 @@ export class FeatureSet {
     return this.gates[gate] === true;
   }
 
-  static parseVersion(v: string | undefined): CompatibilityVersion {
+  /** "v1.34.4" → "1.34.4", "1.34" → "1.34"; throws for releases outside SUPPORTED_VERSIONS. */
+  static parseVersion(v: string | undefined): string {
     if (v === undefined || v === 'latest') return NEWEST_VERSION;
-    const short = v.replace(/^v/, '').split('.').slice(0, 2).join('.');
-    if (!(SUPPORTED_VERSIONS as readonly string[]).includes(short)) {
-      throw new Error(`compatibilityVersion: unsupported version "${v}" (supported: ${SUPPORTED_VERSIONS.join(', ')})`);
+    const parts = v.replace(/^v/, '').split('.');
+    const short = parts.slice(0, 2).join('.');
+    const patchOk = parts.length === 2 || (parts.length === 3 && /^\d+$/.test(parts[2]));
+    if (!patchOk || !(SUPPORTED_VERSIONS as readonly string[]).includes(short)) {
+      throw new Error(
+        `compatibilityVersion: unsupported version "${v}" (supported: ${SUPPORTED_VERSIONS.join(', ')}, or one of their patches such as 1.34.0)`,
+      );
     }
-    return short as CompatibilityVersion;
+    return parts.length === 3 ? `${short}.${Number(parts[2])}` : short;
   }
 }

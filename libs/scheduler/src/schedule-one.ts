@@ -194,6 +194,12 @@ export class ScheduleAlgorithm {
     let nodes = allNodes;
     if (pre.result?.nodeNames) {
       const wanted = pre.result.nodeNames;
+      // From 1.32 the nodes left out carry a status of their own and count in the FitError.
+      if (fwk.features.behaviour.nodeToStatusCountsAbsentNodes) {
+        diagnosis.nodeToStatusMap.absentNodesStatus = Status.unresolvable(
+          `node(s) didn't satisfy plugin(s) [${(pre.narrowedBy ?? []).join(' ')}]`,
+        );
+      }
       // Kept in node-tree order (upstream iterates a map here; this is the deterministic choice).
       nodes = allNodes.filter((n) => wanted.has(n.name));
     }

@@ -12,11 +12,18 @@ export interface Diagnosis {
   postFilterMsg?: string;
 }
 
-/** "<count> <reason>" for every reason of every failed node, sorted as strings. */
-export function reasonHistogram(statuses: NodeToStatusMap): string[] {
+/**
+ * "<count> <reason>" for every reason of every failed node, sorted as strings. Nodes without an
+ * entry count under the map's absent-node status when it has one (upstream from 1.32).
+ */
+export function reasonHistogram(statuses: NodeToStatusMap, numAllNodes = statuses.size): string[] {
   const counts = new Map<string, number>();
   for (const status of statuses.values()) {
     for (const r of status.reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+  }
+  const absent = numAllNodes - statuses.size;
+  if (statuses.absentNodesStatus && absent > 0) {
+    for (const r of statuses.absentNodesStatus.reasons) counts.set(r, (counts.get(r) ?? 0) + absent);
   }
   return [...counts].map(([r, n]) => `${n} ${r}`).sort(compareStrings);
 }
@@ -31,7 +38,7 @@ export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
   if (d.preFilterMsg) {
     msg += ` ${d.preFilterMsg}.`;
   } else {
-    const hist = reasonHistogram(d.nodeToStatusMap);
+    const hist = reasonHistogram(d.nodeToStatusMap, numAllNodes);
     if (hist.length > 0) msg += ` ${hist.join(', ')}.`;
   }
   if (d.postFilterMsg) msg += ` ${d.postFilterMsg}.`;

@@ -18,8 +18,12 @@ export interface NodeScore {
   score: number;
 }
 
-/** node name → status of the node that failed (upstream NodeToStatusMap). */
-export type NodeToStatusMap = Map<string, Status>;
+/**
+ * node name → status of the node that failed (upstream NodeToStatusMap / NodeToStatus). From 1.32
+ * upstream also gives nodes without an entry a status (`absentNodesStatus`): nodes a
+ * PreFilterResult left out are UnschedulableAndUnresolvable, and they count in the FitError.
+ */
+export type NodeToStatusMap = Map<string, Status> & { absentNodesStatus?: Status };
 
 /** Nodes a PreFilter narrowed the search to; undefined node set means "all nodes". */
 export interface PreFilterResult {
@@ -154,7 +158,12 @@ export interface Handle {
   randomInt?(n: number): number;
   /** Used by preemption: Filter plugins over a node, as the framework would run them. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
-  runPreFilterExtensionAddPod(state: CycleState, pod: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus;
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    pod: Pod,
+    podInfoToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus;
   runPreFilterExtensionRemovePod(
     state: CycleState,
     pod: Pod,

@@ -110,6 +110,9 @@ export function buildClusterState(items: readonly KubeObject[]): ClusterState {
       case 'CSIStorageCapacity':
         objects.csiStorageCapacities.set(obj as never);
         break;
+      case 'ResourceClaim':
+        objects.resourceClaims.set(obj as never);
+        break;
       default:
         unmodelled.push(obj as KubeObject);
     }

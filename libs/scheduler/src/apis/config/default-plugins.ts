@@ -13,16 +13,38 @@ type Since = { point: ExtensionPoint; since?: string };
 const IN_TREE_EXTENSION_POINTS: Record<string, Since[]> = {
   [N.PrioritySort]: [{ point: 'queueSort' }],
   [N.SchedulingGates]: [{ point: 'preEnqueue' }],
-  [N.NodeUnschedulable]: [{ point: 'filter' }],
-  [N.NodeName]: [{ point: 'filter' }],
-  [N.TaintToleration]: [{ point: 'filter' }, { point: 'preScore' }, { point: 'score' }],
+  // From 1.37 these three have a PreFilter (for pods that already carry spec.nodeName or a
+  // deferred resize); it does nothing for a pending pod but shows in the plugin lists.
+  [N.NodeUnschedulable]: [{ point: 'preFilter', since: '1.37' }, { point: 'filter' }],
+  [N.NodeName]: [{ point: 'preFilter', since: '1.37' }, { point: 'filter' }],
+  [N.TaintToleration]: [
+    { point: 'preFilter', since: '1.37' },
+    { point: 'filter' },
+    { point: 'preScore' },
+    { point: 'score' },
+  ],
   [N.NodeAffinity]: [{ point: 'preFilter' }, { point: 'filter' }, { point: 'preScore' }, { point: 'score' }],
   [N.NodePorts]: [{ point: 'preFilter' }, { point: 'filter' }],
-  [N.NodeResourcesFit]: [{ point: 'preFilter' }, { point: 'filter' }, { point: 'preScore', since: '1.27' }, { point: 'score' }],
+  [N.NodeResourcesFit]: [
+    { point: 'preFilter' },
+    { point: 'filter' },
+    { point: 'preScore', since: '1.27' },
+    { point: 'score' },
+  ],
   [N.NodeResourcesBalancedAllocation]: [{ point: 'preScore', since: '1.27' }, { point: 'score' }],
   [N.ImageLocality]: [{ point: 'score' }],
-  [N.PodTopologySpread]: [{ point: 'preFilter' }, { point: 'filter' }, { point: 'preScore' }, { point: 'score' }],
-  [N.InterPodAffinity]: [{ point: 'preFilter' }, { point: 'filter' }, { point: 'preScore' }, { point: 'score' }],
+  [N.PodTopologySpread]: [
+    { point: 'preFilter' },
+    { point: 'filter' },
+    { point: 'preScore' },
+    { point: 'score' },
+  ],
+  [N.InterPodAffinity]: [
+    { point: 'preFilter' },
+    { point: 'filter' },
+    { point: 'preScore' },
+    { point: 'score' },
+  ],
   [N.VolumeRestrictions]: [{ point: 'preFilter' }, { point: 'filter' }],
   [N.EBSLimits]: [{ point: 'preFilter', since: '1.28' }, { point: 'filter' }],
   [N.GCEPDLimits]: [{ point: 'preFilter', since: '1.28' }, { point: 'filter' }],
@@ -31,6 +53,7 @@ const IN_TREE_EXTENSION_POINTS: Record<string, Since[]> = {
   [N.VolumeBinding]: [
     { point: 'preFilter' },
     { point: 'filter' },
+    { point: 'preScore', since: '1.30' },
     { point: 'reserve' },
     { point: 'preBind' },
     // Always a Score plugin (inert unless VolumeCapacityPriority), so it takes weight 1 by default.
@@ -40,6 +63,16 @@ const IN_TREE_EXTENSION_POINTS: Record<string, Since[]> = {
   // PreEnqueue (async preemption) was added in 1.33.
   [N.DefaultPreemption]: [{ point: 'preEnqueue', since: '1.33' }, { point: 'postFilter' }],
   [N.DefaultBinder]: [{ point: 'bind' }],
+  [N.DynamicResources]: [
+    { point: 'preEnqueue' },
+    { point: 'preFilter' },
+    { point: 'filter' },
+    { point: 'postFilter' },
+    { point: 'reserve' },
+    { point: 'preBind', since: '1.30' },
+    { point: 'score', since: '1.35' },
+  ],
+  [N.NodeDeclaredFeatures]: [{ point: 'preFilter' }, { point: 'filter' }],
 };
 
 /** Names upstream registers in-tree: accepted in a config even before a descriptor exists here. */
@@ -60,7 +93,9 @@ export const IN_TREE_ARGS_PLUGINS: ReadonlySet<string> = new Set([
 export function extensionPointsOf(name: string, version: string): ReadonlySet<ExtensionPoint> | undefined {
   const entries = IN_TREE_EXTENSION_POINTS[name];
   if (!entries) return undefined;
-  return new Set(entries.filter((e) => !e.since || compareVersions(version, e.since) >= 0).map((e) => e.point));
+  return new Set(
+    entries.filter((e) => !e.since || compareVersions(version, e.since) >= 0).map((e) => e.point),
+  );
 }
 
 /**
@@ -68,19 +103,25 @@ export function extensionPointsOf(name: string, version: string): ReadonlySet<Ex
  * when PodSchedulingReadiness is on (1.26–1.29); once the gate went GA (1.30) it heads the list.
  */
 export function defaultMultiPointPlugins(features: FeatureSet): PluginRef[] {
+  const b = features.behaviour;
   const list: PluginRef[] = [
     { name: N.PrioritySort },
-    { name: N.NodeUnschedulable },
-    { name: N.NodeName },
+    ...(b.nodeNameBeforeNodeUnschedulable
+      ? [{ name: N.NodeName }, { name: N.NodeUnschedulable }]
+      : [{ name: N.NodeUnschedulable }, { name: N.NodeName }]),
     { name: N.TaintToleration, weight: 3 },
     { name: N.NodeAffinity, weight: 2 },
     { name: N.NodePorts },
     { name: N.NodeResourcesFit, weight: 1 },
     { name: N.VolumeRestrictions },
-    { name: N.EBSLimits },
-    { name: N.GCEPDLimits },
-    { name: N.NodeVolumeLimits },
-    { name: N.AzureDiskLimits },
+    ...(b.inTreeVolumeLimitsRemovedFromDefaults
+      ? [{ name: N.NodeVolumeLimits }]
+      : [
+          { name: N.EBSLimits },
+          { name: N.GCEPDLimits },
+          { name: N.NodeVolumeLimits },
+          { name: N.AzureDiskLimits },
+        ]),
     { name: N.VolumeBinding },
     { name: N.VolumeZone },
     { name: N.PodTopologySpread, weight: 2 },
@@ -94,6 +135,19 @@ export function defaultMultiPointPlugins(features: FeatureSet): PluginRef[] {
     list.unshift({ name: N.SchedulingGates });
   } else if (features.enabled('PodSchedulingReadiness')) {
     list.push({ name: N.SchedulingGates });
+  }
+  // applyFeatureGates, in upstream's order: NodeDeclaredFeatures is appended, DynamicResources
+  // goes just before DefaultPreemption.
+  if (features.enabled('NodeDeclaredFeatures')) list.push({ name: N.NodeDeclaredFeatures });
+  if (features.enabled('DynamicResourceAllocation')) {
+    list.splice(
+      list.findIndex((p) => p.name === N.DefaultPreemption),
+      0,
+      // From 1.35 it scores (prioritized device lists) with weight 2.
+      compareVersions(features.version, '1.35') >= 0
+        ? { name: N.DynamicResources, weight: 2 }
+        : { name: N.DynamicResources },
+    );
   }
   return list;
 }

@@ -18,6 +18,20 @@ import type {
   StorageClass,
 } from '@schedlab/k8s';
 
+/** The parts of a resource.k8s.io ResourceClaim the scheduler reads here. */
+export interface ResourceClaim {
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    deletionTimestamp?: string;
+    ownerReferences?: unknown[];
+  };
+  spec?: unknown;
+  status?: unknown;
+}
+
 function nsName(obj: { metadata?: { namespace?: string; name?: string } }): string {
   return `${obj.metadata?.namespace ?? 'default'}/${obj.metadata?.name ?? ''}`;
 }
@@ -40,7 +54,9 @@ export class NamespacedStore<T extends { metadata?: { namespace?: string; name?:
 
   list(namespace?: string): T[] {
     const all = [...this.byKey.values()];
-    return namespace === undefined ? all : all.filter((o) => (o.metadata?.namespace ?? 'default') === namespace);
+    return namespace === undefined
+      ? all
+      : all.filter((o) => (o.metadata?.namespace ?? 'default') === namespace);
   }
 
   get size(): number {
@@ -81,6 +97,8 @@ export class ClusterObjects {
   readonly podDisruptionBudgets = new NamespacedStore<PodDisruptionBudget>();
   readonly persistentVolumeClaims = new NamespacedStore<PersistentVolumeClaim>();
   readonly csiStorageCapacities = new NamespacedStore<CSIStorageCapacity>();
+  /** resource.k8s.io ResourceClaims; only their existence and deletion are modelled so far. */
+  readonly resourceClaims = new NamespacedStore<ResourceClaim>();
   readonly persistentVolumes = new ClusterStore<PersistentVolume>();
   readonly storageClasses = new ClusterStore<StorageClass>();
   readonly csiNodes = new ClusterStore<CSINode>();

@@ -19,6 +19,8 @@ export const PluginNames = {
   AzureDiskLimits: 'AzureDiskLimits',
   VolumeBinding: 'VolumeBinding',
   VolumeZone: 'VolumeZone',
+  DynamicResources: 'DynamicResources',
+  NodeDeclaredFeatures: 'NodeDeclaredFeatures',
   DefaultPreemption: 'DefaultPreemption',
   DefaultBinder: 'DefaultBinder',
 } as const;

@@ -2,6 +2,8 @@
 import type { PluginDescriptor } from '../runtime/registry';
 import { descriptor as defaultBinder } from './defaultbinder';
 import { descriptor as defaultPreemption } from './defaultpreemption';
+import { descriptor as dynamicResources } from './dynamicresources';
+import { descriptor as nodeDeclaredFeatures } from './nodedeclaredfeatures';
 import { descriptor as imageLocality } from './imagelocality';
 import { descriptor as interPodAffinity } from './interpodaffinity';
 import { descriptor as nodeAffinity } from './nodeaffinity';
@@ -35,6 +37,8 @@ const ALL: PluginDescriptor<never>[] = [
   ...volumeLimits,
   volumeBinding,
   volumeZone,
+  dynamicResources,
+  nodeDeclaredFeatures,
   defaultPreemption,
   defaultBinder,
 ] as PluginDescriptor<never>[];

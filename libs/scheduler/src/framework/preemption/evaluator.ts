@@ -59,18 +59,26 @@ export class Evaluator {
    */
   preempt(pod: Pod, filteredNodeStatuses: NodeToStatusMap): PreemptOutcome {
     const nominated = pod.status?.nominatedNodeName ?? '';
-    const [eligible, msg] = this.impl.podEligibleToPreemptOthers(pod, filteredNodeStatuses.get(nominated) ?? null);
+    const [eligible, msg] = this.impl.podEligibleToPreemptOthers(
+      pod,
+      filteredNodeStatuses.get(nominated) ?? null,
+    );
     if (!eligible) return { status: new Status(Code.Unschedulable, [msg]) };
 
     const found = this.findCandidates(pod, filteredNodeStatuses);
     if (found.error && found.candidates.length === 0) return { status: Status.error(found.error) };
     if (found.candidates.length === 0) {
-      const message = fitErrorMessage(found.nodeStatuses.size, { nodeToStatusMap: found.nodeStatuses });
+      // From 1.32 the message counts every node, those without a status as "not helpful".
+      const countsAll = this.handle.features.behaviour.nodeToStatusCountsAbsentNodes;
+      if (countsAll) found.nodeStatuses.absentNodesStatus = Status.unresolvable(MSG_PREEMPTION_NOT_HELPFUL);
+      const numNodes = countsAll ? this.handle.snapshot().list().length : found.nodeStatuses.size;
+      const message = fitErrorMessage(numNodes, { nodeToStatusMap: found.nodeStatuses });
       return { result: { candidates: [] }, status: new Status(Code.Unschedulable, [message]) };
     }
 
     const best = this.selectCandidate(found.candidates);
-    if (!best || best.nodeName === '') return { status: new Status(Code.Unschedulable, [MSG_NO_CANDIDATE_NODE]) };
+    if (!best || best.nodeName === '')
+      return { status: new Status(Code.Unschedulable, [MSG_NO_CANDIDATE_NODE]) };
     return {
       result: { nominatedNodeName: best.nodeName, victims: best.victims, candidates: found.candidates },
       status: null,
@@ -82,7 +90,8 @@ export class Evaluator {
     filteredNodeStatuses: NodeToStatusMap,
   ): { candidates: PreemptionCandidate[]; nodeStatuses: NodeToStatusMap; error?: string } {
     const allNodes = this.handle.snapshot().list();
-    if (allNodes.length === 0) return { candidates: [], nodeStatuses: new Map(), error: 'no nodes available' };
+    if (allNodes.length === 0)
+      return { candidates: [], nodeStatuses: new Map(), error: 'no nodes available' };
     const { potentialNodes, unresolvableStatuses } = nodesWherePreemptionMightHelp(
       allNodes,
       filteredNodeStatuses,
@@ -122,7 +131,11 @@ export class Evaluator {
       let status = sel.status;
       if (status === null || status.code === Code.Success) {
         if (sel.victims.length > 0) {
-          const c: PreemptionCandidate = { nodeName, victims: sel.victims, numPDBViolations: sel.numPDBViolations };
+          const c: PreemptionCandidate = {
+            nodeName,
+            victims: sel.victims,
+            numPDBViolations: sel.numPDBViolations,
+          };
           // Upstream's candidate lists hold at most numCandidates entries each.
           const list = sel.numPDBViolations === 0 ? nonViolating : violating;
           if (list.length < numCandidates) list.push(c);
@@ -177,11 +190,12 @@ export function nodesWherePreemptionMightHelp(
   statuses: NodeToStatusMap,
   preFilterRejectionMarksAllNodesUnresolvable: boolean,
 ): { potentialNodes: NodeInfo[]; unresolvableStatuses: NodeToStatusMap } {
-  const ignoreStatuses = !preFilterRejectionMarksAllNodesUnresolvable && isPreFilterRejection(nodes, statuses);
+  const ignoreStatuses =
+    !preFilterRejectionMarksAllNodesUnresolvable && isPreFilterRejection(nodes, statuses);
   const potentialNodes: NodeInfo[] = [];
   const unresolvableStatuses: NodeToStatusMap = new Map();
   for (const ni of nodes) {
-    const s = ignoreStatuses ? undefined : statuses.get(ni.name);
+    const s = ignoreStatuses ? undefined : (statuses.get(ni.name) ?? statuses.absentNodesStatus);
     if (s !== undefined && s.code === Code.UnschedulableAndUnresolvable) {
       unresolvableStatuses.set(ni.name, Status.unresolvable(MSG_PREEMPTION_NOT_HELPFUL));
       continue;
@@ -202,7 +216,9 @@ const PRIORITY_OFFSET = 2n ** 31n;
  */
 export function pickOneNodeForPreemption(candidates: readonly PreemptionCandidate[]): string {
   if (candidates.length === 0) return '';
-  let nodes = [...candidates].sort((a, b) => (a.nodeName < b.nodeName ? -1 : a.nodeName > b.nodeName ? 1 : 0));
+  let nodes = [...candidates].sort((a, b) =>
+    a.nodeName < b.nodeName ? -1 : a.nodeName > b.nodeName ? 1 : 0,
+  );
 
   nodes = keepMinimal(nodes, (c) => BigInt(c.numPDBViolations));
   if (nodes.length === 1) return nodes[0].nodeName;

@@ -166,12 +166,19 @@ export class Framework implements Handle {
   }
 
   /**
-   * Runs PreFilter plugins; the first rejection ends the attempt. Node sets returned by plugins
-   * are intersected; an empty intersection rejects the pod everywhere.
+   * Runs PreFilter plugins. UnschedulableAndUnresolvable ends the phase at once; Unschedulable
+   * did too up to 1.29, while from 1.30 the remaining plugins still run and the last Unschedulable
+   * status is reported. Node sets returned by plugins are intersected; an empty intersection
+   * rejects the pod everywhere. `narrowedBy` names the plugins that returned node sets.
    */
-  runPreFilterPlugins(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+  runPreFilterPlugins(
+    state: CycleState,
+    pod: Pod,
+  ): { result?: PreFilterResult; status: MaybeStatus; narrowedBy?: string[] } {
+    const b = this.features.behaviour;
     let merged: PreFilterResult | undefined;
     const narrowing: string[] = [];
+    let unschedulable: MaybeStatus = null;
     state.filterPluginsToRun = undefined;
     for (const p of this.preFilterPlugins) {
       const { result, status } = p.preFilter(state, pod);
@@ -181,6 +188,10 @@ export class Framework implements Handle {
       }
       if (!isSuccess(status)) {
         status!.withPlugin(p.name);
+        if (status!.code === Code.Unschedulable && b.preFilterContinuesAfterUnschedulable) {
+          unschedulable = status;
+          continue;
+        }
         if (isRejected(status)) return { status };
         return {
           status: Status.error(`running PreFilter plugin "${p.name}": ${status!.message()}`).withPlugin(
@@ -194,15 +205,21 @@ export class Framework implements Handle {
           ? { nodeNames: new Set([...merged.nodeNames].filter((n) => result.nodeNames!.has(n))) }
           : { nodeNames: new Set(result.nodeNames) };
         if (merged.nodeNames!.size === 0) {
-          return {
-            status: Status.unresolvable(
-              `node(s) didn't satisfy plugin(s) [${narrowing.join(' ')}] simultaneously`,
-            ).withPlugin(p.name),
-          };
+          const names = b.preFilterPluginListSorted ? [...narrowing].sort() : narrowing;
+          const msg =
+            names.length === 1
+              ? `node(s) didn't satisfy plugin ${names[0]}`
+              : `node(s) didn't satisfy plugin(s) [${names.join(' ')}] simultaneously`;
+          // Unschedulable up to 1.29 (so preemption still tried), unresolvable from 1.30.
+          const status = b.preFilterContinuesAfterUnschedulable
+            ? Status.unresolvable(msg)
+            : Status.unschedulable(msg);
+          return { status: status.withPlugin(p.name), narrowedBy: names };
         }
       }
     }
-    return { result: merged, status: null };
+    const narrowedBy = b.preFilterPluginListSorted ? [...narrowing].sort() : narrowing;
+    return { result: merged, status: unschedulable, narrowedBy };
   }
 
   /** Filter plugins in order; the first failure decides and names its plugin. */

@@ -1,6 +1,6 @@
 import type { Pod } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
-import type { FilterPlugin } from '../../interface';
+import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
@@ -9,8 +9,20 @@ import { PluginNames } from '../names';
 export const ERR_REASON_NODE_NAME = "node(s) didn't match the requested node name";
 
 /** A pod that names its node (spec.nodeName) fits only there. */
-export class NodeName implements FilterPlugin {
+export class NodeName implements PreFilterPlugin, FilterPlugin {
   readonly name = PluginNames.NodeName;
+
+  /**
+   * A PreFilter from 1.37: it narrows or skips only for pods that already name a node or wait on a
+   * deferred resize, never for a pending pod, so here it always passes.
+   */
+  preFilter(_state: CycleState, _pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    return { status: null };
+  }
+
+  preFilterExtensions(): undefined {
+    return undefined;
+  }
 
   filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
     return !pod.spec?.nodeName;

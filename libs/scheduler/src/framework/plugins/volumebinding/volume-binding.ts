@@ -12,6 +12,7 @@ import type {
   PreFilterPlugin,
   PreFilterResult,
   ReservePlugin,
+  PreScorePlugin,
   ScorePlugin,
 } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
@@ -43,7 +44,9 @@ export class VolumeBindingState implements StateData {
   }
 }
 
-export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin {
+export class VolumeBinding
+  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin
+{
   readonly name = PluginNames.VolumeBinding;
   private readonly capacityScoring: boolean;
 
@@ -77,7 +80,8 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ScorePlugin
           error: `persistentvolumeclaim "${ref.name}" bound to non-existent persistentvolume "${pvc.spec?.volumeName ?? ''}"`,
         };
       }
-      if (pvc.metadata?.deletionTimestamp) return { hasPVC, error: `persistentvolumeclaim "${ref.name}" is being deleted` };
+      if (pvc.metadata?.deletionTimestamp)
+        return { hasPVC, error: `persistentvolumeclaim "${ref.name}" is being deleted` };
       if (ref.ephemeral) {
         const err = ephemeralClaimOwnershipError(pod, pvc);
         if (err) return { hasPVC, error: err };
@@ -101,7 +105,8 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ScorePlugin
     } catch (e) {
       return { status: Status.error(e as Error) };
     }
-    if (claims.unboundClaimsImmediate.length > 0) return { status: Status.unresolvable(ERR_REASON_UNBOUND_IMMEDIATE) };
+    if (claims.unboundClaimsImmediate.length > 0)
+      return { status: Status.unresolvable(ERR_REASON_UNBOUND_IMMEDIATE) };
     s.claims = claims;
     state.write(VOLUME_BINDING_STATE_KEY, s);
     return { status: null };
@@ -132,6 +137,16 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ScorePlugin
     }
   }
 
+  /**
+   * From 1.30 (a PreScore point from then on): without a capacity scorer the plugin skips scoring.
+   * With StorageCapacityScoring (default from 1.37) it scores; storage capacity scoring itself is
+   * not modelled, so every node scores 0 as upstream does for pods without volumes to provision.
+   */
+  preScore(_state: CycleState, _pod: Pod, _nodes: NodeInfo[]): MaybeStatus {
+    if (this.capacityScoring || this.handle.features.enabled('StorageCapacityScoring')) return null;
+    return this.handle.features.behaviour.volumeBindingPreScoreSkips ? Status.skip() : null;
+  }
+
   /** Without VolumeCapacityPriority (alpha, off), every node scores 0. */
   score(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): [number, MaybeStatus] {
     if (!this.capacityScoring) return [0, null];
@@ -148,7 +163,11 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ScorePlugin
     if (!s) return Status.error(`error reading "${VOLUME_BINDING_STATE_KEY}" from cycleState: not found`);
     const podVolumes = s.podVolumesByNode.get(nodeName);
     const node = this.handle.snapshot().get(nodeName)?.node;
-    if (!podVolumes || !node || (podVolumes.staticBindings.length === 0 && podVolumes.dynamicProvisions.length === 0)) {
+    if (
+      !podVolumes ||
+      !node ||
+      (podVolumes.staticBindings.length === 0 && podVolumes.dynamicProvisions.length === 0)
+    ) {
       s.allBound = true;
       s.reserved = undefined;
       return null;
