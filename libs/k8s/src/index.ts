@@ -8,4 +8,12 @@ export * from './resources';
 export * from './defaulting';
 export * from './priority';
 export * from './parse';
-export { isQualifiedName, qualifiedNameErrors, labelValueErrors } from './validation';
+export * from './input-limits';
+export {
+  isQualifiedName,
+  qualifiedNameErrors,
+  labelValueErrors,
+  dns1123SubdomainErrors,
+  dns1123LabelErrors,
+  dns1035LabelErrors,
+} from './validation';

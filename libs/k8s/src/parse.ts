@@ -3,6 +3,16 @@ import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
 import type { ObjectMeta } from './types';
 import { KIND_SCHEMAS, metadataSchema } from './schemas';
+import { CLUSTER_SCOPED_KINDS } from './defaulting';
+import {
+  checkValueLimits,
+  DEFAULT_INPUT_LIMITS,
+  InputLimitError,
+  type InputLimits,
+  isStackExhaustion,
+  isYamlAliasExhaustion,
+} from './input-limits';
+import { dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors } from './validation';
 
 export type KubeObject = { apiVersion?: string; kind: string; metadata: ObjectMeta; [k: string]: unknown };
 
@@ -149,8 +159,14 @@ function parseJson(text: string, source?: string): unknown {
   }
 }
 
-function parseYaml(text: string, source?: string): unknown[] {
-  const parsed = parseAllDocuments(text);
+function parseYaml(text: string, source: string | undefined, limits: InputLimits): unknown[] {
+  let parsed: ReturnType<typeof parseAllDocuments>;
+  try {
+    parsed = parseAllDocuments(text);
+  } catch (e) {
+    if (isStackExhaustion(e)) throw new InputLimitError('maxDepth', limits.maxDepth, '', 'nested too deeply');
+    throw e;
+  }
   const docs = Array.isArray(parsed) ? parsed : [parsed];
   const out: unknown[] = [];
   for (const doc of docs) {
@@ -159,19 +175,109 @@ function parseYaml(text: string, source?: string): unknown[] {
       const lp = err.linePos?.[0];
       throw new ParseError(`invalid YAML: ${err.message.split('\n')[0]}`, lp?.line, lp?.col, source);
     }
-    out.push(doc.toJS({ maxAliasCount: 1000 }));
+    try {
+      out.push(doc.toJS({ maxAliasCount: limits.maxYamlAliases }));
+    } catch (e) {
+      if (isYamlAliasExhaustion(e)) {
+        const where = docs.length > 1 ? `document[${out.length}]` : '';
+        throw new InputLimitError('maxYamlAliases', limits.maxYamlAliases, where, 'YAML aliases expand too far');
+      }
+      if (isStackExhaustion(e)) throw new InputLimitError('maxDepth', limits.maxDepth, '', 'nested too deeply');
+      throw e;
+    }
   }
   return out;
+}
+
+/** The API group of each known kind, so a near miss is judged within its own group. */
+const GROUP_OF_KIND: Record<string, string> = {
+  Pod: 'v1',
+  Node: 'v1',
+  PersistentVolume: 'v1',
+  PersistentVolumeClaim: 'v1',
+  Service: 'v1',
+  ReplicationController: 'v1',
+  LimitRange: 'v1',
+  ResourceQuota: 'v1',
+  Namespace: 'v1',
+  ReplicaSet: 'apps',
+  Deployment: 'apps',
+  StatefulSet: 'apps',
+  DaemonSet: 'apps',
+  Job: 'batch',
+  CronJob: 'batch',
+  PriorityClass: 'scheduling.k8s.io',
+  PodDisruptionBudget: 'policy',
+  StorageClass: 'storage.k8s.io',
+  CSINode: 'storage.k8s.io',
+  CSIDriver: 'storage.k8s.io',
+  CSIStorageCapacity: 'storage.k8s.io',
+  RuntimeClass: 'node.k8s.io',
+};
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return row[b.length];
+}
+
+/**
+ * The known kind an unknown `kind` was surely meant to be: the same letters in another case, a
+ * plural, or (within the kind's own API group) one or two typos. Other unknown kinds are skipped.
+ */
+export function misspeltKind(kind: string, apiVersion?: string): string | undefined {
+  const lower = kind.toLowerCase();
+  const group = apiVersion === undefined ? undefined : apiVersion.includes('/') ? apiVersion.split('/')[0] : 'v1';
+  for (const known of KNOWN_KINDS) {
+    const k = known.toLowerCase();
+    if (lower === k || lower === `${k}s` || lower === `${k}es`) return known;
+    if (group !== undefined && GROUP_OF_KIND[known] === group && known.length >= 4 && editDistance(lower, k) <= 2) return known;
+  }
+  return undefined;
+}
+
+/** Object names, namespaces and a pod's spec.nodeName, as the apiserver validates them. */
+function validateNames(obj: KubeObject): void {
+  const meta = obj.metadata;
+  const fail = (field: string, value: string, problems: string[]): never => {
+    const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+    throw new ObjectValidationError(obj.kind, meta.namespace ?? undefined, meta.name, field, `Invalid value: ${shown}: ${problems.join('; ')}`);
+  };
+  const nameRule = obj.kind === 'Namespace' ? dns1123LabelErrors : obj.kind === 'Service' ? dns1035LabelErrors : dns1123SubdomainErrors;
+  const name = meta.name ?? '';
+  const nameProblems = nameRule(name);
+  if (nameProblems.length) fail('metadata.name', name, nameProblems);
+  if (typeof meta.namespace === 'string' && meta.namespace !== '') {
+    const nsProblems = dns1123LabelErrors(meta.namespace);
+    if (nsProblems.length) fail('metadata.namespace', meta.namespace, nsProblems);
+  }
+  const spec = obj.spec as { nodeName?: unknown } | undefined;
+  if (obj.kind === 'Pod' && typeof spec?.nodeName === 'string' && spec.nodeName !== '') {
+    const nodeProblems = dns1123SubdomainErrors(spec.nodeName);
+    if (nodeProblems.length) fail('spec.nodeName', spec.nodeName, nodeProblems);
+  }
 }
 
 /**
  * Parses a JSON object (single object or List), a JSON array, or multi-document YAML (documents may
  * be Lists; empty documents are ignored). Known kinds are validated; unknown kinds are skipped.
  */
-export function parseKubernetesObjects(text: string, opts: { source?: string } = {}): ParseResult {
+export function parseKubernetesObjects(text: string, opts: { source?: string; limits?: Partial<InputLimits> } = {}): ParseResult {
+  const limits: InputLimits = { ...DEFAULT_INPUT_LIMITS, ...opts.limits };
   const trimmed = text.trimStart();
-  const roots = trimmed.startsWith('{') || trimmed.startsWith('[') ? [parseJson(text, opts.source)] : parseYaml(text, opts.source);
+  const roots = trimmed.startsWith('{') || trimmed.startsWith('[') ? [parseJson(text, opts.source)] : parseYaml(text, opts.source, limits);
+  // Before anything walks the documents recursively: depth and string sizes.
+  roots.forEach((r, i) => checkValueLimits(r, limits, roots.length > 1 ? `document[${i}]` : ''));
   const result: ParseResult = { objects: [], skipped: [] };
+  const seen = new Set<string>();
   const visit = (value: unknown, where: string, inherited?: { kind?: string; apiVersion?: string }) => {
     if (value === null || value === undefined) return;
     if (Array.isArray(value)) {
@@ -200,7 +306,14 @@ export function parseKubernetesObjects(text: string, opts: { source?: string } =
     }
     const obj = { ...value, kind } as KubeObject;
     if (obj.apiVersion === undefined && inherited?.apiVersion && inherited.kind) obj.apiVersion = inherited.apiVersion;
+    if (result.objects.length + result.skipped.length >= limits.maxObjects) {
+      throw new InputLimitError('maxObjects', limits.maxObjects, where, 'too many objects');
+    }
     if (!KNOWN_KINDS.has(kind)) {
+      const meant = misspeltKind(kind, typeof obj.apiVersion === 'string' ? obj.apiVersion : undefined);
+      if (meant) {
+        throw new ObjectValidationError(kind, ns, name, 'kind', `Unsupported value: ${JSON.stringify(kind)}: did you mean "${meant}"?`);
+      }
       const skipped: SkippedObject = { kind, reason: 'unknown kind' };
       if (typeof obj.apiVersion === 'string') skipped.apiVersion = obj.apiVersion;
       if (ns !== undefined) skipped.namespace = ns;
@@ -209,6 +322,16 @@ export function parseKubernetesObjects(text: string, opts: { source?: string } =
       return;
     }
     validateObject(obj);
+    validateNames(obj);
+    // The apiserver holds one object per kind, namespace and name: a second one is a broken dump.
+    const clusterScoped = CLUSTER_SCOPED_KINDS.has(kind);
+    const namespace = clusterScoped ? undefined : (ns ?? 'default');
+    const key = `${kind}/${namespace ?? ''}/${name}`;
+    if (seen.has(key)) {
+      const scope = clusterScoped ? 'name' : 'namespace and name';
+      throw new ObjectValidationError(kind, namespace, name, 'metadata.name', `Duplicate value: ${JSON.stringify(name)}: another ${kind} in this dump has the same ${scope}`);
+    }
+    seen.add(key);
     result.objects.push(obj);
   };
   roots.forEach((r, i) => visit(r, roots.length > 1 ? `document[${i}]` : ''));

@@ -31,7 +31,43 @@ export const quantitySchema = z.unknown().superRefine((v, ctx: Ctx) => {
     ctx.addIssue({ code: 'custom', message: `${e.reason} (got ${JSON.stringify(v)})` });
   }
 });
-const resourceList = z.record(z.string(), quantitySchema).nullish();
+/**
+ * The largest amount the engine holds exactly, in its units (millicores for cpu, whole units for
+ * everything else): 2^53-1. The apiserver stores larger quantities, but no real node has them,
+ * and past this the scheduler's arithmetic would silently lose precision or reach Infinity.
+ */
+export const MAX_RESOURCE_AMOUNT = Number.MAX_SAFE_INTEGER;
+
+/** Why `value` is not a usable amount of `resource` (negative, or beyond MAX_RESOURCE_AMOUNT), or undefined. */
+export function resourceQuantityProblem(resource: string, value: string | number): string | undefined {
+  let q;
+  try {
+    q = parseQuantity(value);
+  } catch (e) {
+    if (!(e instanceof QuantityError)) throw e;
+    return `${e.reason} (got ${JSON.stringify(value)})`;
+  }
+  const shown = JSON.stringify(value);
+  if (q.sign() < 0) return `Invalid value: ${shown}: must be greater than or equal to 0`;
+  const perUnit = resource === 'cpu' ? 1_000_000n : 1_000_000_000n;
+  if (q.nanos / perUnit >= BigInt(MAX_RESOURCE_AMOUNT)) {
+    const unit = resource === 'cpu' ? 'm' : '';
+    return `Invalid value: ${shown}: must be less than ${MAX_RESOURCE_AMOUNT}${unit} (the largest ${resource} amount the scheduler holds exactly)`;
+  }
+  return undefined;
+}
+
+const resourceList = z
+  .record(z.string(), quantitySchema)
+  .nullish()
+  .superRefine((list, ctx: Ctx) => {
+    if (!list) return;
+    for (const [resource, value] of Object.entries(list)) {
+      if (typeof value !== 'string' && typeof value !== 'number') continue;
+      const problem = resourceQuantityProblem(resource, value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [resource] });
+    }
+  });
 
 function oneOf(values: readonly string[], allowEmpty = false) {
   const allowed = allowEmpty ? ['', ...values] : values;

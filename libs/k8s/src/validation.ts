@@ -41,3 +41,39 @@ export function labelValueErrors(value: string): string[] {
     errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
   return errs;
 }
+
+const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** IsDNS1123Subdomain: the rule for most object names and for node names. */
+export function dns1123SubdomainErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push('must be no more than 253 characters');
+  if (!dns1123Subdomain.test(value))
+    errs.push(
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+    );
+  return errs;
+}
+
+/** IsDNS1123Label: namespaces. */
+export function dns1123LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!dns1123Label.test(value))
+    errs.push(
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+    );
+  return errs;
+}
+
+/** IsDNS1035Label: service names. */
+export function dns1035LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!dns1035Label.test(value))
+    errs.push(
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+    );
+  return errs;
+}

@@ -1,0 +1,147 @@
+import { checkValueLimits, InputLimitError, inputLimits } from './input-limits';
+import { ObjectValidationError, ParseError, parseKubernetesObjects } from './parse';
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a throw');
+}
+
+const pod = (name: string, extra: Record<string, unknown> = {}, namespace = 'default') => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace },
+  spec: { containers: [{ name: 'c' }], ...extra },
+});
+const node = (name: string, allocatable: Record<string, unknown> = { cpu: '4' }) => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name },
+  status: { allocatable },
+});
+const list = (...items: unknown[]) => JSON.stringify({ kind: 'List', items });
+
+describe('input limits', () => {
+  it('depth: 10k-deep JSON and YAML are refused without overflowing the stack', () => {
+    const json = thrown(() => parseKubernetesObjects(`${'['.repeat(10_000)}${']'.repeat(10_000)}`));
+    expect(json).toBeInstanceOf(InputLimitError);
+    expect(json).toMatchObject({ setting: 'INPUT_MAX_DEPTH', max: 100 });
+    const yaml = thrown(() => parseKubernetesObjects(`a: ${'['.repeat(10_000)}${']'.repeat(10_000)}`));
+    // the YAML parser stops such a document itself (a syntax error), or our depth limit does
+    expect(yaml instanceof InputLimitError || yaml instanceof ParseError).toBe(true);
+  });
+
+  it('names the path of a too-long string and of too-deep nesting', () => {
+    const limits = inputLimits({ maxStringBytes: 10, maxDepth: 3 });
+    expect(thrown(() => checkValueLimits({ a: [{ b: 'x'.repeat(11) }] }, limits))).toMatchObject({
+      field: 'a[0].b',
+      setting: 'INPUT_MAX_STRING_BYTES',
+    });
+    expect(thrown(() => checkValueLimits({ a: [{ b: [1] }] }, limits))).toMatchObject({ field: 'a[0].b' });
+    expect(() => checkValueLimits({ a: [{ b: 'ü'.repeat(5) }] }, limits)).not.toThrow();
+    expect(thrown(() => checkValueLimits({ a: 'ü'.repeat(6) }, limits))).toBeInstanceOf(InputLimitError);
+  });
+
+  it('YAML alias expansion (a billion laughs) is refused', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]']
+      .concat(
+        'bcdefg'.split('').map((l, i) => `${l}: &${l} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`),
+      )
+      .join('\n');
+    expect(thrown(() => parseKubernetesObjects(bomb))).toMatchObject({ setting: 'INPUT_MAX_YAML_ALIASES' });
+  });
+
+  it('object count', () => {
+    const error = thrown(() =>
+      parseKubernetesObjects(list(pod('a'), pod('b'), pod('c')), { limits: { maxObjects: 2 } }),
+    );
+    expect(error).toMatchObject({ setting: 'INPUT_MAX_OBJECTS', field: '.items[2]' });
+  });
+});
+
+describe('apiserver validation of a dump', () => {
+  it('refuses a duplicate kind/namespace/name, naming it', () => {
+    const e = thrown(() => parseKubernetesObjects(list(pod('web'), pod('web')))) as ObjectValidationError;
+    expect(e).toBeInstanceOf(ObjectValidationError);
+    expect(e).toMatchObject({ kind: 'Pod', namespace: 'default', name: 'web', field: 'metadata.name' });
+    expect(e.message).toContain('Duplicate value: "web"');
+    // a missing namespace is "default"
+    const implicit = { ...pod('web'), metadata: { name: 'web' } };
+    expect(thrown(() => parseKubernetesObjects(list(pod('web'), implicit)))).toBeInstanceOf(
+      ObjectValidationError,
+    );
+    expect(thrown(() => parseKubernetesObjects(list(node('n'), node('n'))))).toMatchObject({ kind: 'Node' });
+    expect(parseKubernetesObjects(list(pod('web'), pod('web', {}, 'b'), node('web'))).objects).toHaveLength(
+      3,
+    );
+  });
+
+  it.each([
+    [node('Upper'), 'metadata.name'],
+    [node('nöde'), 'metadata.name'],
+    [node('a_b'), 'metadata.name'],
+    [node(`${'a'.repeat(254)}`), 'metadata.name'],
+    [pod('ok', {}, 'ns.with.dots'), 'metadata.namespace'],
+    [pod('ok', { nodeName: 'Node 1' }), 'spec.nodeName'],
+    [{ apiVersion: 'v1', kind: 'Service', metadata: { name: '1svc', namespace: 'd' } }, 'metadata.name'],
+  ])('refuses names the apiserver refuses (%#)', (obj, field) => {
+    expect(thrown(() => parseKubernetesObjects(list(obj)))).toMatchObject({ field });
+  });
+
+  it('accepts DNS subdomain names with dots', () => {
+    expect(parseKubernetesObjects(list(node('ip-10-0-0-1.eu-west-1.compute.internal'))).objects).toHaveLength(
+      1,
+    );
+  });
+
+  it('a misspelled kind is an error; other unknown kinds are skipped', () => {
+    for (const [kind, apiVersion, meant] of [
+      ['pod', 'v1', 'Pod'],
+      ['Pods', 'v1', 'Pod'],
+      ['Nodes', undefined, 'Node'],
+      ['Deploymnet', 'apps/v1', 'Deployment'],
+      ['PriortyClass', 'scheduling.k8s.io/v1', 'PriorityClass'],
+    ] as const) {
+      const e = thrown(() => parseKubernetesObjects(list({ ...pod('x'), kind, apiVersion })));
+      expect(e).toMatchObject({ field: 'kind' });
+      expect((e as Error).message).toContain(`did you mean "${meant}"`);
+    }
+    const r = parseKubernetesObjects(
+      list(
+        { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'd' } },
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'd' } },
+        { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'd' } },
+        { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'e', namespace: 'd' } },
+      ),
+    );
+    expect(r.skipped.map((s) => s.kind)).toEqual(['Role', 'ConfigMap', 'Secret', 'Endpoints']);
+  });
+
+  it.each(['1e309', '99999999999999999999999999', '9007199254740992', '-1', '-100m'])(
+    'refuses memory %s outside [0, 2^53-1] naming the field',
+    (q) => {
+      expect(thrown(() => parseKubernetesObjects(list(node('n', { memory: q }))))).toMatchObject({
+        field: 'status.allocatable.memory',
+      });
+    },
+  );
+
+  it('refuses 1Ei of memory, accepts 4Pi, and cpu up to 2^53-1 millicores', () => {
+    expect(thrown(() => parseKubernetesObjects(list(node('n', { memory: '1Ei' }))))).toBeInstanceOf(
+      ObjectValidationError,
+    );
+    expect(
+      parseKubernetesObjects(list(node('n', { memory: '4Pi', cpu: '9007199254740m' }))).objects,
+    ).toHaveLength(1);
+    expect(thrown(() => parseKubernetesObjects(list(node('n', { cpu: '9007199254741' }))))).toMatchObject({
+      field: 'status.allocatable.cpu',
+    });
+    const podReq = pod('p', { containers: [{ name: 'c', resources: { requests: { cpu: '1e309' } } }] });
+    expect(thrown(() => parseKubernetesObjects(list(podReq)))).toMatchObject({
+      field: 'spec.containers[0].resources.requests.cpu',
+    });
+  });
+});

@@ -1,0 +1,138 @@
+// Resource limits for untrusted documents (snapshots, profiles, scenarios, request bodies):
+// checked right after parsing, before anything walks the value recursively or stores it.
+
+/** How large and how nested a parsed document may be. Each limit is named after its setting. */
+export interface InputLimits {
+  /** Nesting depth of objects and arrays (INPUT_MAX_DEPTH). */
+  maxDepth: number;
+  /** YAML alias expansion: nodes an alias may expand to, summed over a document (INPUT_MAX_YAML_ALIASES). */
+  maxYamlAliases: number;
+  /** Kubernetes objects in one dump, known and skipped kinds together (INPUT_MAX_OBJECTS). */
+  maxObjects: number;
+  /** UTF-8 bytes of any single string, key or value (INPUT_MAX_STRING_BYTES). */
+  maxStringBytes: number;
+}
+
+export const DEFAULT_INPUT_LIMITS: Readonly<InputLimits> = Object.freeze({
+  maxDepth: 100,
+  maxYamlAliases: 1000,
+  maxObjects: 500_000,
+  maxStringBytes: 1024 * 1024,
+});
+
+/** The environment variable that sets each limit, for messages and error details. */
+export const INPUT_LIMIT_SETTINGS: Readonly<Record<keyof InputLimits, string>> = Object.freeze({
+  maxDepth: 'INPUT_MAX_DEPTH',
+  maxYamlAliases: 'INPUT_MAX_YAML_ALIASES',
+  maxObjects: 'INPUT_MAX_OBJECTS',
+  maxStringBytes: 'INPUT_MAX_STRING_BYTES',
+});
+
+/** A document past one of the limits; `field` is where (a path like items[3].metadata.name). */
+export class InputLimitError extends Error {
+  readonly setting: string;
+  constructor(
+    readonly limit: keyof InputLimits,
+    readonly max: number,
+    readonly field: string,
+    detail: string,
+  ) {
+    super(`${field ? `${field}: ` : ''}${detail} (limit ${max}, setting ${INPUT_LIMIT_SETTINGS[limit]})`);
+    this.name = 'InputLimitError';
+    this.setting = INPUT_LIMIT_SETTINGS[limit];
+  }
+}
+
+export function inputLimits(overrides: Partial<InputLimits> = {}): InputLimits {
+  return { ...DEFAULT_INPUT_LIMITS, ...overrides };
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const encoder = new TextEncoder();
+
+function utf8Length(s: string, atLeast: number): number {
+  // Every UTF-16 unit is at most 3 UTF-8 bytes: short strings need no encoding.
+  if (s.length * 3 <= atLeast) return s.length;
+  return encoder.encode(s).length;
+}
+
+interface Frame {
+  value: object;
+  depth: number;
+  parent?: Frame;
+  key?: string | number;
+}
+
+function pathOf(frame: Frame | undefined, last?: string | number): string {
+  const keys: (string | number)[] = last === undefined ? [] : [last];
+  for (let f = frame; f && f.key !== undefined; f = f.parent) keys.push(f.key);
+  let out = '';
+  for (const k of keys.reverse()) {
+    if (typeof k === 'number') out += `[${k}]`;
+    else if (IDENT.test(k)) out += out ? `.${k}` : k;
+    else out += `[${k.length > 40 ? `${k.slice(0, 40)}…` : k}]`;
+  }
+  return out;
+}
+
+/**
+ * Throws InputLimitError when `value` nests deeper than maxDepth or holds a string (or key)
+ * longer than maxStringBytes. Iterative, so a hostile document cannot overflow the stack.
+ */
+export function checkValueLimits(
+  value: unknown,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  base = '',
+): void {
+  const tooLong = (s: string) => utf8Length(s, limits.maxStringBytes) > limits.maxStringBytes;
+  const prefixed = (path: string) => (base ? (path ? `${base}.${path}`.replace('.[', '[') : base) : path);
+  if (typeof value === 'string') {
+    if (tooLong(value))
+      throw new InputLimitError('maxStringBytes', limits.maxStringBytes, base, 'string is too long');
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const stack: Frame[] = [{ value, depth: 1 }];
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
+    if (frame.depth > limits.maxDepth) {
+      throw new InputLimitError('maxDepth', limits.maxDepth, prefixed(pathOf(frame)), 'nested too deeply');
+    }
+    const visit = (key: string | number, child: unknown) => {
+      if (typeof child === 'string') {
+        if (tooLong(child))
+          throw new InputLimitError(
+            'maxStringBytes',
+            limits.maxStringBytes,
+            prefixed(pathOf(frame, key)),
+            'string is too long',
+          );
+      } else if (typeof child === 'object' && child !== null) {
+        stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
+      }
+    };
+    if (Array.isArray(frame.value)) {
+      frame.value.forEach((child, i) => visit(i, child));
+    } else {
+      for (const [key, child] of Object.entries(frame.value)) {
+        if (tooLong(key))
+          throw new InputLimitError(
+            'maxStringBytes',
+            limits.maxStringBytes,
+            prefixed(pathOf(frame)),
+            'key is too long',
+          );
+        visit(key, child);
+      }
+    }
+  }
+}
+
+/** True for the error the yaml package throws when aliases expand past maxAliasCount. */
+export function isYamlAliasExhaustion(error: unknown): boolean {
+  return error instanceof ReferenceError && /alias count/i.test(error.message);
+}
+
+/** True for a stack overflow while parsing a hostile (deeply nested) document. */
+export function isStackExhaustion(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
