@@ -76,32 +76,82 @@ export interface PodRequestsOptions {
   /** Per-container defaults (resourceAmount units) for resources the container does not request. */
   nonMissingContainerRequests?: Record<string, number>;
   excludeOverhead?: boolean;
-  /** Ignore pod-level `spec.resources.requests` (PodLevelResources). */
+  /** Ignore pod-level `spec.resources.requests` (PodLevelResources off). */
   skipPodLevelResources?: boolean;
+  /**
+   * Count what the kubelet reports for a resized pod (InPlacePodVerticalScaling): container
+   * statuses' `resources.requests` (actuated) and `allocatedResources`.
+   */
+  useStatusResources?: boolean;
+  /**
+   * How statuses count (1.37 and later): the maximum of the spec, actuated and allocated totals
+   * of the whole pod, every container included; up to 1.36 the maximum was taken per container,
+   * for app containers and sidecars that report `resources`.
+   */
+  aggregateStatusResources?: boolean;
+  /** Pod-level `status.resources`/`status.allocatedResources` (InPlacePodLevelResourcesVerticalScaling). */
+  podLevelStatusResources?: boolean;
+}
+
+interface ContainerStatusLike {
+  name: string;
+  allocatedResources?: ResourceList;
+  resources?: { requests?: ResourceList };
+}
+
+interface PodStatusLike {
+  containerStatuses?: ContainerStatusLike[];
+  initContainerStatuses?: ContainerStatusLike[];
+  conditions?: { type?: string; reason?: string }[];
+  allocatedResources?: ResourceList;
+  resources?: { requests?: ResourceList };
+}
+
+/** A resize the kubelet cannot carry out: then only what it actually runs counts. */
+export function isPodResizeInfeasible(pod: Pod): boolean {
+  const conditions = (pod.status as PodStatusLike | undefined)?.conditions ?? [];
+  const pending = conditions.find((c) => c.type === 'PodResizePending');
+  return pending?.reason === 'Infeasible';
+}
+
+function containerStatusOf(pod: Pod, name: string): ContainerStatusLike | undefined {
+  const st = pod.status as PodStatusLike | undefined;
+  return (
+    st?.containerStatuses?.find((c) => c.name === name) ??
+    st?.initContainerStatuses?.find((c) => c.name === name)
+  );
+}
+
+function maxOf(...lists: (NanoList | undefined)[]): NanoList {
+  const out: NanoList = new Map();
+  for (const l of lists) if (l) maxInto(out, l);
+  return out;
 }
 
 function containerRequests(c: Container, nonMissing: NanoList | undefined): NanoList {
-  const reqs = toNanos(c.resources?.requests as ResourceList);
+  return withNonMissing(toNanos(c.resources?.requests as ResourceList), nonMissing);
+}
+
+function withNonMissing(reqs: NanoList, nonMissing: NanoList | undefined): NanoList {
   if (nonMissing) for (const [k, v] of nonMissing) if (!reqs.has(k)) reqs.set(k, v);
   return reqs;
 }
 
-function podRequestsNanos(pod: Pod, opts: PodRequestsOptions): NanoList {
-  let nonMissing: NanoList | undefined;
-  if (opts.nonMissingContainerRequests && Object.keys(opts.nonMissingContainerRequests).length > 0) {
-    nonMissing = new Map();
-    for (const [k, v] of Object.entries(opts.nonMissingContainerRequests)) nonMissing.set(k, resourceAmountToNanos(k, v));
-  }
+type ContainerSource = (c: Container) => NanoList | undefined;
+
+/**
+ * Sum of app containers and sidecars, or the worst init phase if larger: while init container i
+ * runs, the sidecars (restartPolicy Always) started before it keep running, so its footprint is
+ * its own request plus theirs.
+ */
+function aggregateContainers(pod: Pod, source: ContainerSource, nonMissing: NanoList | undefined): NanoList {
   const spec = pod.spec;
   const reqs: NanoList = new Map();
-  for (const c of spec?.containers ?? []) addInto(reqs, containerRequests(c, nonMissing));
-
-  // While init container i runs, the sidecars (restartPolicy Always) started before it keep running,
-  // so its footprint is its own request plus theirs; sidecars also run alongside app containers.
+  for (const c of spec?.containers ?? []) addInto(reqs, withNonMissing(new Map(source(c) ?? []), nonMissing));
   const sidecars: NanoList = new Map();
   const initMax: NanoList = new Map();
   for (const c of spec?.initContainers ?? []) {
-    const r = containerRequests(c, nonMissing);
+    const r = withNonMissing(new Map(source(c) ?? []), nonMissing);
     if (c.restartPolicy === 'Always') {
       addInto(reqs, r);
       addInto(sidecars, r);
@@ -113,15 +163,95 @@ function podRequestsNanos(pod: Pod, opts: PodRequestsOptions): NanoList {
     }
   }
   maxInto(reqs, initMax);
+  return reqs;
+}
+
+/** Up to 1.36: a container reporting `resources` counts max(spec, actuated, allocated) by itself. */
+function perContainerStatusSource(pod: Pod, infeasible: boolean): ContainerSource {
+  return (c) => {
+    const spec = toNanos(c.resources?.requests as ResourceList);
+    const isInit = (pod.spec?.initContainers ?? []).includes(c);
+    if (isInit && c.restartPolicy !== 'Always') return spec;
+    const cs = containerStatusOf(pod, c.name);
+    if (!cs?.resources) return spec;
+    const actuated = toNanos(cs.resources.requests);
+    const allocated = toNanos(cs.allocatedResources);
+    return infeasible ? maxOf(actuated, allocated) : maxOf(spec, actuated, allocated);
+  };
+}
+
+function statusAwareContainerRequests(
+  pod: Pod,
+  opts: PodRequestsOptions,
+  nonMissing: NanoList | undefined,
+): NanoList {
+  const infeasible = isPodResizeInfeasible(pod);
+  if (!opts.aggregateStatusResources)
+    return aggregateContainers(pod, perContainerStatusSource(pod, infeasible), nonMissing);
+
+  const specOf: ContainerSource = (c) => toNanos(c.resources?.requests as ResourceList);
+  const specTotal = aggregateContainers(pod, specOf, nonMissing);
+  const st = pod.status as PodStatusLike | undefined;
+  let allocated: NanoList;
+  let actuated: NanoList;
+  if (opts.podLevelStatusResources && st?.allocatedResources && st.resources?.requests) {
+    // Pod-level status already holds the totals over all containers.
+    allocated = toNanos(st.allocatedResources);
+    actuated = toNanos(st.resources.requests);
+  } else {
+    const allocatedOf: ContainerSource = (c) => {
+      const cs = containerStatusOf(pod, c.name);
+      if (cs?.allocatedResources) return toNanos(cs.allocatedResources);
+      return infeasible ? undefined : specOf(c);
+    };
+    const actuatedOf: ContainerSource = (c) => {
+      const cs = containerStatusOf(pod, c.name);
+      if (cs?.resources?.requests) return toNanos(cs.resources.requests);
+      if (cs?.allocatedResources) return toNanos(cs.allocatedResources);
+      return infeasible ? undefined : specOf(c);
+    };
+    allocated = aggregateContainers(pod, allocatedOf, nonMissing);
+    actuated = aggregateContainers(pod, actuatedOf, nonMissing);
+  }
+  return infeasible ? maxOf(actuated, allocated) : maxOf(specTotal, actuated, allocated);
+}
+
+function podLevelRequests(pod: Pod, opts: PodRequestsOptions): NanoList | undefined {
+  const podLevel = (pod.spec as { resources?: { requests?: ResourceList } } | undefined)?.resources?.requests;
+  if (!podLevel || !Object.keys(podLevel).some(isSupportedPodLevelResource)) return undefined;
+  let effective = toNanos(podLevel);
+  const st = pod.status as PodStatusLike | undefined;
+  if (opts.podLevelStatusResources && opts.useStatusResources && st?.resources) {
+    const spec = isPodResizeInfeasible(pod) ? undefined : effective;
+    effective = maxOf(spec, toNanos(st.resources.requests), toNanos(st.allocatedResources));
+  }
+  return effective;
+}
+
+function podRequestsNanos(pod: Pod, opts: PodRequestsOptions): NanoList {
+  let nonMissing: NanoList | undefined;
+  if (opts.nonMissingContainerRequests && Object.keys(opts.nonMissingContainerRequests).length > 0) {
+    nonMissing = new Map();
+    for (const [k, v] of Object.entries(opts.nonMissingContainerRequests))
+      nonMissing.set(k, resourceAmountToNanos(k, v));
+  }
+  const spec = pod.spec;
+  const reqs = opts.useStatusResources
+    ? statusAwareContainerRequests(pod, opts, nonMissing)
+    : aggregateContainers(pod, (c) => containerRequests(c, undefined), nonMissing);
 
   if (!opts.skipPodLevelResources) {
-    const podLevel = (spec as { resources?: { requests?: ResourceList } } | undefined)?.resources?.requests;
-    if (podLevel) {
-      for (const [k, v] of toNanos(podLevel)) if (isSupportedPodLevelResource(k)) reqs.set(k, v);
-    }
+    const podLevel = podLevelRequests(pod, opts);
+    if (podLevel) for (const [k, v] of podLevel) if (isSupportedPodLevelResource(k)) reqs.set(k, v);
   }
   if (!opts.excludeOverhead && spec?.overhead) addInto(reqs, toNanos(spec.overhead as ResourceList));
   return reqs;
+}
+
+/** Whether `spec.resources.requests` sets a resource that pod-level resources may set. */
+export function hasPodLevelRequests(pod: Pod): boolean {
+  const podLevel = (pod.spec as { resources?: { requests?: ResourceList } } | undefined)?.resources?.requests;
+  return !!podLevel && Object.keys(podLevel).some(isSupportedPodLevelResource);
 }
 
 /**
@@ -135,9 +265,12 @@ export function podRequests(pod: Pod, opts: PodRequestsOptions = {}): Map<string
 }
 
 /** A resource list (requests, capacity, ...) in resourceAmount units. */
-export function resourceListAmounts(list: Record<string, string | number> | undefined | null): Map<string, number> {
+export function resourceListAmounts(
+  list: Record<string, string | number> | undefined | null,
+): Map<string, number> {
   const out = new Map<string, number>();
-  if (list) for (const k of Object.keys(list)) out.set(k, nanosToResourceAmount(k, parseQuantity(list[k]).nanos));
+  if (list)
+    for (const k of Object.keys(list)) out.set(k, nanosToResourceAmount(k, parseQuantity(list[k]).nanos));
   return out;
 }
 

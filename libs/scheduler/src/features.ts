@@ -35,6 +35,7 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   SchedulerAsyncPreemption: '1.33',
   DynamicResourceAllocation: '1.34',
   PodLevelResources: '1.34',
+  InPlacePodLevelResourcesVerticalScaling: '1.36',
   NodeDeclaredFeatures: '1.36',
   StorageCapacityScoring: '1.37',
 };
@@ -152,6 +153,12 @@ export interface BehaviourSwitches {
   nodePortsCountSidecarPorts: boolean;
   /** From 1.37, NodeName runs before NodeUnschedulable in the default profile (filter order). */
   nodeNameBeforeNodeUnschedulable: boolean;
+  /**
+   * From 1.37, a resized pod's requests are the largest of its spec, actuated and allocated
+   * totals over all containers; 1.33–1.36 took that maximum per container, for app containers and
+   * sidecars whose status reports resources (with InPlacePodVerticalScaling on).
+   */
+  resizeRequestsAggregatedPerPod: boolean;
 }
 
 /** The release each switch started in; a patch ("1.34.2") when upstream changed within a minor. */
@@ -179,6 +186,7 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   balancedAllocationSkipsBestEffortPods: '1.33',
   nodePortsCountSidecarPorts: '1.33.6',
   nodeNameBeforeNodeUnschedulable: '1.37',
+  resizeRequestsAggregatedPerPod: '1.37',
 };
 
 export function compareVersions(a: string, b: string): number {

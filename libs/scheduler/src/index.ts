@@ -3,16 +3,30 @@ export * from './simulation/simulate';
 export { buildClusterState, isDefaultStorageClass, type ClusterState } from './simulation/cluster';
 export { Simulator, podKey, DEFAULT_START_TIME_BASE, type SimulatorOptions } from './simulation/simulator';
 export type * from './simulation/results';
-export { FeatureSet, NEWEST_VERSION, SUPPORTED_VERSIONS, KNOWN_FEATURE_GATES, type CompatibilityVersion, type BehaviourSwitches } from './features';
+export {
+  FeatureSet,
+  NEWEST_VERSION,
+  SUPPORTED_VERSIONS,
+  KNOWN_FEATURE_GATES,
+  type CompatibilityVersion,
+  type BehaviourSwitches,
+} from './features';
 export { loadSchedulerConfiguration, defaultConfiguration, ConfigValidationError } from './apis/config';
 export type { ResolvedConfiguration, ResolvedProfile } from './apis/config';
 export { inTreeRegistry } from './framework/plugins/registry';
 export { PluginNames } from './framework/plugins/names';
 export { fitErrorMessage } from './framework/fit-error';
+export { installRequestPolicy, requestPolicyOf } from './framework/request-policy';
 export { Snapshot } from './backend/cache/snapshot';
 export { nodeTreeOrder, zoneKeyOf } from './backend/cache/node-tree';
 export { ClusterObjects } from './backend/cache/cluster-objects';
 export { numFeasibleNodesToFind } from './find-nodes';
 export { DEFAULT_EXPLAIN_LEVEL, type TieBreak, type EvaluatedRange, type ExplainLevel } from './schedule-one';
-export { TOP_SCORED_NODES, type AttemptExplanation, type FilterFailureGroup, type ScoredNode, type PluginScore } from './explanation';
+export {
+  TOP_SCORED_NODES,
+  type AttemptExplanation,
+  type FilterFailureGroup,
+  type ScoredNode,
+  type PluginScore,
+} from './explanation';
 export * as volumeBinding from './framework/plugins/volumebinding';

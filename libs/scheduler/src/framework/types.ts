@@ -3,8 +3,11 @@
  * pre-parsed affinity terms, Resource vectors, NodeInfo aggregates kept up to date
  * incrementally as pods are added and removed.
  */
+import { activeRequestPolicy } from './request-policy';
 import {
+  type ContainerPort,
   DEFAULT_MEMORY_REQUEST,
+  hasPodLevelRequests,
   DEFAULT_MILLI_CPU_REQUEST,
   Labels,
   Node,
@@ -128,7 +131,8 @@ export function affinityTermMatches(term: AffinityTerm, pod: Pod, nsLabels: Labe
 function compileAffinityTermUncached(pod: Pod, term: PodAffinityTerm): AffinityTerm {
   const namespaces = new Set(term.namespaces ?? []);
   // Upstream: no namespaces and no namespaceSelector means "the pod's own namespace".
-  if (namespaces.size === 0 && term.namespaceSelector == null) namespaces.add(pod.metadata?.namespace ?? 'default');
+  if (namespaces.size === 0 && term.namespaceSelector == null)
+    namespaces.add(pod.metadata?.namespace ?? 'default');
   return {
     namespaces,
     selector: selectorFromLabelSelector(term.labelSelector ?? null),
@@ -197,17 +201,31 @@ export class PodInfo {
     this.key = `${ns}/${pod.metadata?.name ?? ''}`;
     this.uid = pod.metadata?.uid ?? this.key;
     const aff = pod.spec?.affinity;
-    this.requiredAffinityTerms = compileRequired(pod, aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
-    this.requiredAntiAffinityTerms = compileRequired(pod, aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
-    this.preferredAffinityTerms = compileWeighted(pod, aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.requiredAffinityTerms = compileRequired(
+      pod,
+      aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+    );
+    this.requiredAntiAffinityTerms = compileRequired(
+      pod,
+      aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+    );
+    this.preferredAffinityTerms = compileWeighted(
+      pod,
+      aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    );
     this.preferredAntiAffinityTerms = compileWeighted(
       pod,
       aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
     );
-    this.requests = Resource.fromList(podRequests(pod));
-    const nonZero = podRequests(pod, {
-      nonMissingContainerRequests: { cpu: DEFAULT_MILLI_CPU_REQUEST, memory: DEFAULT_MEMORY_REQUEST },
-    });
+    const policy = activeRequestPolicy();
+    const requests = podRequests(pod, policy);
+    this.requests = Resource.fromList(requests);
+    // With pod-level requests, the scoring defaults fill only what neither level requests.
+    const podLevel = !policy.skipPodLevelResources && hasPodLevelRequests(pod);
+    const nonMissing: Record<string, number> = {};
+    if (!podLevel || !requests.has(RESOURCE_CPU)) nonMissing.cpu = DEFAULT_MILLI_CPU_REQUEST;
+    if (!podLevel || !requests.has(RESOURCE_MEMORY)) nonMissing.memory = DEFAULT_MEMORY_REQUEST;
+    const nonZero = podRequests(pod, { ...policy, nonMissingContainerRequests: nonMissing });
     this.nonZeroMilliCPU = nonZero.get(RESOURCE_CPU) ?? 0;
     this.nonZeroMemory = nonZero.get(RESOURCE_MEMORY) ?? 0;
   }
@@ -363,19 +381,27 @@ export class NodeInfo {
     return true;
   }
 
+  private updatePorts(ports: readonly ContainerPort[] | undefined, sign: 1 | -1): void {
+    for (const port of ports ?? []) {
+      if (sign > 0) this.usedPorts.add(port.hostIP, port.protocol, port.hostPort ?? 0);
+      else this.usedPorts.remove(port.hostIP, port.protocol, port.hostPort ?? 0);
+    }
+  }
+
   private update(pi: PodInfo, sign: 1 | -1): void {
     this.requested.accumulate(pi.requests, sign);
     this.requested.allowedPodNumber = 0;
     this.nonZeroRequested.milliCPU += sign * pi.nonZeroMilliCPU;
     this.nonZeroRequested.memory += sign * pi.nonZeroMemory;
-    for (const c of pi.pod.spec?.containers ?? []) {
-      for (const port of c.ports ?? []) {
-        if (sign > 0) this.usedPorts.add(port.hostIP, port.protocol, port.hostPort ?? 0);
-        else this.usedPorts.remove(port.hostIP, port.protocol, port.hostPort ?? 0);
-      }
+    for (const c of pi.pod.spec?.containers ?? []) this.updatePorts(c.ports, sign);
+    if (pi.pod.spec?.initContainers && activeRequestPolicy().sidecarHostPorts) {
+      for (const c of pi.pod.spec.initContainers)
+        if (c.restartPolicy === 'Always') this.updatePorts(c.ports, sign);
     }
     for (const v of pi.pod.spec?.volumes ?? []) {
-      const claim = v.persistentVolumeClaim?.claimName ?? (v.ephemeral ? `${pi.pod.metadata?.name}-${v.name}` : undefined);
+      const claim =
+        v.persistentVolumeClaim?.claimName ??
+        (v.ephemeral ? `${pi.pod.metadata?.name}-${v.name}` : undefined);
       if (!claim) continue;
       const k = `${pi.namespace}/${claim}`;
       const n = (this.pvcRefCounts.get(k) ?? 0) + sign;

@@ -2,6 +2,7 @@
  * The engine's public entry point: a cluster dump in, every pending pod scheduled as
  * kube-scheduler would, with an explanation per pod.
  */
+import { installRequestPolicy } from '../framework/request-policy';
 import { KubeObject, Pod } from '@schedlab/k8s';
 import { defaultConfiguration, loadSchedulerConfiguration } from '../apis/config';
 import type { ResolvedConfiguration } from '../apis/config';
@@ -85,6 +86,8 @@ export function createSimulator(
   setup: EngineSetup,
   options: SimulateOptions = {},
 ): Simulator {
+  // Pod requests (PodInfo) follow the release's gates from here on.
+  installRequestPolicy(setup.features);
   const sim = new Simulator(cluster, {
     profiles: setup.configuration.profiles,
     registry: setup.registry,

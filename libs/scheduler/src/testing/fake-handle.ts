@@ -10,6 +10,7 @@ import type { FilterPlugin, Handle, PreFilterPlugin } from '../framework/interfa
 import { MaybeStatus, isSuccess } from '../framework/status';
 import type { NodeInfo, PodInfo } from '../framework/types';
 import { FeatureSet } from '../features';
+import { installRequestPolicy } from '../framework/request-policy';
 
 export interface FakeHandleOptions {
   nodes?: Node[];
@@ -29,9 +30,10 @@ export class FakeHandle implements Handle {
   preFilterPlugins: PreFilterPlugin[];
 
   constructor(opts: FakeHandleOptions = {}) {
+    this.features = opts.features ?? new FeatureSet();
+    installRequestPolicy(this.features);
     this.snap = new Snapshot(opts.nodes ?? [], opts.pods ?? []);
     this.objects = opts.objects ?? new ClusterObjects();
-    this.features = opts.features ?? new FeatureSet();
     this.filterPlugins = opts.filterPlugins ?? [];
     this.preFilterPlugins = opts.preFilterPlugins ?? [];
   }
@@ -49,7 +51,12 @@ export class FakeHandle implements Handle {
     return null;
   }
 
-  runPreFilterExtensionAddPod(state: CycleState, pod: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    pod: Pod,
+    podInfoToAdd: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus {
     for (const p of this.preFilterPlugins) {
       const s = p.preFilterExtensions?.()?.addPod(state, pod, podInfoToAdd, nodeInfo) ?? null;
       if (!isSuccess(s)) return s;

@@ -5,7 +5,7 @@
 import type { Pod } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
 import type { Handle, NodeScore, PreScorePlugin, ScorePlugin } from '../../interface';
-import type { MaybeStatus } from '../../status';
+import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
 import type { NodeResourcesBalancedAllocationArgs } from './args';
@@ -25,11 +25,14 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   /**
-   * Registered at PreScore from 1.27, where upstream precomputes the pod's request vector there.
-   * Scores do not change: the request vector is computed once per pod either way.
+   * Registered at PreScore from 1.27, where upstream precomputes the pod's request vector. From
+   * 1.33 a pod that requests none of the resources (best effort) is skipped, so it does not pile
+   * onto whichever nodes are balanced (kubernetes#129138).
    */
-  preScore(_state: CycleState, _pod: Pod, _nodes: NodeInfo[]): MaybeStatus {
-    return null;
+  preScore(_state: CycleState, pod: Pod, _nodes: NodeInfo[]): MaybeStatus {
+    if (!this.handle.features.behaviour.balancedAllocationSkipsBestEffortPods) return null;
+    const requests = this.scorer.requestsOf(pod, this.handle.features);
+    return requests.every((r) => r === 0) ? Status.skip() : null;
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {

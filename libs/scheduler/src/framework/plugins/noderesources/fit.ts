@@ -5,7 +5,15 @@
 import { isExtendedResourceName, isScalarResourceName, podRequests, type Pod } from '@schedlab/k8s';
 import type { FeatureSet } from '../../../features';
 import type { CycleState, StateData } from '../../cycle-state';
-import type { FilterPlugin, Handle, NodeScore, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin } from '../../interface';
+import type {
+  FilterPlugin,
+  Handle,
+  NodeScore,
+  PreFilterPlugin,
+  PreFilterResult,
+  PreScorePlugin,
+  ScorePlugin,
+} from '../../interface';
 import { Status, type MaybeStatus } from '../../status';
 import { Resource, type NodeInfo } from '../../types';
 import { PluginNames } from '../names';
@@ -45,11 +53,12 @@ export interface InsufficientResource {
 }
 
 /** Fit-check requests of a pod: effective container/init-container requests plus overhead. */
-export function computePodResourceRequest(pod: Pod): Resource {
+export function computePodResourceRequest(pod: Pod, skipPodLevelResources = false): Resource {
   const r = new Resource();
-  for (const [name, v] of podRequests(pod)) {
+  for (const [name, v] of podRequests(pod, { skipPodLevelResources })) {
     // Like upstream's Resource.Add, unknown non-scalar names are not tracked; `pods` is not a request.
-    if (name === 'cpu' || name === 'memory' || name === 'ephemeral-storage' || isScalarResourceName(name)) r.set(name, v);
+    if (name === 'cpu' || name === 'memory' || name === 'ephemeral-storage' || isScalarResourceName(name))
+      r.set(name, v);
   }
   return r;
 }
@@ -70,17 +79,40 @@ export function fitsRequest(
   const used = nodeInfo.requested;
   const allowedPods = alloc.allowedPodNumber;
   if (nodeInfo.pods.length + 1 > allowedPods) {
-    out.push({ resourceName: 'pods', reason: ERR_REASON_TOO_MANY_PODS, requested: 1, used: nodeInfo.pods.length, capacity: allowedPods });
+    out.push({
+      resourceName: 'pods',
+      reason: ERR_REASON_TOO_MANY_PODS,
+      requested: 1,
+      used: nodeInfo.pods.length,
+      capacity: allowedPods,
+    });
   }
-  if (podRequest.milliCPU === 0 && podRequest.memory === 0 && podRequest.ephemeralStorage === 0 && podRequest.scalar.size === 0) {
+  if (
+    podRequest.milliCPU === 0 &&
+    podRequest.memory === 0 &&
+    podRequest.ephemeralStorage === 0 &&
+    podRequest.scalar.size === 0
+  ) {
     return out;
   }
   // v1.26 compares even a zero request, so an over-committed node fails it; from 1.28 only requested resources are checked.
   if ((!onlyRequested || podRequest.milliCPU > 0) && podRequest.milliCPU > alloc.milliCPU - used.milliCPU) {
-    out.push({ resourceName: 'cpu', reason: ERR_REASON_INSUFFICIENT_CPU, requested: podRequest.milliCPU, used: used.milliCPU, capacity: alloc.milliCPU });
+    out.push({
+      resourceName: 'cpu',
+      reason: ERR_REASON_INSUFFICIENT_CPU,
+      requested: podRequest.milliCPU,
+      used: used.milliCPU,
+      capacity: alloc.milliCPU,
+    });
   }
   if ((!onlyRequested || podRequest.memory > 0) && podRequest.memory > alloc.memory - used.memory) {
-    out.push({ resourceName: 'memory', reason: ERR_REASON_INSUFFICIENT_MEMORY, requested: podRequest.memory, used: used.memory, capacity: alloc.memory });
+    out.push({
+      resourceName: 'memory',
+      reason: ERR_REASON_INSUFFICIENT_MEMORY,
+      requested: podRequest.memory,
+      used: used.memory,
+      capacity: alloc.memory,
+    });
   }
   if (
     (!onlyRequested || podRequest.ephemeralStorage > 0) &&
@@ -102,7 +134,14 @@ export function fitsRequest(
     }
     const a = alloc.scalar.get(name) ?? 0;
     const u = used.scalar.get(name) ?? 0;
-    if (quant > a - u) out.push({ resourceName: name, reason: insufficientReason(name), requested: quant, used: u, capacity: a });
+    if (quant > a - u)
+      out.push({
+        resourceName: name,
+        reason: insufficientReason(name),
+        requested: quant,
+        used: u,
+        capacity: a,
+      });
   }
   return out;
 }
@@ -126,7 +165,13 @@ function fitsCpuMemoryOnly(podRequest: Resource, nodeInfo: NodeInfo): boolean {
 
 /** Upstream's exported Fits(): the fit check without ignored resources. */
 export function fits(pod: Pod, nodeInfo: NodeInfo, features: FeatureSet): InsufficientResource[] {
-  return fitsRequest(computePodResourceRequest(pod), nodeInfo, new Set(), new Set(), features.behaviour.fitChecksOnlyRequestedResources);
+  return fitsRequest(
+    computePodResourceRequest(pod, !features.enabled('PodLevelResources')),
+    nodeInfo,
+    new Set(),
+    new Set(),
+    features.behaviour.fitChecksOnlyRequestedResources,
+  );
 }
 
 function strategyScorer(args: NodeResourcesFitArgs): ResourceScorer {
@@ -162,7 +207,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
   }
 
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
-    state.write(PRE_FILTER_STATE_KEY, new FitPreFilterState(computePodResourceRequest(pod)));
+    state.write(
+      PRE_FILTER_STATE_KEY,
+      new FitPreFilterState(
+        computePodResourceRequest(pod, !this.handle.features.enabled('PodLevelResources')),
+      ),
+    );
     return { status: null };
   }
 
@@ -176,7 +226,13 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
       return Status.error(`error reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
     }
     if (fitsCpuMemoryOnly(s.request, nodeInfo)) return null;
-    const insufficient = fitsRequest(s.request, nodeInfo, this.ignoredResources, this.ignoredResourceGroups, this.onlyRequested);
+    const insufficient = fitsRequest(
+      s.request,
+      nodeInfo,
+      this.ignoredResources,
+      this.ignoredResourceGroups,
+      this.onlyRequested,
+    );
     if (insufficient.length === 0) return null;
     return Status.unschedulable(...insufficient.map((r) => r.reason));
   }

@@ -5,12 +5,8 @@
  */
 import { isScalarResourceName, parseQuantity, podRequests, type Pod } from '@schedlab/k8s';
 import type { FeatureSet } from '../../../features';
-import {
-  RESOURCE_CPU,
-  RESOURCE_EPHEMERAL_STORAGE,
-  RESOURCE_MEMORY,
-  type NodeInfo,
-} from '../../types';
+import { requestPolicyOf } from '../../request-policy';
+import { RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, type NodeInfo } from '../../types';
 import { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from '@schedlab/k8s';
 
 export interface ResourceSpec {
@@ -22,16 +18,29 @@ export interface ResourceSpec {
  * A strategy sees only the resources that take part on this node: `requested[i]`/`allocatable[i]`
  * for i < count, with `weights[i]` the configured weight of that resource.
  */
-export type ResourceScorer = (requested: number[], allocatable: number[], weights: number[], count: number) => number;
+export type ResourceScorer = (
+  requested: number[],
+  allocatable: number[],
+  weights: number[],
+  count: number,
+) => number;
 
 /**
  * What the incoming pod asks for, per configured resource. With `nonZero`, containers missing a
  * cpu/memory request count upstream's defaults (100m / 200Mi); other resources are unaffected.
  */
-export function podRequestsFor(pod: Pod, resources: readonly ResourceSpec[], nonZero: boolean, features: FeatureSet): number[] {
+export function podRequestsFor(
+  pod: Pod,
+  resources: readonly ResourceSpec[],
+  nonZero: boolean,
+  features: FeatureSet,
+): number[] {
   const reqs = podRequests(pod, {
+    ...requestPolicyOf(features),
     excludeOverhead: true,
-    nonMissingContainerRequests: nonZero ? { cpu: DEFAULT_MILLI_CPU_REQUEST, memory: DEFAULT_MEMORY_REQUEST } : undefined,
+    nonMissingContainerRequests: nonZero
+      ? { cpu: DEFAULT_MILLI_CPU_REQUEST, memory: DEFAULT_MEMORY_REQUEST }
+      : undefined,
   });
   const overhead = pod.spec?.overhead as Record<string, string | number> | undefined;
   return resources.map((r) => {
@@ -41,7 +50,10 @@ export function podRequestsFor(pod: Pod, resources: readonly ResourceSpec[], non
       const q = parseQuantity(oh);
       // v1.26 added overhead as whole units even for cpu (a "250m" overhead adds 1 millicore);
       // from 1.27 pod requests are computed with overhead in millicores.
-      v += r.name === RESOURCE_CPU && features.behaviour.resourceScoringOverheadInMilliCpu ? q.milliValue() : q.value();
+      v +=
+        r.name === RESOURCE_CPU && features.behaviour.resourceScoringOverheadInMilliCpu
+          ? q.milliValue()
+          : q.value();
     }
     return v;
   });

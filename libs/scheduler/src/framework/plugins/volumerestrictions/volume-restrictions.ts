@@ -1,21 +1,56 @@
 /**
- * VolumeRestrictions (upstream v1.26): inline GCE PD / AWS EBS / RBD / iSCSI disks may not be
- * used twice on a node (unless both mounts are read-only where the volume type allows it), and
- * with ReadWriteOncePod a claim in use by any pod blocks the whole cluster at PreFilter.
+ * VolumeRestrictions: inline GCE PD / AWS EBS / RBD / iSCSI disks may not be used twice on a node
+ * (unless both mounts are read-only where the volume type allows it), and a ReadWriteOncePod
+ * claim may be used by one pod only: v1.26 rejects the pod at PreFilter when another pod uses it;
+ * from 1.27 every node fails Filter with a preemptible status, tracked through preemption's
+ * AddPod/RemovePod (readWriteOncePodConflictInFilter).
  */
 import type { Pod } from '@schedlab/k8s';
 import type { Volume } from 'kubernetes-types/core/v1';
-import type { CycleState } from '../../cycle-state';
-import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
+import type { CycleState, StateData } from '../../cycle-state';
+import type {
+  FilterPlugin,
+  Handle,
+  PreFilterExtensions,
+  PreFilterPlugin,
+  PreFilterResult,
+} from '../../interface';
 import { MaybeStatus, Status } from '../../status';
-import type { NodeInfo } from '../../types';
+import type { NodeInfo, PodInfo } from '../../types';
 import { PluginNames } from '../names';
 import { namespaceOf } from '../volumebinding/pv-helpers';
 
 export const ERR_REASON_DISK_CONFLICT = 'node(s) had no available disk';
 export const ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT =
   'node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode';
+export const ERR_REASON_READ_WRITE_ONCE_POD_IN_USE =
+  'node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod';
 export const READ_WRITE_ONCE_POD_GATE = 'ReadWriteOncePod';
+const PRE_FILTER_KEY = `PreFilter${PluginNames.VolumeRestrictions}`;
+
+/** From 1.27: the pod's ReadWriteOncePod claims and how many of them other pods use. */
+class ReadWriteOncePodState implements StateData {
+  constructor(
+    readonly claimNames: ReadonlySet<string>,
+    public conflicts: number,
+  ) {}
+
+  clone(): StateData {
+    return new ReadWriteOncePodState(this.claimNames, this.conflicts);
+  }
+
+  conflictsOf(pod: Pod): number {
+    let n = 0;
+    for (const v of pod.spec?.volumes ?? []) {
+      const claim = v.persistentVolumeClaim?.claimName;
+      if (claim !== undefined && this.claimNames.has(claim)) n++;
+    }
+    return n;
+  }
+}
+
+const needsRestrictionsCheck = (v: Volume): boolean =>
+  !!(v.gcePersistentDisk || v.awsElasticBlockStore || v.rbd || v.iscsi);
 
 function haveOverlap(a: readonly string[], b: readonly string[]): boolean {
   const set = new Set(a);
@@ -56,14 +91,36 @@ export function isVolumeConflict(vol: Volume, existing: Pod): boolean {
 export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin {
   readonly name = PluginNames.VolumeRestrictions;
   private readonly enableReadWriteOncePod: boolean;
+  private readonly conflictInFilter: boolean;
 
   constructor(private readonly handle: Handle) {
     this.enableReadWriteOncePod = handle.features.enabled(READ_WRITE_ONCE_POD_GATE);
+    this.conflictInFilter = handle.features.behaviour.readWriteOncePodConflictInFilter;
   }
 
-  preFilter(_state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
     if (!this.enableReadWriteOncePod) return { status: null };
-    return { status: this.readWriteOncePodConflict(pod) };
+    if (!this.conflictInFilter) return { status: this.readWriteOncePodConflict(pod) };
+    const ns = namespaceOf(pod);
+    const claimNames = new Set<string>();
+    for (const vol of pod.spec?.volumes ?? []) {
+      if (!vol.persistentVolumeClaim) continue;
+      const name = vol.persistentVolumeClaim.claimName;
+      const pvc = this.handle.objects.persistentVolumeClaims.get(ns, name);
+      if (!pvc) return { status: Status.unresolvable(`persistentvolumeclaim "${name}" not found`) };
+      if ((pvc.spec?.accessModes ?? []).includes('ReadWriteOncePod')) claimNames.add(name);
+    }
+    let conflicts = 0;
+    for (const name of claimNames) if (this.claimInUse(`${ns}/${name}`)) conflicts++;
+    if (conflicts === 0 && !(pod.spec?.volumes ?? []).some(needsRestrictionsCheck))
+      return { status: Status.skip() };
+    state.write(PRE_FILTER_KEY, new ReadWriteOncePodState(claimNames, conflicts));
+    return { status: null };
+  }
+
+  private claimInUse(key: string): boolean {
+    for (const ni of this.handle.snapshot().list()) if (ni.pvcRefCounts.has(key)) return true;
+    return false;
   }
 
   /** v1.26: a ReadWriteOncePod claim used by a pod on any node rejects the pod outright. */
@@ -83,9 +140,18 @@ export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin {
     return null;
   }
 
-  /** v1.26 has no PreFilter state to update when preemption adds or removes pods. */
-  preFilterExtensions(): undefined {
-    return undefined;
+  /** v1.26 has no PreFilter state to update when preemption adds or removes pods; 1.27 does. */
+  preFilterExtensions(): PreFilterExtensions | undefined {
+    if (!this.conflictInFilter) return undefined;
+    const update = (state: CycleState, pi: PodInfo, sign: 1 | -1): MaybeStatus => {
+      const s = state.read<ReadWriteOncePodState>(PRE_FILTER_KEY);
+      if (s) s.conflicts += sign * s.conflictsOf(pi.pod);
+      return null;
+    };
+    return {
+      addPod: (state, _pod, pi) => update(state, pi, 1),
+      removePod: (state, _pod, pi) => update(state, pi, -1),
+    };
   }
 
   /** Without volumes the pod needs nothing from any node. */
@@ -93,7 +159,14 @@ export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin {
     return (pod.spec?.volumes ?? []).length === 0;
   }
 
-  filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const diskConflict = this.diskConflict(pod, nodeInfo);
+    if (diskConflict || !this.conflictInFilter) return diskConflict;
+    const s = state.read<ReadWriteOncePodState>(PRE_FILTER_KEY);
+    return s && s.conflicts > 0 ? Status.unschedulable(ERR_REASON_READ_WRITE_ONCE_POD_IN_USE) : null;
+  }
+
+  private diskConflict(pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     for (const v of pod.spec?.volumes ?? []) {
       if (!v.gcePersistentDisk && !v.awsElasticBlockStore && !v.rbd && !v.iscsi) continue;
       for (const ev of nodeInfo.pods) {
