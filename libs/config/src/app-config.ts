@@ -35,7 +35,11 @@ export interface AppConfig {
   /** Bearer token of operator endpoints; undefined disables them. */
   operatorToken?: string;
   /** Request body limit and per-tenant rate limit of the api. */
-  apiLimits: { bodyBytes: number; requestsPerMinute: number };
+  apiLimits: { bodyBytes: number; requestsPerMinute: number; graphqlBodyBytes: number };
+  /** Limits of every parsed document (INPUT_MAX_*): depth, YAML aliases, objects, string bytes. */
+  inputLimits: { maxDepth: number; maxYamlAliases: number; maxObjects: number; maxStringBytes: number };
+  /** GraphQL operation limits: depth, cost (docs/api.md) and aliased fields. */
+  graphqlLimits: { maxDepth: number; maxComplexity: number; maxAliases: number };
 }
 
 /** Raised when the environment is unusable; the message names every offending variable. */
@@ -78,7 +82,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
     operatorToken: e.OPERATOR_TOKEN,
-    apiLimits: { bodyBytes: e.API_BODY_LIMIT_BYTES, requestsPerMinute: e.API_RATE_LIMIT_PER_MINUTE },
+    apiLimits: {
+      bodyBytes: e.API_BODY_LIMIT_BYTES,
+      requestsPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
+      graphqlBodyBytes: e.GRAPHQL_BODY_LIMIT_BYTES,
+    },
+    inputLimits: {
+      maxDepth: e.INPUT_MAX_DEPTH,
+      maxYamlAliases: e.INPUT_MAX_YAML_ALIASES,
+      maxObjects: e.INPUT_MAX_OBJECTS,
+      maxStringBytes: e.INPUT_MAX_STRING_BYTES,
+    },
+    graphqlLimits: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxComplexity: e.GRAPHQL_MAX_COMPLEXITY,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+    },
     publicApiUrl: e.PUBLIC_API_URL.replace(/\/+$/, ''),
     worker: {
       concurrency: e.WORKER_CONCURRENCY,

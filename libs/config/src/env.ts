@@ -96,6 +96,25 @@ export const envSchema = z.object({
   API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024 * 1024),
   /** Requests per tenant per minute, shared across api instances through Redis. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Largest GraphQL request body in bytes (a JSON document with the query and its variables). */
+  GRAPHQL_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
+  /** Input limits for every parsed document (bodies, snapshots, profiles, scenarios): docs/api.md. */
+  INPUT_MAX_DEPTH: z.coerce.number().int().min(8).max(10_000).default(100),
+  INPUT_MAX_YAML_ALIASES: z.coerce.number().int().min(0).default(1000),
+  INPUT_MAX_OBJECTS: z.coerce.number().int().min(1).default(500_000),
+  INPUT_MAX_STRING_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  /** GraphQL operation limits (docs/api.md, "GraphQL"). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(8),
+  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).default(10_000),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(1).default(30),
 });
 
 export type Env = z.infer<typeof envSchema>;
