@@ -9,7 +9,7 @@ import { ApiMetricsModule } from './metrics/metrics.module';
 import { PingJobsModule } from './ping-jobs/ping-jobs.module';
 import { ReportsModule } from './reports/reports.module';
 import { graphqlContext } from './graphql/context';
-import { queryLimitsPlugin } from './graphql/query-limits';
+import { httpStatusPlugin, queryLimitsPlugin } from './graphql/query-limits';
 import { ServiceApiModule } from './service-api.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -34,7 +34,15 @@ export class ApiModule {
           playground: false,
           introspection: true,
           context: graphqlContext,
-          plugins: [queryLimitsPlugin()],
+          // Stack traces (absolute server paths) only when NODE_ENV=development is set explicitly.
+          includeStacktraceInErrorResponses:
+            config.nodeEnv === 'development' && process.env.NODE_ENV === 'development',
+          allowBatchedHttpRequests: false,
+          // Our httpStatusPlugin decides the status (429 for the rate limit); Nest's would reset it to 200.
+          preserveHttpStatusForExecutionErrors: false,
+          // Exception filters for field resolvers too, so their errors answer like every other.
+          fieldResolverEnhancers: ['filters'],
+          plugins: [queryLimitsPlugin(config.graphqlLimits), httpStatusPlugin()],
         }),
         HealthModule,
         ApiMetricsModule,

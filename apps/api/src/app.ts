@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@schedlab/config';
 import { ApiModule, GRAPHQL_PATH } from './api.module';
-import { v1BodyMiddleware } from './common/body-parsing';
+import { bodyParserErrorHandler, v1BodyMiddleware } from './common/body-parsing';
 
 export const OPENAPI_PATH = 'docs';
 
@@ -18,8 +18,9 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
     bufferLogs: true,
     bodyParser: false,
   });
-  app.use('/v1', v1BodyMiddleware(config.apiLimits.bodyBytes));
-  app.useBodyParser('json', { limit: '10mb' });
+  app.use('/v1', v1BodyMiddleware(config.apiLimits.bodyBytes, config.inputLimits));
+  app.useBodyParser('json', { limit: config.apiLimits.graphqlBodyBytes });
+  app.use(bodyParserErrorHandler(config.apiLimits.graphqlBodyBytes));
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
@@ -30,7 +31,11 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
         `REST endpoints. GraphQL (queries, mutations, graphql-ws subscriptions) is at ${GRAPHQL_PATH}.`,
       )
       .setVersion(process.env.npm_package_version ?? '0.1.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A tenant API key (sl_…) or, for /v1/admin, the operator token' })
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A tenant API key (sl_…) or, for /v1/admin, the operator token',
+      })
       .build(),
   );
   SwaggerModule.setup(OPENAPI_PATH, app, document, { jsonDocumentUrl: `${OPENAPI_PATH}/openapi.json` });

@@ -36,6 +36,20 @@ export class ApiKeysService {
       const row = await tx.apiKey.findFirst({ where: { id, tenantId } });
       if (!row) throw ApiError.notFound('API key', id);
       if (row.revokedAt) return toApiKeyView(row);
+      if (row.scopes.includes('admin')) {
+        // Lock the tenant's keys so two concurrent revocations cannot both see "another admin left".
+        await tx.$queryRaw`SELECT id FROM api_keys WHERE tenant_id = ${tenantId}::uuid FOR UPDATE`;
+        const otherAdmins = await tx.apiKey.count({
+          where: { tenantId, revokedAt: null, scopes: { has: 'admin' }, id: { not: id } },
+        });
+        if (otherAdmins === 0) {
+          throw ApiError.conflict(
+            'last_admin_key',
+            `API key ${id} is the tenant's last admin key; create another admin key before revoking it`,
+            { id },
+          );
+        }
+      }
       return toApiKeyView(await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }));
     });
   }

@@ -10,6 +10,7 @@ import type { GqlContextType } from '@nestjs/graphql';
 import type { ApiRequest as Request, ApiResponse as Response } from './http-types';
 import { GraphQLError } from 'graphql';
 import { ZodError } from 'zod';
+import { Prisma } from '@schedlab/db';
 import { ApiError } from './api-error';
 import { errorBody, requestIdOf } from './error-body';
 
@@ -45,6 +46,19 @@ export function toApiError(exception: unknown): ApiError {
           : String(response.message ?? exception.message);
     const details = typeof response === 'object' ? response.errors : undefined;
     return new ApiError(status, CODE_BY_STATUS[status] ?? `http_${status}`, message, details);
+  }
+  if (exception instanceof Prisma.PrismaClientKnownRequestError) {
+    // A value the column cannot hold (an id that is not a uuid, a string past its length) is
+    // the caller's mistake wherever it slipped past validation: 400, never 500.
+    if (exception.code === 'P2023' || exception.code === 'P2007') {
+      return ApiError.badRequest(
+        'invalid_value',
+        'A value in the request is not valid for its field (e.g. an id that is not a uuid)',
+      );
+    }
+    if (exception.code === 'P2000') {
+      return ApiError.badRequest('value_too_long', 'A value in the request is too long for its field');
+    }
   }
   return new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, 'internal', 'Internal server error');
 }

@@ -1,5 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { parseDocument } from 'yaml';
+import {
+  checkValueLimits,
+  DEFAULT_INPUT_LIMITS,
+  InputLimitError,
+  type InputLimits,
+  isStackExhaustion,
+  isYamlAliasExhaustion,
+} from '@schedlab/k8s';
 import { ApiError } from './api-error';
 import { sendError } from './error-body';
 import { jsonErrorOffset, lineColumnAt } from './json-error-offset';
@@ -19,6 +27,8 @@ const FORMAT_BY_MEDIA_TYPE: Record<string, BodyFormat> = {
 export interface RawBody {
   buffer: Buffer;
   format: BodyFormat;
+  /** The api's INPUT_MAX_* settings, for whoever parses the body. */
+  limits: InputLimits;
 }
 
 export function rawBodyOf(req: Request): RawBody | undefined {
@@ -68,7 +78,7 @@ function readBody(req: Request, limitBytes: number): Promise<Buffer> {
  * /v1 bodies: JSON or YAML only (else 415), at most `limitBytes` (else 413), kept as bytes so
  * a snapshot import parses its text exactly once; handlers parse with parseBodyDocument.
  */
-export function v1BodyMiddleware(limitBytes: number) {
+export function v1BodyMiddleware(limitBytes: number, limits: InputLimits = DEFAULT_INPUT_LIMITS) {
   return (req: Request, res: ServerResponse, next: (error?: unknown) => void) => {
     if (!hasBody(req)) return next();
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -86,7 +96,7 @@ export function v1BodyMiddleware(limitBytes: number) {
     }
     readBody(req, limitBytes).then(
       (buffer) => {
-        (req as Request & { rawV1Body?: RawBody; _body?: boolean }).rawV1Body = { buffer, format };
+        (req as Request & { rawV1Body?: RawBody; _body?: boolean }).rawV1Body = { buffer, format, limits };
         (req as Request & { _body?: boolean })._body = true; // tells any later body parser it is done
         next();
       },
@@ -108,6 +118,46 @@ export function v1BodyMiddleware(limitBytes: number) {
   };
 }
 
+/** A document past an INPUT_MAX_* limit: 400 naming the field, the limit and its setting. */
+export function inputLimitApiError(error: InputLimitError): ApiError {
+  return ApiError.badRequest('input_too_complex', error.message, {
+    setting: error.setting,
+    limit: error.max,
+    ...(error.field ? { field: error.field } : {}),
+  });
+}
+
+/**
+ * Errors of the JSON body parser (GraphQL and the other non-/v1 routes) in our error shape:
+ * too large 413, malformed 400, unsupported charset or encoding 415; never a 500.
+ */
+export function bodyParserErrorHandler(limitBytes: number) {
+  return (error: unknown, req: Request, res: ServerResponse, next: (error?: unknown) => void) => {
+    const e = error as { type?: string; status?: number; statusCode?: number; message?: string };
+    const status = e?.status ?? e?.statusCode;
+    if (typeof e?.type !== 'string' || typeof status !== 'number' || status < 400 || status >= 500) {
+      return next(error);
+    }
+    if (status === 413) {
+      res.setHeader('connection', 'close');
+      return sendError(
+        req,
+        res,
+        413,
+        'payload_too_large',
+        `Request body exceeds the limit of ${limitBytes} bytes`,
+        {
+          limitBytes,
+        },
+      );
+    }
+    if (status === 415) {
+      return sendError(req, res, 415, 'unsupported_media_type', e.message ?? 'Unsupported body encoding');
+    }
+    return sendError(req, res, 400, 'malformed_body', `Malformed request body: ${e.message ?? e.type}`);
+  };
+}
+
 function yamlSyntaxError(text: string): ApiError | undefined {
   const first = parseDocument(text, { prettyErrors: false }).errors[0];
   if (!first) return undefined;
@@ -122,27 +172,53 @@ function yamlSyntaxError(text: string): ApiError | undefined {
 /**
  * A JSON or YAML body as a value; syntax errors answer 400 with line and column.
  */
-export function parseBodyText(text: string, format: BodyFormat): unknown {
-  if (format === 'json') {
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      const where = lineColumnAt(text, jsonErrorOffset(text));
-      throw ApiError.badRequest(
-        'malformed_body',
-        `Malformed JSON at line ${where.line}, column ${where.column}: ${(error as Error).message.split('\n')[0]}`,
-        where,
-      );
+export function parseBodyText(
+  text: string,
+  format: BodyFormat,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+): unknown {
+  try {
+    const value = format === 'json' ? parseJsonText(text) : parseYamlText(text, limits);
+    checkValueLimits(value, limits);
+    return value;
+  } catch (error) {
+    if (error instanceof InputLimitError) throw inputLimitApiError(error);
+    if (isStackExhaustion(error)) {
+      throw inputLimitApiError(new InputLimitError('maxDepth', limits.maxDepth, '', 'nested too deeply'));
     }
+    throw error;
   }
+}
+
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const where = lineColumnAt(text, jsonErrorOffset(text));
+    throw ApiError.badRequest(
+      'malformed_body',
+      `Malformed JSON at line ${where.line}, column ${where.column}: ${(error as Error).message.split('\n')[0]}`,
+      where,
+    );
+  }
+}
+
+function parseYamlText(text: string, limits: InputLimits): unknown {
   const error = yamlSyntaxError(text);
   if (error) throw error;
-  return parseDocument(text).toJS();
+  try {
+    return parseDocument(text).toJS({ maxAliasCount: limits.maxYamlAliases });
+  } catch (e) {
+    if (isYamlAliasExhaustion(e)) {
+      throw new InputLimitError('maxYamlAliases', limits.maxYamlAliases, '', 'YAML aliases expand too far');
+    }
+    throw e;
+  }
 }
 
 /** The parsed body of a /v1 request, or 400 when there is none. */
 export function parseBodyDocument(req: Request): unknown {
   const raw = rawBodyOf(req);
   if (!raw) throw ApiError.badRequest('missing_body', 'A JSON or YAML request body is required');
-  return parseBodyText(raw.buffer.toString('utf8'), raw.format);
+  return parseBodyText(raw.buffer.toString('utf8'), raw.format, raw.limits);
 }

@@ -1,4 +1,24 @@
-import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { checkValueLimits, DEFAULT_INPUT_LIMITS, InputLimitError } from '@schedlab/k8s';
+
+/** JSON arguments obey the default input limits (depth, string size), like /v1 bodies. */
+function withinLimits(value: unknown): unknown {
+  try {
+    checkValueLimits(value, DEFAULT_INPUT_LIMITS);
+  } catch (error) {
+    if (error instanceof InputLimitError) {
+      throw new GraphQLError(error.message, {
+        extensions: {
+          code: 'input_too_complex',
+          status: 400,
+          details: { setting: error.setting, limit: error.max, field: error.field },
+        },
+      });
+    }
+    throw error;
+  }
+  return value;
+}
 
 function literalValue(node: ValueNode): unknown {
   switch (node.kind) {
@@ -24,6 +44,6 @@ export const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
   description: 'Any JSON value',
   serialize: (value) => value,
-  parseValue: (value) => value,
-  parseLiteral: literalValue,
+  parseValue: withinLimits,
+  parseLiteral: (node) => withinLimits(literalValue(node)),
 });

@@ -3,9 +3,21 @@ import { RunView } from '../runs/run.model';
 import { ScenarioView } from '../scenarios/scenario.model';
 import { SnapshotView } from '../snapshots/snapshot.model';
 
-/** Cost of a paginated field: its children times the page size asked for. */
-export const perItem = ({ args, childComplexity }: { args: { first?: number }; childComplexity: number }) =>
-  1 + childComplexity * (args.first ?? 50);
+/**
+ * Cost of a paginated field: a page read (10) plus its children times the page size asked for.
+ * `first` is clamped to 1..1000 (the largest page), so a negative or absurd value cannot make
+ * a query look cheap; such a value is then refused by the field's own validation.
+ */
+export const perItem = ({
+  args,
+  childComplexity,
+}: {
+  args: { first?: number | null };
+  childComplexity: number;
+}) => {
+  const first = typeof args.first === 'number' && Number.isFinite(args.first) ? args.first : 50;
+  return 10 + Math.max(1, childComplexity) * Math.min(1000, Math.max(1, Math.trunc(first)));
+};
 
 @ObjectType('SnapshotPage')
 export class SnapshotPageView {

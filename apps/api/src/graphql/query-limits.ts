@@ -8,40 +8,78 @@ import {
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 
+/** Defaults of GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_COMPLEXITY and GRAPHQL_MAX_ALIASES. */
 export const MAX_QUERY_DEPTH = 8;
 export const MAX_QUERY_COMPLEXITY = 10_000;
+export const MAX_QUERY_ALIASES = 30;
 
-function depthOf(
-  selectionSet: SelectionSetNode | undefined,
-  fragments: Map<string, FragmentDefinitionNode>,
-  seen: Set<string>,
-): number {
-  if (!selectionSet) return 0;
-  let deepest = 0;
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      deepest = Math.max(
-        deepest,
-        selection.selectionSet ? 1 + depthOf(selection.selectionSet, fragments, seen) : 1,
-      );
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, seen));
-    } else {
-      const name = selection.name.value;
-      const fragment = fragments.get(name);
-      if (fragment && !seen.has(name))
-        deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, new Set([...seen, name])));
-    }
-  }
-  return deepest;
+export interface GraphqlLimits {
+  maxDepth: number;
+  maxComplexity: number;
+  maxAliases: number;
 }
 
 /**
- * Refuses operations nested deeper than MAX_QUERY_DEPTH or costlier than MAX_QUERY_COMPLEXITY
- * (each field costs 1, list fields with `first` cost that many times their children) before
- * anything runs, so one request cannot make the api load a whole cluster's placements N times.
+ * What a field costs beyond the default 1, in "rows read" (docs/api.md): a run's result is one
+ * large JSON row (summaries, per-node utilization, analyses), an explanation reads a pod's
+ * filter and score detail, `unschedulable` groups every unschedulable placement of a run.
  */
-export function queryLimitsPlugin(): ApolloServerPlugin {
+export const FIELD_COST = { result: 500, explanation: 100, unschedulable: 200, page: 10 } as const;
+
+function refuse(code: string, message: string, details: Record<string, number>): GraphQLError {
+  // extensions.http sets the HTTP status (Apollo strips it from the body).
+  return new GraphQLError(message, { extensions: { code, status: 400, details, http: { status: 400 } } });
+}
+
+interface Walk {
+  depth: number;
+  aliases: number;
+}
+
+function walk(
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  seen: Set<string>,
+): Walk {
+  if (!selectionSet) return { depth: 0, aliases: 0 };
+  let depth = 0;
+  let aliases = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.alias) aliases++;
+      const inner = walk(selection.selectionSet, fragments, seen);
+      depth = Math.max(depth, selection.selectionSet ? 1 + inner.depth : 1);
+      aliases += inner.aliases;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const inner = walk(selection.selectionSet, fragments, seen);
+      depth = Math.max(depth, inner.depth);
+      aliases += inner.aliases;
+    } else {
+      const name = selection.name.value;
+      const fragment = fragments.get(name);
+      if (fragment && !seen.has(name)) {
+        const inner = walk(fragment.selectionSet, fragments, new Set([...seen, name]));
+        depth = Math.max(depth, inner.depth);
+        aliases += inner.aliases;
+      }
+    }
+  }
+  return { depth, aliases };
+}
+
+/**
+ * Refuses, before anything runs, operations nested deeper than maxDepth, with more aliased fields
+ * than maxAliases (300 aliases of one costly field is one request doing 300 requests' work), or
+ * costlier than maxComplexity (FIELD_COST, and list fields with `first` cost that many times
+ * their children), so one request cannot hold the api for seconds.
+ */
+export function queryLimitsPlugin(
+  limits: GraphqlLimits = {
+    maxDepth: MAX_QUERY_DEPTH,
+    maxComplexity: MAX_QUERY_COMPLEXITY,
+    maxAliases: MAX_QUERY_ALIASES,
+  },
+): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
@@ -51,30 +89,74 @@ export function queryLimitsPlugin(): ApolloServerPlugin {
               .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
               .map((d) => [d.name.value, d]),
           );
-          const depth = depthOf((operation as OperationDefinitionNode).selectionSet, fragments, new Set());
-          if (depth > MAX_QUERY_DEPTH) {
-            throw new GraphQLError(`Query depth ${depth} exceeds the limit of ${MAX_QUERY_DEPTH}`, {
-              extensions: { code: 'query_too_deep', status: 400, details: { depth, limit: MAX_QUERY_DEPTH } },
+          const { depth, aliases } = walk(
+            (operation as OperationDefinitionNode).selectionSet,
+            fragments,
+            new Set(),
+          );
+          if (depth > limits.maxDepth) {
+            throw refuse('query_too_deep', `Query depth ${depth} exceeds the limit of ${limits.maxDepth}`, {
+              depth,
+              limit: limits.maxDepth,
             });
           }
-          const complexity = getComplexity({
-            schema,
-            operationName: request.operationName ?? undefined,
-            query: document,
-            variables: request.variables ?? {},
-            estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-          });
-          if (complexity > MAX_QUERY_COMPLEXITY) {
-            throw new GraphQLError(
-              `Query complexity ${complexity} exceeds the limit of ${MAX_QUERY_COMPLEXITY}`,
-              {
-                extensions: {
-                  code: 'query_too_complex',
-                  status: 400,
-                  details: { complexity, limit: MAX_QUERY_COMPLEXITY },
-                },
-              },
+          if (aliases > limits.maxAliases) {
+            throw refuse(
+              'too_many_aliases',
+              `Query has ${aliases} aliased fields; the limit is ${limits.maxAliases}`,
+              { aliases, limit: limits.maxAliases },
             );
+          }
+          let complexity: number;
+          try {
+            complexity = getComplexity({
+              schema,
+              operationName: request.operationName ?? undefined,
+              query: document,
+              variables: request.variables ?? {},
+              estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+            });
+          } catch (error) {
+            // Bad variables: execution reports them properly; cost them at the limit meanwhile.
+            if (error instanceof GraphQLError) return;
+            throw error;
+          }
+          if (complexity > limits.maxComplexity) {
+            throw refuse(
+              'query_too_complex',
+              `Query complexity ${complexity} exceeds the limit of ${limits.maxComplexity}`,
+              { complexity, limit: limits.maxComplexity },
+            );
+          }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * HTTP semantics REST has: a GraphQL request refused by the rate limit answers 429 with
+ * Retry-After (and X-RateLimit-*), not 200 with an error in the body.
+ */
+export function httpStatusPlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const limited = response.body.singleResult.errors?.find(
+            (e) => e.extensions?.code === 'rate_limited',
+          );
+          if (!limited) return;
+          response.http.status = 429;
+          const details = limited.extensions?.details as
+            { retryAfterSeconds?: number; limit?: number } | undefined;
+          if (details?.retryAfterSeconds !== undefined) {
+            response.http.headers.set('retry-after', String(details.retryAfterSeconds));
+          }
+          if (details?.limit !== undefined) {
+            response.http.headers.set('x-ratelimit-limit', String(details.limit));
+            response.http.headers.set('x-ratelimit-remaining', '0');
           }
         },
       };

@@ -37,7 +37,9 @@ import { createScenarioSchema, ScenarioView } from '../scenarios/scenario.model'
 import { ScenariosService } from '../scenarios/scenarios.service';
 import { labelsSchema, snapshotImportQuerySchema, SnapshotView } from '../snapshots/snapshot.model';
 import { SnapshotsService } from '../snapshots/snapshots.service';
+import { ResourceIdPipe } from '../common/id-param.pipe';
 import { loaderFor } from './loaders';
+import { FIELD_COST } from './query-limits';
 import { perItem, RunPageView, ScenarioPageView, SnapshotImportView, SnapshotPageView } from './pages';
 
 type GqlContext = { loaders?: Map<string, never> };
@@ -81,7 +83,10 @@ export class ServiceQueriesResolver {
 
   @Query(() => SnapshotView)
   @RequireScope('read')
-  snapshot(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }) id: string) {
+  snapshot(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('id', { type: () => ID }, new ResourceIdPipe('Snapshot')) id: string,
+  ) {
     return this.snapshotService.get(auth.tenantId, id);
   }
 
@@ -110,7 +115,10 @@ export class ServiceQueriesResolver {
 
   @Query(() => ScenarioView)
   @RequireScope('read')
-  scenario(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }) id: string) {
+  scenario(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('id', { type: () => ID }, new ResourceIdPipe('Scenario')) id: string,
+  ) {
     return this.scenarioService.get(auth.tenantId, id);
   }
 
@@ -127,7 +135,10 @@ export class ServiceQueriesResolver {
 
   @Query(() => RunView)
   @RequireScope('read')
-  simulation(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }) id: string) {
+  simulation(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('id', { type: () => ID }, new ResourceIdPipe('Simulation run')) id: string,
+  ) {
     return this.runs.get(auth.tenantId, id);
   }
 
@@ -159,7 +170,7 @@ export class ServiceQueriesResolver {
   @RequireScope('write')
   async deleteSnapshot(
     @CurrentTenant() auth: TenantAuth,
-    @Args('id', { type: () => ID }) id: string,
+    @Args('id', { type: () => ID }, new ResourceIdPipe('Snapshot')) id: string,
     @Args('hard', { nullable: true }) hard?: boolean,
   ) {
     await this.snapshotService.delete(auth.tenantId, id, hard === true);
@@ -205,7 +216,10 @@ export class ServiceQueriesResolver {
 
   @Mutation(() => RunView)
   @RequireScope('write')
-  cancelSimulation(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }) id: string) {
+  cancelSimulation(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('id', { type: () => ID }, new ResourceIdPipe('Simulation run')) id: string,
+  ) {
     return this.runs.cancel(auth.tenantId, id);
   }
 
@@ -221,7 +235,10 @@ export class ServiceQueriesResolver {
 
   @Mutation(() => ApiKeyView)
   @RequireScope('admin')
-  revokeApiKey(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }) id: string) {
+  revokeApiKey(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('id', { type: () => ID }, new ResourceIdPipe('API key')) id: string,
+  ) {
     return this.keys.revoke(auth.tenantId, id);
   }
 
@@ -232,7 +249,7 @@ export class ServiceQueriesResolver {
   @RequireScope('read')
   simulationProgress(
     @CurrentTenant() auth: TenantAuth,
-    @Args('id', { type: () => ID }) id: string,
+    @Args('id', { type: () => ID }, new ResourceIdPipe('Simulation run')) id: string,
   ): AsyncIterable<RunProgressView> {
     const runs = this.runs;
     const relay = this.progress;
@@ -293,7 +310,11 @@ export class RunFieldsResolver {
     ).load(run.scenarioId);
   }
 
-  @ResolveField(() => RunResultView, { nullable: true, description: 'null until the run has succeeded' })
+  @ResolveField(() => RunResultView, {
+    nullable: true,
+    description: 'null until the run has succeeded',
+    complexity: FIELD_COST.result,
+  })
   async result(@Parent() run: RunView, @CurrentTenant() auth: TenantAuth) {
     if (run.status !== RunStatus.succeeded) return null;
     try {
@@ -322,12 +343,15 @@ export class RunFieldsResolver {
     return this.runs.placements(auth.tenantId, run.id, query);
   }
 
-  @ResolveField(() => [UnschedulableGroup])
+  @ResolveField(() => [UnschedulableGroup], { complexity: FIELD_COST.unschedulable })
   unschedulable(@Parent() run: RunView, @CurrentTenant() auth: TenantAuth) {
     return this.runs.unschedulable(auth.tenantId, run.id);
   }
 
-  @ResolveField(() => JsonScalar, { description: "The engine's explanation for one pod" })
+  @ResolveField(() => JsonScalar, {
+    description: "The engine's explanation for one pod",
+    complexity: FIELD_COST.explanation,
+  })
   explanation(
     @Parent() run: RunView,
     @CurrentTenant() auth: TenantAuth,

@@ -8,8 +8,57 @@ import { parseProfileRef, type ProfileView, toProfileView } from './profile.mode
 
 const UPLOAD_ATTEMPTS = 3;
 
+const MAX_INT32 = 2_147_483_647;
+
+function recordOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * Plugin weights kube-scheduler refuses: negative (0 means "the default, 1"), fractional, or past
+ * int32. Checked here, ahead of the engine, so every such weight answers 400 naming its field.
+ */
+export function pluginWeightProblems(config: unknown): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  const profiles = recordOf(config)?.profiles;
+  if (!Array.isArray(profiles)) return problems;
+  profiles.forEach((profile, p) => {
+    const plugins = recordOf(recordOf(profile)?.plugins);
+    for (const [point, set] of Object.entries(plugins ?? {})) {
+      const enabled = recordOf(set)?.enabled;
+      if (!Array.isArray(enabled)) continue;
+      enabled.forEach((plugin, i) => {
+        const weight = recordOf(plugin)?.weight;
+        if (weight === undefined || weight === null) return;
+        const field = `profiles[${p}].plugins.${point}.enabled[${i}].weight`;
+        if (typeof weight !== 'number' || !Number.isInteger(weight)) {
+          problems.push({ field, message: `Invalid value: ${JSON.stringify(weight)}: must be an integer` });
+        } else if (weight < 0) {
+          problems.push({
+            field,
+            message: `Invalid value: ${weight}: must not be negative (0 means the default, 1)`,
+          });
+        } else if (weight > MAX_INT32) {
+          problems.push({ field, message: `Invalid value: ${weight}: must be at most ${MAX_INT32}` });
+        }
+      });
+    }
+  });
+  return problems;
+}
+
 /** Rejects a configuration the engine would reject, with the engine's own field messages. */
 export function validateSchedulerConfiguration(config: unknown): void {
+  const weights = pluginWeightProblems(config);
+  if (weights.length > 0) {
+    throw ApiError.badRequest(
+      'invalid_profile',
+      weights.map((w) => `${w.field}: ${w.message}`).join('; '),
+      weights,
+    );
+  }
   try {
     loadSchedulerConfiguration(config, { registry: inTreeRegistry() });
   } catch (error) {

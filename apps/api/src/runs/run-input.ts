@@ -68,13 +68,24 @@ export const submitRunSchema = z
   });
 export type SubmitRunInput = z.output<typeof submitRunSchema>;
 
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
 export const placementQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).default(100),
     cursor: z.string().optional(),
     status: z.enum(['scheduled', 'unschedulable', 'gated', 'error']).optional(),
-    node: z.string().max(253).optional(),
-    namespace: z.string().max(253).optional(),
+    node: z
+      .string()
+      .max(253)
+      .regex(DNS_SUBDOMAIN, 'must be a node name (a lowercase RFC 1123 subdomain)')
+      .optional(),
+    namespace: z
+      .string()
+      .max(63)
+      .regex(DNS_LABEL, 'must be a namespace name (a lowercase RFC 1123 label)')
+      .optional(),
     ownerKind: z.string().max(100).optional(),
     ownerName: z.string().max(253).optional(),
   })

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { countBy } from './snapshot-counts';
 import {
+  InputLimitError,
+  type InputLimits,
   type KubeObject,
   ObjectValidationError,
   ParseError,
@@ -9,7 +11,9 @@ import {
 } from '@schedlab/k8s';
 import { packSnapshotItems, type TenantTx } from '@schedlab/data';
 import { Prisma } from '@schedlab/db';
+import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { ApiError } from '../common/api-error';
+import { inputLimitApiError } from '../common/body-parsing';
 import {
   afterCreatedAtCursor,
   createdAtCursorOf,
@@ -48,10 +52,14 @@ function warningsFor(skipped: readonly SkippedObject[]) {
 }
 
 /** Parses a dump once; syntax and validation errors become 400s naming line/column or object/field. */
-export function parseDump(text: string): { objects: KubeObject[]; skipped: SkippedObject[] } {
+export function parseDump(
+  text: string,
+  limits?: InputLimits,
+): { objects: KubeObject[]; skipped: SkippedObject[] } {
   try {
-    return parseKubernetesObjects(text);
+    return parseKubernetesObjects(text, { limits });
   } catch (error) {
+    if (error instanceof InputLimitError) throw inputLimitApiError(error);
     if (error instanceof ParseError) {
       throw ApiError.badRequest('malformed_body', error.message, { line: error.line, column: error.column });
     }
@@ -70,7 +78,10 @@ export function parseDump(text: string): { objects: KubeObject[]; skipped: Skipp
 
 @Injectable()
 export class SnapshotsService {
-  constructor(private readonly data: TenantData) {}
+  constructor(
+    private readonly data: TenantData,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {}
 
   /**
    * Stores a dump, or finds identical content already stored (answered as a duplicate, and
@@ -81,7 +92,7 @@ export class SnapshotsService {
     input: ImportInput,
     text: string,
   ): Promise<{ snapshot: SnapshotView; duplicate: boolean }> {
-    const { objects, skipped } = parseDump(text);
+    const { objects, skipped } = parseDump(text, this.config.inputLimits);
     text = ''; // memory bound: the dump's text is garbage once parsed
     if (objects.length === 0) {
       throw ApiError.badRequest(
