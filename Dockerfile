@@ -1,12 +1,15 @@
-# One image for api and worker (the compose services pick the entry point).
+# One image for api and worker (the compose services pick the entry point). Both run the compiled
+# JavaScript under dist/ (`npm run build`: SWC, see scripts/build.cjs).
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY prisma.config.ts tsconfig.base.json ./
 COPY libs/config/src ./libs/config/src
-RUN npm ci
+# No `prepare` here: it would compile sources that are not copied yet (the build step below does).
+RUN npm ci --ignore-scripts && npx prisma generate
 COPY . .
-ENV API_HOST=0.0.0.0 SWC_NODE_PROJECT=/app/tsconfig.base.json
+RUN NX_DAEMON=false npm run build
+ENV API_HOST=0.0.0.0
 EXPOSE 3000
-CMD ["node", "-r", "@swc-node/register", "apps/api/src/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/apps/api/src/main.js"]

@@ -2,8 +2,8 @@
 // `npm run bench [-- workload… --json file]`: the engine benchmarks (bench/run.ts).
 // `npm run bench -- --service`: the service measurements too (need PostgreSQL and Redis):
 // snapshot import of a 5,000-node / 50,000-pod dump, submit→result latency, GraphQL placements
-// under steady load, and worker-pool throughput. Each runs from TypeScript sources with the
-// @schedlab/* aliases resolved, like the apps.
+// under steady load, and worker-pool throughput. The scripts run from TypeScript sources with the
+// @schedlab/* aliases resolved; the api and worker they start are the compiled apps, as users run them.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
@@ -26,6 +26,10 @@ const engineArgs = args.filter((a) => a !== '--service');
 
 let status = runScript('bench/run.ts', engineArgs);
 if (service) {
+  // The service measurements start the compiled api and worker (apps/e2e/src/service-process.ts).
+  const build = ['scripts/build.cjs', '--stale', 'apps/api', 'apps/worker'];
+  const built = spawnSync(process.execPath, build, { stdio: 'inherit', cwd: root }).status ?? 1;
+  if (built !== 0) process.exit(built);
   for (const script of ['bench/snapshot-import.ts', 'bench/service-latency.ts', 'bench/worker-pool.ts']) {
     status = runScript(script, []) || status;
   }

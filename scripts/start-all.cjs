@@ -1,20 +1,25 @@
 #!/usr/bin/env node
-// Starts the api and one worker as child processes, prints where everything is once the api
-// listens, and stops both when either exits or on Ctrl-C. Used by `npm run up`.
+// Starts the compiled api and one worker (dist/apps/<name>/src/main.js) as child processes, prints
+// where everything is once the api listens, and stops both when either exits or on Ctrl-C. Used by
+// `npm run up`, which compiles them first (`npm run build`).
 const { fork } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const env = { ...process.env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.base.json') };
 const children = [];
 let stopping = false;
 
 function start(name) {
-  const child = fork(path.join(root, 'apps', name, 'src', 'main.ts'), [], {
-    cwd: root,
-    env,
-    execArgv: ['-r', '@swc-node/register'],
-  });
+  const main = path.join(root, 'dist', 'apps', name, 'src', 'main.js');
+  if (!fs.existsSync(main)) {
+    console.error(
+      `${path.relative(root, main)} is missing: run \`npm run build\` (or \`npm run up\`, which builds first).`,
+    );
+    process.exit(1);
+  }
+  // Source maps: stack traces name the TypeScript files and lines.
+  const child = fork(main, [], { cwd: root, execArgv: ['--enable-source-maps'] });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`\n${name} exited (${signal ?? code}); stopping the others.`);

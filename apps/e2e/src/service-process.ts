@@ -10,17 +10,18 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts apps/<name>/src/main.ts as its own process, exactly as `npm run up` does, and resolves
- * with the first IPC message it sends once ready (or rejects with its output if it exits first).
+ * Starts the compiled app, dist/apps/<name>/src/main.js, as its own process, exactly as `npm run up`
+ * does (Jest's globalSetup compiles it first), and resolves with the first IPC message it sends
+ * once ready (or rejects with its output if it exits first).
  */
 export function startService<T extends { type: string }>(
   name: 'api' | 'worker',
   env: NodeJS.ProcessEnv,
 ): Promise<{ service: ServiceProcess; ready: T }> {
-  const child = fork(path.join(workspaceRoot, 'apps', name, 'src', 'main.ts'), [], {
+  const child = fork(path.join(workspaceRoot, 'dist', 'apps', name, 'src', 'main.js'), [], {
     cwd: workspaceRoot,
-    env: { ...process.env, SWC_NODE_PROJECT: path.join(workspaceRoot, 'tsconfig.base.json'), ...env },
-    execArgv: ['-r', '@swc-node/register'],
+    env: { ...process.env, ...env },
+    execArgv: ['--enable-source-maps'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';

@@ -31,10 +31,13 @@ export class EngineAbortedError extends Error {
 }
 
 /**
- * The sources are TypeScript run through @swc-node/register in every process (apps and Jest
- * alike), so the thread registers it too before loading its entry module.
+ * The thread loads engine-thread next to this module. The apps run compiled JavaScript (dist/);
+ * under Jest and the bench scripts this module is TypeScript run through SWC, so the thread
+ * registers @swc-node/register before loading its TypeScript entry module.
  */
 function threadBootstrap(): string {
+  if (__filename.endsWith('.js'))
+    return `require(${JSON.stringify(path.join(__dirname, 'engine-thread.js'))});`;
   const entry = path.join(__dirname, 'engine-thread.ts');
   return [
     `process.env.SWC_NODE_PROJECT ??= ${JSON.stringify(path.join(workspaceRoot, 'tsconfig.base.json'))};`,
@@ -43,7 +46,12 @@ function threadBootstrap(): string {
   ].join('\n');
 }
 
-type ThreadMessage = { type: string; progress?: EngineProgress; output?: EngineOutput; failure?: EngineFailure };
+type ThreadMessage = {
+  type: string;
+  progress?: EngineProgress;
+  output?: EngineOutput;
+  failure?: EngineFailure;
+};
 
 const idle: Worker[] = [];
 
@@ -93,7 +101,10 @@ export function runEngineInThread(
     };
     const onError = (error: Error) => settle(() => reject(error), false);
     const onExit = (code: number) =>
-      settle(() => reject(new Error(`engine thread exited with code ${code} before reporting a result`)), false);
+      settle(
+        () => reject(new Error(`engine thread exited with code ${code} before reporting a result`)),
+        false,
+      );
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     worker.postMessage({ type: 'run', job });
   });

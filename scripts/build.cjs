@@ -1,0 +1,318 @@
+#!/usr/bin/env node
+/**
+ * Compiles a project's TypeScript sources to CommonJS with SWC: <root>/src/a/b.ts becomes
+ * dist/<root>/src/a/b.js (and b.js.map). dist/ mirrors the source tree, so SWC rewrites the
+ * @schedlab/* aliases of tsconfig.base.json into relative requires and plain `node dist/...` runs
+ * with no register hook. Decorators and their metadata compile as tsc would with
+ * experimentalDecorators + emitDecoratorMetadata (NestJS needs both), with the settings the apps
+ * used under @swc-node/register (ES2022, define semantics for class fields, class names kept).
+ * Nothing is type-checked here: that is `npm run typecheck` (tsc), which CI runs.
+ *
+ * Specs, `__tests__/` and `testing/` folders (test helpers) are not compiled: tests run from the
+ * TypeScript sources under Jest.
+ *
+ * A project's build ends by writing dist/<root>/build-stamp.json: the size, mtime and hash of
+ * every source it compiled and the @schedlab projects those sources import. `staleProjects`
+ * compares stamps with the sources (stat only; a file whose stat changed is hashed, so a checkout
+ * that only touches files costs no rebuild) and `ensureBuilt` rebuilds what is stale. The
+ * `schedlab` bin calls it at every start, so it never runs code older than its sources.
+ *
+ *   node scripts/build.cjs <projectRoot>...          compile these projects (the Nx `build` targets)
+ *   node scripts/build.cjs --stale <projectRoot>...  compile them and what they import, where stale
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const workspaceRoot = path.resolve(__dirname, '..');
+const distRoot = path.join(workspaceRoot, 'dist');
+const STAMP = 'build-stamp.json';
+const ALIAS_IMPORT = /['"](@schedlab\/[\w-]+)['"]/g;
+
+let cachedAliases;
+/** '@schedlab/k8s' → 'libs/k8s', from tsconfig.base.json's paths. */
+function aliases() {
+  if (!cachedAliases) {
+    const { compilerOptions } = readJson(path.join(workspaceRoot, 'tsconfig.base.json'));
+    cachedAliases = new Map(
+      Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
+        alias,
+        target.replace(/\/src\/index\.ts$/, ''),
+      ]),
+    );
+  }
+  return cachedAliases;
+}
+
+function swcOptions(file) {
+  const { compilerOptions } = readJson(path.join(workspaceRoot, 'tsconfig.base.json'));
+  return {
+    filename: file,
+    swcrc: false,
+    configFile: false,
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+      keepClassNames: true,
+      baseUrl: workspaceRoot,
+      paths: compilerOptions.paths,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: true,
+  };
+}
+
+let cachedKey;
+/** Changes whenever compiled output could: this script, the aliases, the SWC version. */
+function compilerKey() {
+  cachedKey ??= sha1(
+    [
+      fs.readFileSync(__filename),
+      fs.readFileSync(path.join(workspaceRoot, 'tsconfig.base.json')),
+      readJson(require.resolve('@swc/core/package.json', { paths: [workspaceRoot] })).version,
+    ].join('\0'),
+  );
+  return cachedKey;
+}
+
+/** The project's compiled sources, workspace-relative, sorted. */
+function listSources(projectRoot) {
+  const files = [];
+  const walk = (dir) => {
+    let entries;
+    try {
+      entries = fs.readdirSync(path.join(workspaceRoot, dir), { withFileTypes: true });
+    } catch (error) {
+      if (error.code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== '__tests__' && entry.name !== 'testing' && entry.name !== 'node_modules')
+          walk(rel);
+      } else if (
+        entry.name.endsWith('.ts') &&
+        !entry.name.endsWith('.d.ts') &&
+        !/\.(spec|test)\.ts$/.test(entry.name)
+      ) {
+        files.push(rel);
+      }
+    }
+  };
+  walk(`${projectRoot}/src`);
+  return files.sort();
+}
+
+const stampPath = (projectRoot) => path.join(distRoot, projectRoot, STAMP);
+const outputOf = (sourceRel) => path.join(distRoot, sourceRel.replace(/\.ts$/, '.js'));
+
+/** Why the project's build is out of date, or null if it is not. */
+function staleReason(projectRoot) {
+  let stamp;
+  try {
+    stamp = readJson(stampPath(projectRoot));
+  } catch {
+    return 'not built';
+  }
+  if (stamp.key !== compilerKey()) return 'build settings changed';
+  const sources = listSources(projectRoot);
+  if (sources.length !== Object.keys(stamp.files).length) return 'sources added or removed';
+  let restamped = false;
+  for (const rel of sources) {
+    const recorded = stamp.files[rel];
+    if (!recorded) return `${rel} is new`;
+    const stat = fs.statSync(path.join(workspaceRoot, rel));
+    if (stat.size === recorded[0] && stat.mtimeMs === recorded[1]) continue;
+    if (sha1(fs.readFileSync(path.join(workspaceRoot, rel))) !== recorded[2]) return `${rel} changed`;
+    stamp.files[rel] = [stat.size, stat.mtimeMs, recorded[2]]; // touched, same content
+    restamped = true;
+  }
+  if (restamped) writeAtomic(stampPath(projectRoot), JSON.stringify(stamp), true);
+  return null;
+}
+
+/** The projects `projectRoot` imports, directly or not (from the stamps), itself first. */
+function closure(projectRoot) {
+  const seen = new Set([projectRoot]);
+  for (const root of seen) {
+    let deps = [];
+    try {
+      deps = readJson(stampPath(root)).deps;
+    } catch {
+      // not built yet: its dependencies are known once it is
+    }
+    for (const dep of deps) seen.add(dep);
+  }
+  return [...seen];
+}
+
+/** `projectRoot` and what it imports, where stale: [{ projectRoot, reason }]. */
+function staleProjects(projectRoot) {
+  return closure(projectRoot)
+    .map((root) => ({ projectRoot: root, reason: staleReason(root) }))
+    .filter((p) => p.reason !== null);
+}
+
+/** Compiles one project into dist/, replacing its previous output file by file. */
+async function buildProject(projectRoot) {
+  const swc = require('@swc/core');
+  const sources = listSources(projectRoot);
+  if (sources.length === 0) throw new Error(`${projectRoot}/src has no TypeScript sources to build`);
+  const files = {};
+  const deps = new Set();
+  await Promise.all(
+    sources.map(async (rel) => {
+      const file = path.join(workspaceRoot, rel);
+      const stat = fs.statSync(file);
+      const text = fs.readFileSync(file, 'utf8');
+      files[rel] = [stat.size, stat.mtimeMs, sha1(text)];
+      for (const [, alias] of text.matchAll(ALIAS_IMPORT)) {
+        const dep = aliases().get(alias);
+        if (dep && dep !== projectRoot) deps.add(dep);
+      }
+      const out = outputOf(rel);
+      const options = swcOptions(file);
+      options.sourceFileName = path.relative(path.dirname(out), file);
+      const { code, map } = await swc.transform(text, options);
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      writeAtomic(`${out}.map`, map);
+      writeAtomic(out, `${code}\n//# sourceMappingURL=${path.basename(out)}.map\n`);
+    }),
+  );
+  removeOrphans(path.join(distRoot, projectRoot, 'src'), new Set(sources.map(outputOf)));
+  const stamp = { key: compilerKey(), deps: [...deps].sort(), files: sortedObject(files) };
+  writeAtomic(stampPath(projectRoot), JSON.stringify(stamp));
+}
+
+/** Deletes compiled files whose source is gone (a renamed module must not linger in dist/). */
+function removeOrphans(dir, keep) {
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) removeOrphans(file, keep);
+    else if (!keep.has(file.replace(/\.map$/, '')) && !file.endsWith('.tmp'))
+      fs.rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Rebuilds `projectRoot` and what it imports where stale; a no-op costing a few milliseconds when
+ * everything is fresh. Returns the projects it compiled.
+ */
+async function ensureBuilt(projectRoot, { onBuild } = {}) {
+  if (staleProjects(projectRoot).length === 0) return [];
+  return withLock(async () => {
+    const built = [];
+    for (let stale = staleProjects(projectRoot); stale.length > 0; stale = staleProjects(projectRoot)) {
+      onBuild?.(stale);
+      for (const { projectRoot: root } of stale) {
+        await buildProject(root);
+        built.push(root);
+      }
+    }
+    return built;
+  });
+}
+
+/** Compiles these projects whether stale or not (the Nx `build` targets). */
+function buildProjects(projectRoots) {
+  return withLock(async () => {
+    for (const root of projectRoots) await buildProject(root);
+  });
+}
+
+/**
+ * Builds run one at a time per workspace (processes that start together, like parallel test
+ * workers or Nx tasks, wait for each other), so no build sees another's half-written output. A
+ * lock whose process is gone (Ctrl-C mid-build) is taken over.
+ */
+async function withLock(body) {
+  const dir = path.join(distRoot, '.build.lock');
+  fs.mkdirSync(distRoot, { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      if (lockAbandoned(dir)) fs.rmSync(dir, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  try {
+    fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
+    return await body();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function lockAbandoned(dir) {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    if (error.code === 'ESRCH') return true;
+    // No pid yet (just taken) or not ours to signal: abandoned only if old.
+    try {
+      return Date.now() - fs.statSync(dir).mtimeMs > 60_000;
+    } catch {
+      return false; // released meanwhile
+    }
+  }
+}
+
+function writeAtomic(file, text, bestEffort = false) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    if (!bestEffort) throw error;
+  }
+}
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function sha1(data) {
+  return crypto.createHash('sha1').update(data).digest('hex');
+}
+
+function sortedObject(object) {
+  return Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+module.exports = { buildProjects, ensureBuilt, staleProjects, workspaceRoot, distRoot };
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  const started = Date.now();
+  const onBuild = (stale) =>
+    console.log(`building ${stale.map((p) => `${p.projectRoot} (${p.reason})`).join(', ')}`);
+  const roots = args.filter((arg) => arg !== '--stale');
+  const run =
+    args[0] === '--stale'
+      ? roots.reduce(
+          (previous, root) => previous.then(() => ensureBuilt(root, { onBuild })),
+          Promise.resolve(),
+        )
+      : buildProjects(roots);
+  run.then(
+    () => console.log(`built ${roots.join(', ')} in ${Date.now() - started} ms`),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
