@@ -14,7 +14,7 @@ function workspaceVersion(): string {
   }
 }
 
-createProgram({ version: workspaceVersion() })
+createProgram({ version: workspaceVersion(), argv: process.argv })
   .parseAsync(process.argv)
   .catch((error: unknown) => {
     process.stderr.write(`schedlab: ${(error as Error).message}\n`);

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { createProgram } from './program';
+import { example } from './testing/cli';
+import { Help } from 'commander';
+import { commandEntries } from './commands';
+import { commandNamed, createProgram } from './program';
 import { reportStatus } from './commands/status';
 
 const bin = path.join(__dirname, '..', 'bin', 'schedlab.js');
@@ -20,6 +23,35 @@ describe('schedlab program', () => {
     expect(help).toMatch(/status \[options\]\s+check that a running Schedlab api/);
   });
 
+  it('lists every command from commandEntries exactly as the loaded modules would', async () => {
+    const helpOf = async (argv?: string[]) => {
+      let help = '';
+      const program = createProgram({ version: '1.2.3', argv, out: (t) => (help += t) }).exitOverride();
+      await expect(program.parseAsync(['node', 'schedlab', '--help'])).rejects.toThrow();
+      return help;
+    };
+    expect(await helpOf(['node', 'schedlab', '--help'])).toBe(await helpOf());
+
+    const loaded = createProgram({ version: '1.2.3' });
+    const help = new Help();
+    const registered = loaded.commands.map((c) => ({
+      name: c.name(),
+      term: help.subcommandTerm(c),
+      description: c.description(),
+    }));
+    // When this fails, a command's name, arguments or description changed: update commands/index.ts.
+    expect(commandEntries.map(({ name, term, description }) => ({ name, term, description }))).toEqual(
+      registered,
+    );
+  });
+
+  it('finds the command a command line runs or asks help for', () => {
+    expect(commandNamed(['node', 'schedlab', 'simulate', '--cluster', 'x.yaml'])).toBe('simulate');
+    expect(commandNamed(['node', 'schedlab', 'help', 'tenant'])).toBe('tenant');
+    expect(commandNamed(['node', 'schedlab', '--help'])).toBeUndefined();
+    expect(commandNamed(['node', 'schedlab', 'no-such-command'])).toBeUndefined();
+  });
+
   it('prints the version it was given', async () => {
     let out = '';
     const program = createProgram({ version: '1.2.3', out: (t) => (out += t) }).exitOverride();
@@ -29,8 +61,32 @@ describe('schedlab program', () => {
 });
 
 describe('the schedlab bin', () => {
-  it('runs from TypeScript sources and reports the workspace version', () => {
+  it('runs the compiled CLI and reports the workspace version', () => {
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim()).toBe(rootVersion);
+  });
+
+  /** The workspace modules a bin run loads, by project (e.g. apps/cli, libs/scheduler). */
+  const projectsLoadedBy = (...args: string[]): string[] => {
+    const script = [
+      `process.argv.splice(1, 0, ${JSON.stringify(bin)});`,
+      `process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));`,
+      `require(${JSON.stringify(bin)});`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['-e', script, '--', ...args], { encoding: 'utf8' });
+    const projects = (JSON.parse(run.stderr) as string[])
+      .map((file) => /[/\\]dist[/\\]((?:apps|libs)[/\\][\w-]+)[/\\]/.exec(file)?.[1])
+      .filter((p): p is string => p !== undefined);
+    return [...new Set(projects)].sort();
+  };
+
+  it('loads only the libraries a command uses', () => {
+    expect(projectsLoadedBy('--version')).toEqual(['apps/cli']);
+    expect(projectsLoadedBy('--help')).toEqual(['apps/cli']);
+    expect(projectsLoadedBy('status', '--help')).toEqual(['apps/cli']);
+    const simulate = projectsLoadedBy('simulate', '--cluster', example('cluster-small.yaml'), '-o', 'json');
+    expect(simulate).toContain('libs/scheduler');
+    expect(simulate).not.toContain('libs/report'); // only with --report
+    expect(simulate).not.toContain('libs/db'); // Prisma: only `tenant`
   });
 
   it('fails with usage help on an unknown command', () => {

@@ -1,11 +1,24 @@
-import { Command } from 'commander';
-import { commandRegistrations } from './commands';
+import { Command, Help } from 'commander';
+import { commandEntries } from './commands';
 
 export interface ProgramOptions {
   version: string;
+  /**
+   * The command line the program will parse. Given, only the module of the command it names is
+   * loaded (none for `--version` or `--help`, which list the commands from `commandEntries`), so a
+   * command pays only for the libraries it uses. Without it every command is loaded.
+   */
+  argv?: readonly string[];
   /** Where commands write; tests capture it instead of the terminal. */
   out?: (text: string) => void;
   err?: (text: string) => void;
+}
+
+/** The subcommand `argv` (node, script, args…) runs or asks help for, if it names one. */
+export function commandNamed(argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const name = words[0] === 'help' ? words[1] : words[0];
+  return commandEntries.some((entry) => entry.name === name) ? name : undefined;
 }
 
 export function createProgram(options: ProgramOptions): Command {
@@ -17,6 +30,20 @@ export function createProgram(options: ProgramOptions): Command {
       writeOut: options.out ?? ((text) => process.stdout.write(text)),
       writeErr: options.err ?? ((text) => process.stderr.write(text)),
     });
-  for (const register of commandRegistrations) register(program);
+  const named = options.argv && commandNamed(options.argv);
+  if (!options.argv) {
+    for (const entry of commandEntries) entry.load()(program);
+  } else if (named) {
+    commandEntries.find((entry) => entry.name === named)!.load()(program);
+  } else {
+    // Listed, not loaded: placeholders that only `schedlab --help` and error messages see.
+    const listed = new WeakMap<Command, string>();
+    for (const entry of commandEntries)
+      listed.set(program.command(entry.name).description(entry.description), entry.term);
+    const help = new Help();
+    program.configureHelp({
+      subcommandTerm: (command) => listed.get(command) ?? help.subcommandTerm(command),
+    });
+  }
   return program;
 }

@@ -1,26 +1,81 @@
 import type { Command } from 'commander';
-import { registerCapacityCommand } from './capacity';
-import { registerNodesNeededCommand } from './nodes-needed';
-import { registerResilienceCommand } from './resilience';
-import { registerCompareCommand } from './compare';
-import { registerConformanceCommand } from './conformance';
-import { registerExplainCommand } from './explain';
-import { registerSimulateCommand } from './simulate';
-import { registerStatusCommand } from './status';
-import { registerTenantCommand } from './tenant';
 
 /** A module under commands/ adds one subcommand to the program it is given. */
 export type CommandRegistration = (program: Command) => void;
 
+export interface CommandEntry {
+  name: string;
+  /** How `schedlab --help` lists the command, so the list needs none of the modules loaded. */
+  term: string;
+  description: string;
+  /**
+   * Loads the command's module, and with it the libraries it needs (the engine, Prisma, …), only
+   * when the command runs or shows its own help. program.spec.ts checks `term` and `description`
+   * against what the module registers.
+   */
+  load: () => CommandRegistration;
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading is the point here */
 /** Every subcommand, in the order `--help` lists them. */
-export const commandRegistrations: readonly CommandRegistration[] = [
-  registerSimulateCommand,
-  registerExplainCommand,
-  registerCapacityCommand,
-  registerNodesNeededCommand,
-  registerResilienceCommand,
-  registerCompareCommand,
-  registerConformanceCommand,
-  registerStatusCommand,
-  registerTenantCommand,
+export const commandEntries: readonly CommandEntry[] = [
+  {
+    name: 'simulate',
+    term: 'simulate [options]',
+    description: 'schedule every pending pod of a cluster dump as kube-scheduler would, offline',
+    load: () => (require('./simulate') as typeof import('./simulate')).registerSimulateCommand,
+  },
+  {
+    name: 'explain',
+    term: 'explain [options]',
+    description:
+      'explain one pending pod: nodes searched, filter failures by reason, the best-scored nodes, preemption',
+    load: () => (require('./explain') as typeof import('./explain')).registerExplainCommand,
+  },
+  {
+    name: 'capacity',
+    term: 'capacity [options]',
+    description:
+      'how many more copies of a pod fit: copies are scheduled one at a time, without preemption, until one fits nowhere',
+    load: () => (require('./capacity') as typeof import('./capacity')).registerCapacityCommand,
+  },
+  {
+    name: 'nodes-needed',
+    term: 'nodes-needed [options]',
+    description: 'the cheapest nodes to add so every pending pod schedules, checked by scheduling',
+    load: () => (require('./nodes-needed') as typeof import('./nodes-needed')).registerNodesNeededCommand,
+  },
+  {
+    name: 'resilience',
+    term: 'resilience [options]',
+    description:
+      'lose each node (or zone) in turn: do its pods reschedule, and does any workload fall below its PodDisruptionBudget?',
+    load: () => (require('./resilience') as typeof import('./resilience')).registerResilienceCommand,
+  },
+  {
+    name: 'compare',
+    term: 'compare [options]',
+    description:
+      'baseline vs a scenario, or profile A vs profile B: moved pods, newly (un)schedulable pods, utilization, stranded capacity',
+    load: () => (require('./compare') as typeof import('./compare')).registerCompareCommand,
+  },
+  {
+    name: 'conformance',
+    term: 'conformance <file-or-dir...>',
+    description: 'replay golden kube-scheduler cases and compare every decision exactly',
+    load: () => (require('./conformance') as typeof import('./conformance')).registerConformanceCommand,
+  },
+  {
+    name: 'status',
+    term: 'status [options]',
+    description: 'check that a running Schedlab api and its PostgreSQL and Redis are ready',
+    load: () => (require('./status') as typeof import('./status')).registerStatusCommand,
+  },
+  {
+    name: 'tenant',
+    term: 'tenant',
+    description: 'operator commands for tenants (talk to DATABASE_URL directly)',
+    load: () => (require('./tenant') as typeof import('./tenant')).registerTenantCommand,
+  },
 ];
+/* eslint-enable @typescript-eslint/no-require-imports */

@@ -8,10 +8,14 @@ import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/doc
 import { formatPlacementTable, simulationDocument, type SimulationDocument } from '../output/placements';
 import { progressBar } from '../output/progress';
 import { formatStorageTables, withStorage } from '../output/storage';
-import { reportRunOf, reportTitleOf, writeReportFile } from '../output/report-file';
 import type { ReportRun } from '@schedlab/report';
-import { renderScenarioSimulation, simulateScenarioDump } from './scenario';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
+
+// Loaded only with --report and --scenario: the report library and the scenario machinery.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const reportFile = () => require('../output/report-file') as typeof import('../output/report-file');
+const scenario = () => require('./scenario') as typeof import('./scenario');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface SimulateOutput {
   document: SimulationDocument;
@@ -22,7 +26,10 @@ export interface SimulateOutput {
 }
 
 /** Schedules every pending pod of the dump and returns the result document (no printing). */
-export function simulateDump(flags: SimulationFlags, onProgress?: (done: number, total: number) => void): SimulateOutput {
+export function simulateDump(
+  flags: SimulationFlags,
+  onProgress?: (done: number, total: number) => void,
+): SimulateOutput {
   const run = runSimulation(flags, onProgress);
   return {
     document: withStorage(
@@ -34,7 +41,7 @@ export function simulateDump(flags: SimulationFlags, onProgress?: (done: number,
       { objects: run.objects, nodes: run.dump.state.nodes, pods: run.pods, results: run.result.results },
     ),
     warnings: describeSkipped(flags.cluster, run.dump.skipped),
-    report: () => reportRunOf(run, path.basename(flags.cluster)),
+    report: () => reportFile().reportRunOf(run, path.basename(flags.cluster)),
   };
 }
 
@@ -48,15 +55,24 @@ export function registerSimulateCommand(program: Command): void {
   const command = program
     .command('simulate')
     .description('schedule every pending pod of a cluster dump as kube-scheduler would, offline')
-    .addOption(new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table'))
-    .option('--scenario <file>', 'what-if steps (drain, zoneOutage, scale, apply…) to run after scheduling; see docs/scenarios.md')
-    .option('--report <file.html>', 'also write a self-contained HTML report (heat map, pending reasons, per-pod breakdown); see docs/report.md');
+    .addOption(
+      new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table'),
+    )
+    .option(
+      '--scenario <file>',
+      'what-if steps (drain, zoneOutage, scale, apply…) to run after scheduling; see docs/scenarios.md',
+    )
+    .option(
+      '--report <file.html>',
+      'also write a self-contained HTML report (heat map, pending reasons, per-pod breakdown); see docs/report.md',
+    );
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
       if (options.scenario !== undefined && options.report !== undefined) {
         throw new UsageError('--report draws one run; it cannot be combined with --scenario yet');
       }
       if (options.scenario !== undefined) {
+        const { renderScenarioSimulation, simulateScenarioDump } = scenario();
         const scenarioOut = simulateScenarioDump(simulationFlags(options), options.scenario as string);
         for (const warning of scenarioOut.warnings) process.stderr.write(`${warning}\n`);
         process.stdout.write(renderScenarioSimulation(scenarioOut.document, options.output as OutputFormat));
@@ -65,7 +81,10 @@ export function registerSimulateCommand(program: Command): void {
       const out = simulateDump(simulationFlags(options), progressBar());
       for (const warning of out.warnings) process.stderr.write(`${warning}\n`);
       process.stdout.write(renderSimulation(out.document, options.output as OutputFormat));
-      if (options.report !== undefined) writeReportFile(options.report as string, out.report(), reportTitleOf(options.cluster as string));
+      if (options.report !== undefined) {
+        const { reportTitleOf, writeReportFile } = reportFile();
+        writeReportFile(options.report as string, out.report(), reportTitleOf(options.cluster as string));
+      }
     }),
   );
 }

@@ -1,9 +1,12 @@
-import { stringify } from 'yaml';
+import type * as Yaml from 'yaml';
 
 export type OutputFormat = 'table' | 'json' | 'yaml';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'yaml'];
 
 /** JSON or YAML rendering of one result document. */
 export function renderDocument(doc: unknown, format: 'json' | 'yaml'): string {
-  return format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : stringify(doc, { lineWidth: 0 });
+  return format === 'json'
+    ? `${JSON.stringify(doc, null, 2)}\n`
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- YAML is loaded only for -o yaml
+      (require('yaml') as typeof Yaml).stringify(doc, { lineWidth: 0 });
 }
