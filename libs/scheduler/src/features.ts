@@ -159,6 +159,26 @@ export interface BehaviourSwitches {
    * sidecars whose status reports resources (with InPlacePodVerticalScaling on).
    */
   resizeRequestsAggregatedPerPod: boolean;
+  /**
+   * From 1.34, NodeResourcesFit's failure is UnschedulableAndUnresolvable when the pod asks for
+   * more of a resource than the node's whole allocatable, so preemption skips that node.
+   */
+  fitUnresolvableBeyondAllocatable: boolean;
+  /**
+   * From 1.29 the FitError appends PostFilter's message as is (" <msg>"); up to 1.28 it added a
+   * period (" <msg>."), which gave preemption messages their double period.
+   */
+  postFilterMessageWithoutPeriod: boolean;
+  /**
+   * Up to 1.36, DynamicResources' PostFilter answers "no new claims to deallocate" for a pod
+   * without claims, which leads the PostFilter message; from 1.37 it gives no reason.
+   */
+  draPostFilterWithoutReason: boolean;
+  /**
+   * From 1.33, VolumeBinding words a bound volume's node-affinity conflict as `node(s) didn't
+   * match PersistentVolume's node affinity` (before: `node(s) had volume node affinity conflict`).
+   */
+  volumeNodeAffinityReasonNamesPersistentVolume: boolean;
 }
 
 /** The release each switch started in; a patch ("1.34.2") when upstream changed within a minor. */
@@ -187,6 +207,10 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   nodePortsCountSidecarPorts: '1.33.6',
   nodeNameBeforeNodeUnschedulable: '1.37',
   resizeRequestsAggregatedPerPod: '1.37',
+  fitUnresolvableBeyondAllocatable: '1.34',
+  postFilterMessageWithoutPeriod: '1.29',
+  draPostFilterWithoutReason: '1.37',
+  volumeNodeAffinityReasonNamesPersistentVolume: '1.33',
 };
 
 export function compareVersions(a: string, b: string): number {

@@ -353,6 +353,7 @@ export interface PreemptionOutcome {
 
 export function runPostFilter(fwk: Framework, record: AttemptRecord, pod: Pod): PreemptionOutcome {
   const statuses: NodeToStatusMap = record.diagnosis.nodeToStatusMap;
+  record.diagnosis.postFilterMsgWithoutPeriod = fwk.features.behaviour.postFilterMessageWithoutPeriod;
   return fwk.runPostFilterPlugins(record.state, pod, statuses);
 }
 

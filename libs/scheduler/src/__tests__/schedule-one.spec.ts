@@ -24,15 +24,27 @@ describe('numFeasibleNodesToFind (upstream TestNumFeasibleNodesToFind)', () => {
 
 describe('nodeTreeOrder', () => {
   it('interleaves zones round-robin, zones in order of first appearance', () => {
-    const z = (name: string, zone: string) => makeNode({ name, labels: { 'topology.kubernetes.io/zone': zone } });
-    const order = nodeTreeOrder([z('a1', 'a'), z('a2', 'a'), z('b1', 'b'), z('a3', 'a'), z('c1', 'c'), z('b2', 'b')]);
+    const z = (name: string, zone: string) =>
+      makeNode({ name, labels: { 'topology.kubernetes.io/zone': zone } });
+    const order = nodeTreeOrder([
+      z('a1', 'a'),
+      z('a2', 'a'),
+      z('b1', 'b'),
+      z('a3', 'a'),
+      z('c1', 'c'),
+      z('b2', 'b'),
+    ]);
     expect(order.map((n) => n.metadata!.name)).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
   });
 });
 
 describe('selectHost', () => {
   const algo = (tieBreak: 'random' | 'lowest-node-name', seed = 1) =>
-    new ScheduleAlgorithm(new Snapshot([]), { tieBreak, rng: new SeededRandom(seed), percentageOfNodesToScore: 0 });
+    new ScheduleAlgorithm(new Snapshot([]), {
+      tieBreak,
+      rng: new SeededRandom(seed),
+      percentageOfNodesToScore: 0,
+    });
   const totals = [
     { name: 'node-9', score: 10 },
     { name: 'node-10', score: 10 },
@@ -58,20 +70,29 @@ describe('selectHost', () => {
 
 describe('simulate across releases', () => {
   it.each(SUPPORTED_VERSIONS)('builds the %s default profile and schedules with it', (v) => {
-    const res = simulate([makeNode({ name: 'n1' }), makePod({ name: 'p', requests: [{ cpu: '1' }] })] as never, { compatibilityVersion: v });
+    const res = simulate(
+      [makeNode({ name: 'n1' }), makePod({ name: 'p', requests: [{ cpu: '1' }] })] as never,
+      { compatibilityVersion: v },
+    );
     expect(res.compatibilityVersion).toBe(v);
     expect(res.results[0].node).toBe('n1');
   });
 
   it('rejects an unknown compatibility version, naming the supported ones', () => {
-    expect(() => simulate([], { compatibilityVersion: '1.20' })).toThrow(/compatibilityVersion: unsupported version "1.20"/);
+    expect(() => simulate([], { compatibilityVersion: '1.20' })).toThrow(
+      /compatibilityVersion: unsupported version "1.20"/,
+    );
   });
 });
 
 describe('simulate', () => {
   const cluster = () => [
-    ...['n1', 'n2', 'n3', 'n4'].map((name) => ({ ...makeNode({ name, allocatable: { cpu: '2', memory: '4Gi', pods: '10' } }) })),
-    ...Array.from({ length: 12 }, (_, i) => makePod({ name: `p${i}`, requests: [{ cpu: '500m', memory: '256Mi' }] })),
+    ...['n1', 'n2', 'n3', 'n4'].map((name) => ({
+      ...makeNode({ name, allocatable: { cpu: '2', memory: '4Gi', pods: '10' } }),
+    })),
+    ...Array.from({ length: 12 }, (_, i) =>
+      makePod({ name: `p${i}`, requests: [{ cpu: '500m', memory: '256Mi' }] }),
+    ),
     makePod({ name: 'too-big', requests: [{ cpu: '3' }] }),
   ];
 
@@ -79,12 +100,18 @@ describe('simulate', () => {
     const a = simulate(cluster() as never, { seed: 7 });
     const b = simulate(cluster() as never, { seed: 7 });
     expect(a.results.map((r) => r.node)).toEqual(b.results.map((r) => r.node));
-    const seeds = new Set(Array.from({ length: 6 }, (_, s) => simulate(cluster() as never, { seed: s }).results.map((r) => r.node).join()));
+    const seeds = new Set(
+      Array.from({ length: 6 }, (_, s) =>
+        simulate(cluster() as never, { seed: s })
+          .results.map((r) => r.node)
+          .join(),
+      ),
+    );
     expect(seeds.size).toBeGreaterThan(1);
   });
 
   it('reports the upstream FitError for a pod that fits nowhere', () => {
-    const res = simulate(cluster() as never, { seed: 1 });
+    const res = simulate(cluster() as never, { seed: 1, compatibilityVersion: '1.26' });
     const big = res.results.find((r) => r.pod === 'default/too-big')!;
     expect(big.node).toBeNull();
     expect(big.message).toBe(
@@ -93,15 +120,61 @@ describe('simulate', () => {
     expect(res.summary).toMatchObject({ pods: 13, scheduled: 12, unschedulable: 1, preempted: 0 });
   });
 
+  it.each([
+    // 1.34: a request beyond allocatable is unresolvable, DynamicResources' PostFilter speaks first.
+    [
+      '1.34.4',
+      '0/4 nodes are available: 4 Insufficient cpu. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.',
+    ],
+    // 1.37: DynamicResources' PostFilter gives no reason.
+    [
+      '1.37',
+      '0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.',
+    ],
+  ])('reports the FitError of %s for a pod larger than any node', (version, message) => {
+    const res = simulate(cluster() as never, { seed: 1, compatibilityVersion: version });
+    expect(res.results.find((r) => r.pod === 'default/too-big')!.message).toBe(message);
+  });
+
   it('preempts lower-priority pods and binds the preemptor on its nominated node', () => {
-    const pc = (name: string, value: number) => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value });
-    const low = makePod({ name: 'low', nodeName: 'n1', requests: [{ cpu: '800m' }], spec: { containers: [{ name: 'c', resources: { requests: { cpu: '800m' } } }], priorityClassName: 'low' } });
-    const high = makePod({ name: 'high', spec: { containers: [{ name: 'c', resources: { requests: { cpu: '500m' } } }], priorityClassName: 'high' } });
+    const pc = (name: string, value: number) => ({
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name },
+      value,
+    });
+    const low = makePod({
+      name: 'low',
+      nodeName: 'n1',
+      requests: [{ cpu: '800m' }],
+      spec: {
+        containers: [{ name: 'c', resources: { requests: { cpu: '800m' } } }],
+        priorityClassName: 'low',
+      },
+    });
+    const high = makePod({
+      name: 'high',
+      spec: {
+        containers: [{ name: 'c', resources: { requests: { cpu: '500m' } } }],
+        priorityClassName: 'high',
+      },
+    });
     (low as { status?: object }).status = { startTime: '2029-01-01T00:00:00Z' };
-    const items = [pc('low', 1), pc('high', 100), makeNode({ name: 'n1', allocatable: { cpu: '1', memory: '1Gi', pods: '10' } }), low, high];
+    const items = [
+      pc('low', 1),
+      pc('high', 100),
+      makeNode({ name: 'n1', allocatable: { cpu: '1', memory: '1Gi', pods: '10' } }),
+      low,
+      high,
+    ];
     const res = simulate(items as never, {});
     const preemptor = res.results[0];
-    expect(preemptor).toMatchObject({ node: 'n1', nominatedNode: 'n1', victims: ['default/low'], attempts: 2 });
+    expect(preemptor).toMatchObject({
+      node: 'n1',
+      nominatedNode: 'n1',
+      victims: ['default/low'],
+      attempts: 2,
+    });
     expect(preemptor.firstAttempt?.message).toBe('0/1 nodes are available: 1 Insufficient cpu.');
     expect(res.summary.preempted).toBe(1);
   });

@@ -10,6 +10,8 @@ export interface Diagnosis {
   preFilterMsg?: string;
   /** PostFilter's message (e.g. from preemption), appended after the filter reasons. */
   postFilterMsg?: string;
+  /** From 1.29 PostFilter's message is appended without a closing period. */
+  postFilterMsgWithoutPeriod?: boolean;
 }
 
 /**
@@ -41,6 +43,6 @@ export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
     const hist = reasonHistogram(d.nodeToStatusMap, numAllNodes);
     if (hist.length > 0) msg += ` ${hist.join(', ')}.`;
   }
-  if (d.postFilterMsg) msg += ` ${d.postFilterMsg}.`;
+  if (d.postFilterMsg) msg += d.postFilterMsgWithoutPeriod ? ` ${d.postFilterMsg}` : ` ${d.postFilterMsg}.`;
   return msg;
 }

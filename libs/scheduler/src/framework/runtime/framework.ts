@@ -303,24 +303,29 @@ export class Framework implements Handle {
     return null;
   }
 
-  /** The first PostFilter that does not answer Unschedulable decides. */
+  /**
+   * PostFilter plugins in order until one succeeds, fails hard (Error) or answers
+   * UnschedulableAndUnresolvable; otherwise the Unschedulable answers are merged: their reasons in
+   * plugin order (e.g. DynamicResources' then preemption's) and the last result that nominates.
+   */
   runPostFilterPlugins(
     state: CycleState,
     pod: Pod,
     statuses: NodeToStatusMap,
   ): { result?: PostFilterResult; status: MaybeStatus } {
-    let last: { result?: PostFilterResult; status: MaybeStatus } = {
-      status: Status.unschedulable(),
-    };
+    let result: PostFilterResult | undefined;
+    const reasons: string[] = [];
+    let rejector = '';
     for (const p of this.postFilterPlugins) {
       const out = p.postFilter(state, pod, statuses);
       if (isSuccess(out.status)) return out;
       out.status!.withPlugin(p.name);
-      if (out.status!.code !== Code.Unschedulable && out.status!.code !== Code.UnschedulableAndUnresolvable)
-        return out;
-      last = out;
+      if (out.status!.code !== Code.Unschedulable) return out;
+      if (out.result) result = out.result;
+      reasons.push(...out.status!.reasons);
+      rejector ||= p.name;
     }
-    return last;
+    return { result, status: new Status(Code.Unschedulable, reasons).withPlugin(rejector) };
   }
 
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: NodeInfo[]): MaybeStatus {

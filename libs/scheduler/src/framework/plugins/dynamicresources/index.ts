@@ -5,7 +5,7 @@
  * exist is scheduled as if the claims imposed nothing.
  */
 import type { Pod } from '@schedlab/k8s';
-import type { CycleState } from '../../cycle-state';
+import type { CycleState, StateData } from '../../cycle-state';
 import type {
   FilterPlugin,
   Handle,
@@ -67,6 +67,16 @@ export function unresolvedClaimReason(pod: Pod, handle: Handle): string | undefi
   return undefined;
 }
 
+const STATE_KEY = PluginNames.DynamicResources;
+
+/** Written by PreFilter: whether the pod has claims. */
+class DynamicResourcesState implements StateData {
+  constructor(readonly hasClaims: boolean) {}
+  clone(): StateData {
+    return this;
+  }
+}
+
 export class DynamicResources
   implements
     PreEnqueuePlugin,
@@ -87,8 +97,9 @@ export class DynamicResources
   }
 
   /** Skip for pods without claims, as upstream; a claim that vanished since PreEnqueue rejects the pod. */
-  preFilter(_state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
     const claims = (pod.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims ?? [];
+    state.write(STATE_KEY, new DynamicResourcesState(claims.length > 0));
     if (claims.length === 0) return { status: Status.skip() };
     const reason = unresolvedClaimReason(pod, this.handle);
     return { status: reason === undefined ? null : Status.unresolvable(reason) };
@@ -102,13 +113,22 @@ export class DynamicResources
     return null;
   }
 
-  /** Upstream deallocates idle claims here; with no allocations modelled there is nothing to free. */
+  /**
+   * Upstream deallocates idle claims here; with no allocations modelled there is nothing to free.
+   * When an earlier PreFilter rejected the pod, this plugin's PreFilter never ran and upstream
+   * fails reading its state ("not found"), which ends PostFilter before preemption runs.
+   */
   postFilter(
-    _state: CycleState,
+    state: CycleState,
     _pod: Pod,
     _statuses: NodeToStatusMap,
   ): { result?: PostFilterResult; status: MaybeStatus } {
-    return { status: Status.unschedulable() };
+    if (!state.read<DynamicResourcesState>(STATE_KEY)) return { status: Status.error('not found') };
+    return {
+      status: this.handle.features.behaviour.draPostFilterWithoutReason
+        ? Status.unschedulable()
+        : Status.unschedulable('no new claims to deallocate'),
+    };
   }
 
   reserve(): MaybeStatus {
@@ -121,7 +141,10 @@ export class DynamicResources
     return null;
   }
 
-  /** From 1.35 a Score plugin (prioritized device lists); pods without claims skip it in PreScore upstream. */
+  /**
+   * From 1.35 a Score plugin (prioritized device lists) without a PreScore: pods without claims
+   * score 0 everywhere, which normalizes to 0.
+   */
   score(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): [number, MaybeStatus] {
     return [0, null];
   }

@@ -234,7 +234,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
       this.onlyRequested,
     );
     if (insufficient.length === 0) return null;
-    return Status.unschedulable(...insufficient.map((r) => r.reason));
+    const reasons = insufficient.map((r) => r.reason);
+    // From 1.34 a request larger than the node's whole allocatable cannot be helped by preemption.
+    const beyondAllocatable =
+      this.handle.features.behaviour.fitUnresolvableBeyondAllocatable &&
+      insufficient.some((r) => r.resourceName !== 'pods' && r.requested > r.capacity);
+    return beyondAllocatable ? Status.unresolvable(...reasons) : Status.unschedulable(...reasons);
   }
 
   /**

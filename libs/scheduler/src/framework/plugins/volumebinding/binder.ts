@@ -27,8 +27,11 @@ import { selectorFromLabelSelector } from '@schedlab/k8s';
 
 export const ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";
 export const ERR_REASON_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
+/** The same conflict as worded from 1.33. */
+export const ERR_REASON_PV_NODE_AFFINITY = "node(s) didn't match PersistentVolume's node affinity";
 export const ERR_REASON_NOT_ENOUGH_SPACE = 'node(s) did not have enough free storage';
-export const ERR_REASON_PV_NOT_EXIST = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
+export const ERR_REASON_PV_NOT_EXIST =
+  'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 
 /** A claim that will bind to an existing PV. */
 export interface StaticBinding {
@@ -57,13 +60,21 @@ export class VolumeBinderError extends Error {}
 
 export function getPodVolumeClaims(pod: Pod, objects: ClusterObjects): PodVolumeClaims {
   const ns = namespaceOf(pod);
-  const out: PodVolumeClaims = { boundClaims: [], claimsToBind: [], unboundClaimsImmediate: [], volumesByClass: new Map() };
+  const out: PodVolumeClaims = {
+    boundClaims: [],
+    claimsToBind: [],
+    unboundClaimsImmediate: [],
+    volumesByClass: new Map(),
+  };
   const classOf = (name: string): StorageClass | undefined => objects.storageClasses.get(name);
   for (const vol of pod.spec?.volumes ?? []) {
     const ref = claimNameOfVolume(pod, vol);
     if (!ref) continue;
     const pvc = objects.persistentVolumeClaims.get(ns, ref.name);
-    if (!pvc) throw new VolumeBinderError(`error getting PVC "${ns}/${ref.name}": persistentvolumeclaim "${ref.name}" not found`);
+    if (!pvc)
+      throw new VolumeBinderError(
+        `error getting PVC "${ns}/${ref.name}": persistentvolumeclaim "${ref.name}" not found`,
+      );
     if (ref.ephemeral) {
       const err = ephemeralClaimOwnershipError(pod, pvc);
       if (err) throw new VolumeBinderError(err);

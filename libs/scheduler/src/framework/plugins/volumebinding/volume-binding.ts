@@ -20,7 +20,15 @@ import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
 import type { VolumeBindingArgs } from './args';
 import { VOLUME_CAPACITY_PRIORITY_GATE } from './args';
-import { PodVolumeClaims, PodVolumes, VolumeBinderError, findPodVolumes, getPodVolumeClaims } from './binder';
+import {
+  ERR_REASON_NODE_CONFLICT,
+  ERR_REASON_PV_NODE_AFFINITY,
+  PodVolumeClaims,
+  PodVolumes,
+  VolumeBinderError,
+  findPodVolumes,
+  getPodVolumeClaims,
+} from './binder';
 import type { VolumeBindingDecisions } from './apply';
 import { claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from './pv-helpers';
 
@@ -128,7 +136,13 @@ export class VolumeBinding
     if (s.skip || !s.claims) return null;
     try {
       const { podVolumes, reasons } = findPodVolumes(s.claims, nodeInfo.node, this.handle.objects);
-      if (reasons.length > 0) return Status.unresolvable(...reasons);
+      if (reasons.length > 0) {
+        if (!this.handle.features.behaviour.volumeNodeAffinityReasonNamesPersistentVolume)
+          return Status.unresolvable(...reasons);
+        return Status.unresolvable(
+          ...reasons.map((r) => (r === ERR_REASON_NODE_CONFLICT ? ERR_REASON_PV_NODE_AFFINITY : r)),
+        );
+      }
       s.podVolumesByNode.set(nodeInfo.name, podVolumes);
       return null;
     } catch (e) {
