@@ -52,19 +52,34 @@ export interface AttemptExplanation {
 
 /** Groups the failed nodes of an attempt; statuses of one plugin usually share few reason lists. */
 export function groupFilterFailures(statuses: NodeToStatusMap): FilterFailureGroup[] {
-  const groups = new Map<string, FilterFailureGroup>();
+  // plugin → code → reasons (joined) → group; nested maps spare building a key string per node.
+  const byPlugin = new Map<string, Map<Code, Map<string, FilterFailureGroup>>>();
+  const groups: FilterFailureGroup[] = [];
   for (const s of statuses.values()) {
-    const key = `${s.plugin}\u0000${s.code}\u0000${s.reasons.length === 1 ? s.reasons[0] : s.reasons.join('\u0000')}`;
-    const group = groups.get(key);
-    if (group) group.nodes++;
-    else groups.set(key, { plugin: s.plugin, code: Code[s.code], reasons: [...s.reasons], nodes: 1 });
+    let byCode = byPlugin.get(s.plugin);
+    if (byCode === undefined) byPlugin.set(s.plugin, (byCode = new Map()));
+    let byReasons = byCode.get(s.code);
+    if (byReasons === undefined) byCode.set(s.code, (byReasons = new Map()));
+    const reasons = s.reasons.length === 1 ? s.reasons[0] : s.reasons.join('\u0000');
+    const group = byReasons.get(reasons);
+    if (group !== undefined) group.nodes++;
+    else {
+      const created = { plugin: s.plugin, code: Code[s.code], reasons: [...s.reasons], nodes: 1 };
+      byReasons.set(reasons, created);
+      groups.push(created);
+    }
   }
-  return [...groups.values()].sort(
+  return groups.sort(
     (a, b) =>
       b.nodes - a.nodes ||
       compareStrings(a.plugin, b.plugin) ||
       compareStrings(a.reasons.join(', '), b.reasons.join(', ')),
   );
+}
+
+/** Whether total `a` ranks before total `b`: higher score first, then the smaller name. */
+function ranksBefore(a: { name: string; score: number }, b: { name: string; score: number }): boolean {
+  return a.score > b.score || (a.score === b.score && a.name < b.name);
 }
 
 /** The `count` best totals (ties by name), plus `chosen` when it is not among them. */
@@ -73,13 +88,21 @@ export function topScoredNodes(
   chosen: string | null,
   count = TOP_SCORED_NODES,
 ): ScoredNode[] {
-  const order = result.totals.map((_, i) => i);
   const { totals } = result;
-  order.sort((a, b) => totals[b].score - totals[a].score || compareStrings(totals[a].name, totals[b].name));
-  const picked = order.slice(0, count);
+  // Insertion into a short sorted list: one pass over the feasible nodes, no full sort.
+  const picked: number[] = [];
+  for (let i = 0; i < totals.length; i++) {
+    if (picked.length === count && !ranksBefore(totals[i], totals[picked[count - 1]])) continue;
+    let at = picked.length < count ? picked.length : count - 1;
+    while (at > 0 && ranksBefore(totals[i], totals[picked[at - 1]])) {
+      if (at < count) picked[at] = picked[at - 1];
+      at--;
+    }
+    picked[at] = i;
+  }
   if (chosen !== null && !picked.some((i) => totals[i].name === chosen)) {
-    const at = order.findIndex((i) => totals[i].name === chosen);
-    if (at >= 0) picked.push(order[at]);
+    const at = totals.findIndex((t) => t.name === chosen);
+    if (at >= 0) picked.push(at);
   }
   return picked.map((i) => ({
     node: totals[i].name,

@@ -146,6 +146,19 @@ export interface NodeInfoLister {
    */
   havePodsWithScoringAffinityList?(): NodeInfo[];
   get(nodeName: string): NodeInfo | undefined;
+  /**
+   * Every pod added to or removed from a node of list() so far, in order (append-only), so that
+   * plugins can keep counts up to date from the changes instead of recounting. Optional: a lister
+   * without it gets counted afresh.
+   */
+  podChangeLog?(): readonly PodChange[];
+}
+
+/** One pod bound to (delta 1) or removed from (delta -1) a node of the snapshot. */
+export interface PodChange {
+  pod: PodInfo;
+  node: NodeInfo;
+  delta: 1 | -1;
 }
 
 /** What plugins may use from the framework (upstream framework.Handle). */

@@ -352,6 +352,8 @@ export class NodeInfo {
   /** "namespace/claim" → number of pods on this node using it. */
   pvcRefCounts = new Map<string, number>();
   generation = 0;
+  /** Position in the snapshot's node list (caches index by it); -1 for what-if copies. */
+  index = -1;
 
   /** The node's name, read on every Filter/Score step, hence kept as a field. */
   readonly name: string;
@@ -426,6 +428,7 @@ export class NodeInfo {
     c.imageStates = this.imageStates;
     c.pvcRefCounts = new Map(this.pvcRefCounts);
     c.generation = this.generation;
+    c.index = -1;
     return c;
   }
 }

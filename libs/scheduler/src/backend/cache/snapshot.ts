@@ -5,7 +5,7 @@
  * live snapshot and updates it in place as pods bind or are evicted.
  */
 import type { Node, Pod } from '@schedlab/k8s';
-import type { NodeInfoLister } from '../../framework/interface';
+import type { NodeInfoLister, PodChange } from '../../framework/interface';
 import { assignImageStatesInAddOrder } from '../../framework/plugins/imagelocality/image-states';
 import { NodeInfo, PodInfo } from '../../framework/types';
 
@@ -28,11 +28,13 @@ export class Snapshot implements NodeInfoLister {
   private withScoringAffinity: NodeInfo[] | null = null;
   /** Per node, how many of its pods have scoring affinity terms (absent when none). */
   private readonly scoringAffinityPods = new Map<NodeInfo, number>();
+  private readonly changes: PodChange[] = [];
 
   /** Pods whose nodeName is a node of the snapshot are placed on it; others are ignored here. */
   constructor(nodes: readonly Node[], pods: readonly Pod[] = [], opts: SnapshotOptions = {}) {
     this.ordered = nodeTreeOrder(nodes).map((n) => new NodeInfo(n));
     this.ordered.forEach((ni, i) => {
+      ni.index = i;
       this.byName.set(ni.name, ni);
       this.position.set(ni, i);
     });
@@ -49,6 +51,10 @@ export class Snapshot implements NodeInfoLister {
 
   list(): NodeInfo[] {
     return this.ordered;
+  }
+
+  podChangeLog(): readonly PodChange[] {
+    return this.changes;
   }
 
   get(nodeName: string): NodeInfo | undefined {
@@ -68,24 +74,32 @@ export class Snapshot implements NodeInfoLister {
   }
 
   havePodsWithRequiredAntiAffinityList(): NodeInfo[] {
-    return (this.withRequiredAntiAffinity ??= this.ordered.filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
+    return (this.withRequiredAntiAffinity ??= this.ordered.filter(
+      (n) => n.podsWithRequiredAntiAffinity.length > 0,
+    ));
   }
 
   addPod(pi: PodInfo, nodeName: string): void {
     const ni = this.byName.get(nodeName);
     if (!ni) throw new Error(`node "${nodeName}" is not in the snapshot`);
     ni.addPodInfo(pi);
+    this.changes.push({ pod: pi, node: ni, delta: 1 });
     // A node joins a list only when its first such pod arrives; the lists stay in node-tree order.
     if (pi.hasAffinity() && ni.podsWithAffinity.length === 1 && this.withAffinity) {
       this.withAffinity = this.withNodeInserted(this.withAffinity, ni);
     }
-    if (pi.requiredAntiAffinityTerms.length > 0 && ni.podsWithRequiredAntiAffinity.length === 1 && this.withRequiredAntiAffinity) {
+    if (
+      pi.requiredAntiAffinityTerms.length > 0 &&
+      ni.podsWithRequiredAntiAffinity.length === 1 &&
+      this.withRequiredAntiAffinity
+    ) {
       this.withRequiredAntiAffinity = this.withNodeInserted(this.withRequiredAntiAffinity, ni);
     }
     if (pi.hasAffinity() && pi.hasScoringAffinityTerms()) {
       const n = (this.scoringAffinityPods.get(ni) ?? 0) + 1;
       this.scoringAffinityPods.set(ni, n);
-      if (n === 1 && this.withScoringAffinity) this.withScoringAffinity = this.withNodeInserted(this.withScoringAffinity, ni);
+      if (n === 1 && this.withScoringAffinity)
+        this.withScoringAffinity = this.withNodeInserted(this.withScoringAffinity, ni);
     }
   }
 
@@ -112,6 +126,7 @@ export class Snapshot implements NodeInfoLister {
     const ni = this.byName.get(nodeName);
     const pi = ni?.pods.find((p) => p.uid === uid);
     if (!ni || !pi || !ni.removePod(uid)) return false;
+    this.changes.push({ pod: pi, node: ni, delta: -1 });
     this.withAffinity = null;
     this.withRequiredAntiAffinity = null;
     if (pi.hasAffinity() && pi.hasScoringAffinityTerms()) {
@@ -134,7 +149,8 @@ export class Snapshot implements NodeInfoLister {
     for (const ni of this.ordered) {
       const states = new Map<string, { size: number; numNodes: number }>();
       for (const img of ni.node.status?.images ?? []) {
-        for (const name of img.names ?? []) states.set(name, { size: img.sizeBytes ?? 0, numNodes: numNodes.get(name) ?? 0 });
+        for (const name of img.names ?? [])
+          states.set(name, { size: img.sizeBytes ?? 0, numNodes: numNodes.get(name) ?? 0 });
       }
       ni.imageStates = states;
     }

@@ -58,7 +58,10 @@ export function validateArgs(args: PodTopologySpreadArgs, _features?: FeatureSet
       message: `Unsupported value: ${quoted(t)}: supported values: "${SYSTEM_DEFAULTING}", "${LIST_DEFAULTING}"`,
     });
   } else if (t === SYSTEM_DEFAULTING && args.defaultConstraints.length > 0) {
-    errs.push({ field: 'defaultingType', message: `Invalid value: ${quoted(t)}: when .defaultConstraints are not empty` });
+    errs.push({
+      field: 'defaultingType',
+      message: `Invalid value: ${quoted(t)}: when .defaultConstraints are not empty`,
+    });
   }
 
   args.defaultConstraints.forEach((c, i) => {

@@ -9,7 +9,9 @@ import type { NodeInfo } from '../../types';
 import {
   SpreadConstraint,
   SpreadOptions,
+  MatchingPodCounts,
   countMatchingPods,
+  policiesIncludeEveryNode,
   nodeHasAllTopologyKeys,
   nodeIncludedByPolicies,
   nodeLabel,
@@ -107,6 +109,7 @@ export function computePreFilterState(
   constraints: SpreadConstraint[],
   allNodes: readonly NodeInfo[],
   opts: SpreadOptions,
+  cache?: MatchingPodCounts,
 ): PreFilterState {
   if (constraints.length === 0) return PreFilterState.empty();
 
@@ -124,27 +127,39 @@ export function computePreFilterState(
   const nodeValues: string[] = keys.map(() => '');
 
   const namespace = podNamespace(pod);
-  const requiredAffinity = requiredNodeAffinityOf(pod);
-  for (const nodeInfo of allNodes) {
-    const node = nodeInfo.node;
-    const labels = node.metadata?.labels;
-    if (!opts.nodeInclusionPolicy && !requiredAffinity.match(node)) continue;
-    if (!nodeHasAllTopologyKeys(labels, constraints)) continue;
-    let touched = false;
-    for (let i = 0; i < constraints.length; i++) {
-      const c = constraints[i];
-      if (opts.nodeInclusionPolicy && !nodeIncludedByPolicies(c, pod, node, requiredAffinity)) continue;
-      const k = keyIndex[i];
-      nodeValues[k] = labels![c.topologyKey];
-      nodeCounts[k] = countMatchingPods(nodeInfo.pods, c.selector, namespace, opts);
-      touched = true;
-    }
-    if (!touched) continue;
-    for (let k = 0; k < keys.length; k++) {
-      if (nodeCounts[k] < 0) continue;
-      const m = perKey[k];
-      m.set(nodeValues[k], (m.get(nodeValues[k]) ?? 0) + nodeCounts[k]);
-      nodeCounts[k] = -1;
+  const counters = constraints.map((c) => cache?.of(c.selector, namespace));
+  if (
+    keys.length === constraints.length &&
+    counters.every((c) => c !== undefined) &&
+    policiesIncludeEveryNode(pod, constraints, opts)
+  ) {
+    // One constraint per key and every node with the keys counting: the remembered totals are
+    // exactly what the node loop below would sum (copied: preemption's what-ifs change them).
+    for (let k = 0; k < keys.length; k++) perKey[k] = new Map(counters[k]!.domainTotals(keys, keys[k]));
+  } else {
+    const requiredAffinity = requiredNodeAffinityOf(pod);
+    for (const nodeInfo of allNodes) {
+      const node = nodeInfo.node;
+      const labels = node.metadata?.labels;
+      if (!opts.nodeInclusionPolicy && !requiredAffinity.match(node)) continue;
+      if (!nodeHasAllTopologyKeys(labels, constraints)) continue;
+      let touched = false;
+      for (let i = 0; i < constraints.length; i++) {
+        const c = constraints[i];
+        if (opts.nodeInclusionPolicy && !nodeIncludedByPolicies(c, pod, node, requiredAffinity)) continue;
+        const k = keyIndex[i];
+        nodeValues[k] = labels![c.topologyKey];
+        nodeCounts[k] =
+          counters[i]?.count(nodeInfo) ?? countMatchingPods(nodeInfo.pods, c.selector, namespace, opts);
+        touched = true;
+      }
+      if (!touched) continue;
+      for (let k = 0; k < keys.length; k++) {
+        if (nodeCounts[k] < 0) continue;
+        const m = perKey[k];
+        m.set(nodeValues[k], (m.get(nodeValues[k]) ?? 0) + nodeCounts[k]);
+        nodeCounts[k] = -1;
+      }
     }
   }
 

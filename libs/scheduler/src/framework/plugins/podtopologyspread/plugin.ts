@@ -25,7 +25,7 @@ import {
   SYSTEM_DEFAULTING,
   SYSTEM_DEFAULT_CONSTRAINTS,
 } from './args';
-import { SpreadConstraint, SpreadOptions, constraintsForPod, nodeLabel } from './common';
+import { MatchingPodCounts, SpreadConstraint, SpreadOptions, constraintsForPod, nodeLabel } from './common';
 import { PreFilterState, computePreFilterState, updateStateWithPod } from './filtering';
 import { PreScoreState, computePreScoreState, normalizeScores, scoreNode } from './scoring';
 
@@ -44,6 +44,8 @@ export class PodTopologySpread
   private readonly systemDefaulted: boolean;
   private readonly opts: SpreadOptions;
   private readonly skipsWithoutConstraints: boolean;
+  /** Matching-pod counts per node, shared by PreFilter and PreScore across scheduling cycles. */
+  private countsCache: MatchingPodCounts | undefined | null = null;
 
   constructor(
     args: PodTopologySpreadArgs,
@@ -62,6 +64,20 @@ export class PodTopologySpread
     this.skipsWithoutConstraints = f.behaviour.spreadSkipsWithoutConstraints;
   }
 
+  /** Remembered counts, when the snapshot logs its pod changes (the simulator's does). */
+  private get counts(): MatchingPodCounts | undefined {
+    if (this.countsCache === null) {
+      const lister = this.handle.snapshot();
+      this.countsCache = lister.podChangeLog
+        ? new MatchingPodCounts(this.opts, {
+            list: () => lister.list(),
+            podChangeLog: () => lister.podChangeLog!(),
+          })
+        : undefined;
+    }
+    return this.countsCache;
+  }
+
   private constraints(pod: Pod, action: string): SpreadConstraint[] {
     return constraintsForPod(pod, action, this.defaultConstraints, this.handle.objects, this.opts);
   }
@@ -71,10 +87,12 @@ export class PodTopologySpread
     try {
       constraints = this.constraints(pod, DO_NOT_SCHEDULE);
     } catch (e) {
-      const what = pod.spec?.topologySpreadConstraints?.length ? "obtaining pod's hard" : 'setting default hard';
+      const what = pod.spec?.topologySpreadConstraints?.length
+        ? "obtaining pod's hard"
+        : 'setting default hard';
       return { status: Status.error(`${what} topology spread constraints: ${(e as Error).message}`) };
     }
-    const s = computePreFilterState(pod, constraints, this.handle.snapshot().list(), this.opts);
+    const s = computePreFilterState(pod, constraints, this.handle.snapshot().list(), this.opts, this.counts);
     // Written even when skipping, so PreFilter extensions find a state whatever the runtime does.
     state.write(PRE_FILTER_STATE_KEY, s);
     if (constraints.length === 0 && this.skipsWithoutConstraints) return { status: Status.skip() };
@@ -89,11 +107,22 @@ export class PodTopologySpread
     return this.updateWithPod(state, podToSchedule, podInfoToAdd, nodeInfo, 1);
   }
 
-  removePod(state: CycleState, podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+  removePod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podInfoToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus {
     return this.updateWithPod(state, podToSchedule, podInfoToRemove, nodeInfo, -1);
   }
 
-  private updateWithPod(state: CycleState, preemptor: Pod, pi: PodInfo, nodeInfo: NodeInfo, delta: 1 | -1): MaybeStatus {
+  private updateWithPod(
+    state: CycleState,
+    preemptor: Pod,
+    pi: PodInfo,
+    nodeInfo: NodeInfo,
+    delta: 1 | -1,
+  ): MaybeStatus {
     const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
     if (s === undefined) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
     updateStateWithPod(s, pi.pod, preemptor, nodeInfo.node, delta, this.opts);
@@ -120,20 +149,26 @@ export class PodTopologySpread
       if (min === undefined) continue;
       const selfMatch = c.selector.matches(podLabels) ? 1 : 0;
       const matchNum = s.tpPairToMatchNum.get(c.topologyKey)?.get(value) ?? 0;
-      if (matchNum + selfMatch - min > c.maxSkew) return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+      if (matchNum + selfMatch - min > c.maxSkew)
+        return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
     }
     return null;
   }
 
   preScore(state: CycleState, pod: Pod, nodes: NodeInfo[]): MaybeStatus {
     const allNodes = this.handle.snapshot().list();
-    if (nodes.length === 0 || allNodes.length === 0) return this.skipsWithoutConstraints ? Status.skip() : null;
+    if (nodes.length === 0 || allNodes.length === 0)
+      return this.skipsWithoutConstraints ? Status.skip() : null;
     let constraints: SpreadConstraint[];
     try {
       constraints = this.constraints(pod, SCHEDULE_ANYWAY);
     } catch (e) {
-      const what = pod.spec?.topologySpreadConstraints?.length ? "obtaining pod's soft" : 'setting default soft';
-      return Status.error(`calculating preScoreState: ${what} topology spread constraints: ${(e as Error).message}`);
+      const what = pod.spec?.topologySpreadConstraints?.length
+        ? "obtaining pod's soft"
+        : 'setting default soft';
+      return Status.error(
+        `calculating preScoreState: ${what} topology spread constraints: ${(e as Error).message}`,
+      );
     }
     if (constraints.length === 0) {
       if (this.skipsWithoutConstraints) return Status.skip();
@@ -141,23 +176,26 @@ export class PodTopologySpread
       state.write(PRE_SCORE_STATE_KEY, new PreScoreState([], new Set(), new Map(), []));
       return null;
     }
-    const requireAllTopologies = (pod.spec?.topologySpreadConstraints?.length ?? 0) > 0 || !this.systemDefaulted;
+    const requireAllTopologies =
+      (pod.spec?.topologySpreadConstraints?.length ?? 0) > 0 || !this.systemDefaulted;
     state.write(
       PRE_SCORE_STATE_KEY,
-      computePreScoreState(pod, constraints, nodes, allNodes, requireAllTopologies, this.opts),
+      computePreScoreState(pod, constraints, nodes, allNodes, requireAllTopologies, this.opts, this.counts),
     );
     return null;
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
     const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
-    if (s === undefined) return [0, Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`)];
+    if (s === undefined)
+      return [0, Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`)];
     return [scoreNode(s, pod, nodeInfo, this.opts), null];
   }
 
   scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
     const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
-    if (s === undefined) return Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
+    if (s === undefined)
+      return Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
     for (let i = 0; i < nodes.length; i++) scores[i].score = scoreNode(s, pod, nodes[i], this.opts);
     return null;
   }
@@ -168,7 +206,8 @@ export class PodTopologySpread
 
   normalizeScore(state: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
     const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
-    if (s === undefined) return Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
+    if (s === undefined)
+      return Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
     normalizeScores(s, scores);
     return null;
   }

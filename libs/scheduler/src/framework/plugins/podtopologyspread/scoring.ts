@@ -11,12 +11,15 @@ import type { NodeInfo } from '../../types';
 import { LABEL_HOSTNAME } from './args';
 import {
   SpreadConstraint,
+  MatchingPodCounts,
+  SelectorCounts,
   SpreadOptions,
   countMatchingPods,
   nodeHasAllTopologyKeys,
   nodeIncludedByPolicies,
   nodeLabel,
   podNamespace,
+  policiesIncludeEveryNode,
 } from './common';
 
 /** Never mutated after PreScore, so clones share it. */
@@ -28,6 +31,8 @@ export class PreScoreState implements StateData {
     /** topology key → value → matching pods; hostname pairs are counted per node in Score. */
     readonly pairCounts: Map<string, Map<string, number>>,
     readonly normalizingWeights: readonly number[],
+    /** Per constraint: matching pods per node (hostname constraints are counted in Score). */
+    readonly counters: readonly (SelectorCounts | undefined)[] = [],
   ) {}
 
   clone(): PreScoreState {
@@ -55,6 +60,7 @@ export function computePreScoreState(
   allNodes: readonly NodeInfo[],
   requireAllTopologies: boolean,
   opts: SpreadOptions,
+  cache?: MatchingPodCounts,
 ): PreScoreState {
   const ignored = new Set<string>();
   const pairCounts = new Map<string, Map<string, number>>();
@@ -78,18 +84,35 @@ export function computePreScoreState(
     }
   }
   const weights = constraints.map((c, i) =>
-    topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - ignored.size : topoSize[i]),
+    topologyNormalizingWeight(
+      c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - ignored.size : topoSize[i],
+    ),
   );
 
-  if (pairCounts.size > 0) {
-    const namespace = podNamespace(pod);
+  const namespace = podNamespace(pod);
+  const counters = constraints.map((c) => cache?.of(c.selector, namespace));
+  if (
+    pairCounts.size > 0 &&
+    counters.every((c) => c !== undefined) &&
+    policiesIncludeEveryNode(pod, constraints, opts)
+  ) {
+    // Every node with the keys counts: start from the remembered totals per value.
+    const requiredKeys = requireAllTopologies ? constraints.map((c) => c.topologyKey) : [];
+    for (let i = 0; i < constraints.length; i++) {
+      const byValue = pairCounts.get(constraints[i].topologyKey);
+      if (byValue === undefined) continue;
+      const totals = counters[i]!.domainTotals(requiredKeys, constraints[i].topologyKey);
+      for (const [value, current] of byValue) byValue.set(value, current + (totals.get(value) ?? 0));
+    }
+  } else if (pairCounts.size > 0) {
     const requiredAffinity = requiredNodeAffinityOf(pod);
     for (const ni of allNodes) {
       const node = ni.node;
       const labels = node.metadata?.labels;
       if (!opts.nodeInclusionPolicy && !requiredAffinity.match(node)) continue;
       if (requireAllTopologies && !nodeHasAllTopologyKeys(labels, constraints)) continue;
-      for (const c of constraints) {
+      for (let i = 0; i < constraints.length; i++) {
+        const c = constraints[i];
         const byValue = pairCounts.get(c.topologyKey);
         if (byValue === undefined) continue;
         const value = nodeLabel(labels, c.topologyKey) ?? '';
@@ -97,11 +120,14 @@ export function computePreScoreState(
         // Only pairs of nodes being scored matter.
         if (current === undefined) continue;
         if (opts.nodeInclusionPolicy && !nodeIncludedByPolicies(c, pod, node, requiredAffinity)) continue;
-        byValue.set(value, current + countMatchingPods(ni.pods, c.selector, namespace, opts));
+        byValue.set(
+          value,
+          current + (counters[i]?.count(ni) ?? countMatchingPods(ni.pods, c.selector, namespace, opts)),
+        );
       }
     }
   }
-  return new PreScoreState(constraints, ignored, pairCounts, weights);
+  return new PreScoreState(constraints, ignored, pairCounts, weights, counters);
 }
 
 /** Raw score: lower means fewer matching pods in the node's domains (better spread). */
@@ -115,7 +141,8 @@ export function scoreNode(state: PreScoreState, pod: Pod, nodeInfo: NodeInfo, op
     if (value === undefined) continue;
     const count =
       c.topologyKey === LABEL_HOSTNAME
-        ? countMatchingPods(nodeInfo.pods, c.selector, podNamespace(pod), opts)
+        ? (state.counters[i]?.count(nodeInfo) ??
+          countMatchingPods(nodeInfo.pods, c.selector, podNamespace(pod), opts))
         : (state.pairCounts.get(c.topologyKey)?.get(value) ?? 0);
     score += scoreForCount(count, c.maxSkew, state.normalizingWeights[i]);
   }

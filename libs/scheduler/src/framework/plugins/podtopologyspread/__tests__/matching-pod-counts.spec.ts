@@ -1,0 +1,108 @@
+/**
+ * Counts remembered between scheduling cycles must equal a fresh count after any sequence of pods
+ * bound and evicted: PreFilter and PreScore states computed with a long-lived cache are compared
+ * with states computed from scratch, step by step.
+ */
+import { Snapshot } from '../../../../backend/cache/snapshot';
+import { PodInfo } from '../../../types';
+import { makeNode, makePod } from '../../../../testing/builders';
+import { MatchingPodCounts, SpreadOptions, compileConstraints } from '../common';
+import { computePreFilterState } from '../filtering';
+import { computePreScoreState } from '../scoring';
+
+const opts: SpreadOptions = {
+  minDomains: true,
+  nodeInclusionPolicy: true,
+  matchLabelKeys: true,
+  emptySelectorCountsNothing: true,
+  matchLabelKeysKeepsNilSelector: true,
+};
+
+function cluster(): Snapshot {
+  const nodes = Array.from({ length: 30 }, (_, i) =>
+    makeNode({
+      name: `n${String(i).padStart(2, '0')}`,
+      // Every 7th node has no zone: it counts only where the keys are not all required.
+      labels: i % 7 === 6 ? {} : { 'topology.kubernetes.io/zone': `z${i % 3}` },
+    }),
+  );
+  return new Snapshot(nodes);
+}
+
+function spreadPod(name: string, app: string, action: 'DoNotSchedule' | 'ScheduleAnyway') {
+  return makePod({
+    name,
+    labels: { app },
+    spec: {
+      containers: [{ name: 'c', image: 'pause' }],
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: action,
+          labelSelector: { matchLabels: { app } },
+        },
+        {
+          maxSkew: 2,
+          topologyKey: 'kubernetes.io/hostname',
+          whenUnsatisfiable: action,
+          labelSelector: { matchLabels: { app } },
+        },
+      ],
+    },
+  });
+}
+
+describe('MatchingPodCounts', () => {
+  it('gives the same PreFilter and PreScore states as counting afresh, after pods are bound and evicted', () => {
+    const snapshot = cluster();
+    const nodes = snapshot.list();
+    const cache = new MatchingPodCounts(opts, snapshot);
+    const bound: { uid: string; node: string }[] = [];
+    let seed = 17;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let step = 0; step < 120; step++) {
+      const app = `a${next(3)}`;
+      const probe = spreadPod(`probe-${step}`, app, step % 2 === 0 ? 'DoNotSchedule' : 'ScheduleAnyway');
+      const constraints = compileConstraints(
+        probe.spec!.topologySpreadConstraints!,
+        probe.metadata?.labels,
+        step % 2 === 0 ? 'DoNotSchedule' : 'ScheduleAnyway',
+        opts,
+      );
+      if (step % 2 === 0) {
+        const cached = computePreFilterState(probe, constraints, nodes, opts, cache);
+        const fresh = computePreFilterState(probe, constraints, nodes, opts);
+        expect([...cached.tpPairToMatchNum].map(([k, m]) => [k, [...m]])).toEqual(
+          [...fresh.tpPairToMatchNum].map(([k, m]) => [k, [...m]]),
+        );
+      } else {
+        const filtered = nodes.filter((_, i) => i % 2 === (step % 4) >> 1);
+        for (const requireAll of [true, false]) {
+          const cached = computePreScoreState(probe, constraints, filtered, nodes, requireAll, opts, cache);
+          const fresh = computePreScoreState(probe, constraints, filtered, nodes, requireAll, opts);
+          expect([...cached.pairCounts].map(([k, m]) => [k, [...m]])).toEqual(
+            [...fresh.pairCounts].map(([k, m]) => [k, [...m]]),
+          );
+        }
+      }
+      // Change the cluster: bind a pod of some app, sometimes evict one.
+      const node = nodes[next(nodes.length)].name;
+      const pod = makePod({
+        name: `p-${step}`,
+        uid: `uid-p-${step}`,
+        labels: { app: `a${next(3)}` },
+        nodeName: node,
+      });
+      snapshot.addPod(new PodInfo(pod), node);
+      bound.push({ uid: `uid-p-${step}`, node });
+      if (step % 3 === 2) {
+        const [victim] = bound.splice(next(bound.length), 1);
+        expect(snapshot.removePod(victim.uid, victim.node)).toBe(true);
+      }
+    }
+  });
+});
