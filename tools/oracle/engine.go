@@ -9,7 +9,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
@@ -29,7 +28,7 @@ type engine struct {
 }
 
 type attempt struct {
-	state         fwk.CycleState
+	state         cycleStateT
 	feasible      []string
 	scores        map[string]int64
 	pluginScores  map[string]map[string]int64
@@ -59,6 +58,18 @@ func (e *engine) refresh() { e.rt.lister.refresh(e.order, e.podsOn) }
 func (e *engine) bind(pod *v1.Pod, node string) {
 	pod.Spec.NodeName = node
 	e.podsOn[node] = append(e.podsOn[node], pod)
+	e.rt.lister.podAdded(pod)
+}
+
+func (e *engine) findPod(key string) *v1.Pod {
+	for _, list := range e.podsOn {
+		for _, p := range list {
+			if podKey(p) == key {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 func (e *engine) remove(pod *v1.Pod) {
@@ -66,6 +77,7 @@ func (e *engine) remove(pod *v1.Pod) {
 	for i, p := range list {
 		if p.UID == pod.UID {
 			e.podsOn[pod.Spec.NodeName] = append(list[:i:i], list[i+1:]...)
+			e.rt.lister.podRemoved(pod)
 			return
 		}
 	}
@@ -102,23 +114,23 @@ func (e *engine) schedule(pod *v1.Pod) (*attempt, error) {
 	all := e.rt.lister.list()
 	preRes, s, prePlugins := runPreFilter(ctx, e.fw, a.state, pod)
 	if !s.IsSuccess() {
-		if !s.IsRejected() {
+		if !isRejected(s) {
 			return nil, s.AsError()
 		}
 		a.statuses.SetAbsentNodesStatus(s)
 		a.preFilterMsg = s.Message()
 		return a, nil
 	}
-	record := func(name string, st *fwk.Status) {
+	record := func(name string, st *statusT) {
 		a.statuses.Set(name, st)
 		a.filterReasons[name] = st.Reasons()
-		a.filterPlugin[name] = st.Plugin()
+		a.filterPlugin[name] = pluginOf(st)
 	}
 	var feasible []nodeInfoT
 	if nn := pod.Status.NominatedNodeName; nn != "" {
 		if ni := e.rt.lister.get(nn); ni != nil {
 			st := e.fw.RunFilterPluginsWithNominatedPods(ctx, a.state, pod, ni)
-			if st.Code() == fwk.Error {
+			if st.Code() == codeError {
 				return nil, st.AsError()
 			}
 			if st.IsSuccess() {
@@ -137,7 +149,7 @@ func (e *engine) schedule(pod *v1.Pod) (*attempt, error) {
 					nodes = append(nodes, ni)
 				}
 			}
-			a.statuses.SetAbsentNodesStatus(fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", prePlugins)))
+			a.statuses.SetAbsentNodesStatus(newStatus(codeUnresolvable, fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", prePlugins)))
 		}
 		numToFind := e.numFeasibleNodesToFind(len(nodes))
 		if !e.fw.HasScorePlugins() {
@@ -147,7 +159,7 @@ func (e *engine) schedule(pod *v1.Pod) (*attempt, error) {
 		for i := 0; i < len(nodes); i++ {
 			ni := nodes[(e.start+i)%len(nodes)]
 			st := e.fw.RunFilterPluginsWithNominatedPods(ctx, a.state, pod, ni)
-			if st.Code() == fwk.Error {
+			if st.Code() == codeError {
 				return nil, st.AsError()
 			}
 			if a.first == "" {
@@ -177,7 +189,7 @@ func (e *engine) schedule(pod *v1.Pod) (*attempt, error) {
 		return a, nil
 	}
 	// PreScore and Score over the feasible nodes (also with one node, for information).
-	if st := e.fw.RunPreScorePlugins(ctx, a.state, pod, feasible); !st.IsSuccess() {
+	if st := runPreScore(ctx, e.fw, a.state, pod, feasible); !st.IsSuccess() {
 		return nil, st.AsError()
 	}
 	totals, perPlugin, err := runScore(ctx, e.fw, a.state, pod, feasible)
@@ -235,17 +247,18 @@ func (e *engine) replayPod(pod *v1.Pod, k int) (*podResult, error) {
 			e.rt.victims = nil
 			// As schedule_one.go does, an Error from PostFilter is not fatal:
 			// its message becomes the FitError's PostFilter part.
-			result, st := e.fw.RunPostFilterPlugins(e.ctx, a.state, pod, a.statuses)
+			nominated, st := runPostFilter(e.ctx, e.fw, a.state, pod, a.statuses)
 			waitForPreemption(e, pod)
 			msg = st.Message()
-			nominated := nominatedNodeOf(result)
 			if st.IsSuccess() && nominated != "" {
-				a.message = e.fitError(pod, a, "")
+				a.message = e.fitError(pod, a, msg)
 				res.first = a
 				res.nominated = nominated
-				for _, v := range e.rt.victims {
-					res.victims = append(res.victims, podKey(v))
-					e.remove(v)
+				for _, key := range e.rt.victims {
+					res.victims = append(res.victims, key)
+					if v := e.findPod(key); v != nil {
+						e.remove(v)
+					}
 				}
 				sort.Strings(res.victims)
 				pod.Status.NominatedNodeName = nominated

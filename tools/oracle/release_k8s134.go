@@ -142,6 +142,9 @@ func (l *snapLister) refresh(order []*v1.Node, podsOn map[string][]*v1.Pod) {
 	}
 }
 
+func (l *snapLister) podAdded(*v1.Pod)   {}
+func (l *snapLister) podRemoved(*v1.Pod) {}
+
 func (l *snapLister) list() []nodeInfoT { return l.list_ }
 func (l *snapLister) get(name string) nodeInfoT {
 	if ni, ok := l.byName[name]; ok {
@@ -224,7 +227,7 @@ func newFramework(ctx context.Context, cfg *config.KubeSchedulerConfiguration, r
 		dp.Evaluator.Interface = deterministicPreemption{dp}
 		dp.Evaluator.PreemptPod = func(_ context.Context, _ preemption.Candidate, _, victim *v1.Pod, _ string) error {
 			rt.mu.Lock()
-			rt.victims = append(rt.victims, victim)
+			rt.victims = append(rt.victims, podKey(victim))
 			rt.mu.Unlock()
 			return nil
 		}

@@ -23,7 +23,7 @@ type runtimeEnv struct {
 	lister  *snapLister
 	volumes *volumeCapture
 	mu      sync.Mutex
-	victims []*v1.Pod
+	victims []string // "ns/name" of the pods preemption evicted
 }
 
 var (
