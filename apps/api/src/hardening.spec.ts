@@ -186,6 +186,63 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
     });
   });
 
+  describe('found by the fuzzer', () => {
+    it('a body whose content-encoding does not match answers 400, not 500', async () => {
+      for (const encoding of ['gzip', 'br', 'deflate']) {
+        const res = await api.http
+          .post('/graphql')
+          .set(bearer(acme.key))
+          .set('content-type', 'application/json')
+          .set('content-encoding', encoding)
+          .send('{"query":"{ __typename }"}');
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'malformed_body', requestId: expect.any(String) });
+      }
+    });
+
+    it('errors answered before routing still carry a requestId (415, undecodable path)', async () => {
+      const media = await api.http
+        .post('/v1/snapshots?name=x')
+        .set(bearer(acme.key))
+        .set('content-type', 'text/plain')
+        .send('x');
+      expect(media.status).toBe(415);
+      expect(media.body.error.requestId).toEqual(media.headers['x-request-id']);
+      const path = await api.http.get('/v1/simulations/%zz/unschedulable').set(bearer(acme.key));
+      expect(path.status).toBe(400);
+      expect(path.body.error.requestId).toEqual(expect.any(String));
+    });
+
+    it('a subscription over HTTP answers 400, not an internal error', async () => {
+      const res = await gql(`subscription { simulationProgress(id: "${runId}") { status } }`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('subscription_over_http');
+    });
+
+    it('values PostgreSQL cannot hold answer 400 (operator tenant(id: junk), NUL in a name)', async () => {
+      const operator = await ApiHarness.start({ OPERATOR_TOKEN: 'fuzz-operator-token-0123456789' });
+      try {
+        const res = await operator.http
+          .post('/graphql')
+          .set(bearer('fuzz-operator-token-0123456789'))
+          .send({ query: '{ tenant(id: "../../etc/passwd") { id } }' });
+        expect(res.body.errors[0].extensions).toMatchObject({ status: 400, code: 'invalid_value' });
+      } finally {
+        await operator.stop();
+      }
+      const nul = await rejected(
+        () =>
+          api.http
+            .post('/v1/snapshots?name=a%00b')
+            .set(bearer(acme.key))
+            .set('content-type', 'application/json')
+            .send(list(node('nul-1'))),
+        400,
+      );
+      expect(nul.code).toMatch(/invalid_value|invalid_request/);
+    });
+  });
+
   describe('GraphQL errors and cost', () => {
     it('errors carry no stacktrace unless NODE_ENV=development is set explicitly', async () => {
       // A deployment that sets no NODE_ENV (config defaults to development) must not leak paths.

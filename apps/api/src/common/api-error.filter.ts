@@ -60,6 +60,21 @@ export function toApiError(exception: unknown): ApiError {
       return ApiError.badRequest('value_too_long', 'A value in the request is too long for its field');
     }
   }
+  // PostgreSQL "data exception" (class 22): a value it cannot hold, e.g. a NUL byte in a name,
+  // text where a uuid belongs, a number out of range. Raised through the driver adapter.
+  const cause = (exception as { name?: string; cause?: { kind?: string; code?: string } } | null)?.cause;
+  if (
+    (exception as { name?: string } | null)?.name === 'DriverAdapterError' &&
+    cause?.kind === 'postgres' &&
+    typeof cause.code === 'string' &&
+    cause.code.startsWith('22')
+  ) {
+    return ApiError.badRequest(
+      'invalid_value',
+      'A value in the request cannot be stored (e.g. a NUL character, or an id that is not a uuid)',
+      { sqlState: cause.code },
+    );
+  }
   return new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, 'internal', 'Internal server error');
 }
 

@@ -135,7 +135,7 @@ export function bodyParserErrorHandler(limitBytes: number) {
   return (error: unknown, req: Request, res: ServerResponse, next: (error?: unknown) => void) => {
     const e = error as { type?: string; status?: number; statusCode?: number; message?: string };
     const status = e?.status ?? e?.statusCode;
-    if (typeof e?.type !== 'string' || typeof status !== 'number' || status < 400 || status >= 500) {
+    if (typeof status !== 'number' || status < 400 || status >= 500) {
       return next(error);
     }
     if (status === 413) {

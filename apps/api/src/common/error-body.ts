@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { REQUEST_ID_HEADER } from '@schedlab/logging';
+import { REQUEST_ID_HEADER, requestIdFor } from '@schedlab/logging';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown; requestId?: string };
@@ -9,7 +9,12 @@ export interface ErrorBody {
 export function requestIdOf(req: IncomingMessage, res?: ServerResponse): string | undefined {
   const fromLogger = (req as { id?: unknown }).id;
   if (typeof fromLogger === 'string') return fromLogger;
-  const header = res?.getHeader(REQUEST_ID_HEADER) ?? req.headers[REQUEST_ID_HEADER];
+  const assigned = res?.getHeader(REQUEST_ID_HEADER);
+  if (typeof assigned === 'string') return assigned;
+  // Refused before the logger's middleware ran (body limits, content type, a path that does not
+  // decode): assign the id now, so the answer and the log line still carry one.
+  if (res && !res.headersSent) return requestIdFor(req, res);
+  const header = req.headers[REQUEST_ID_HEADER];
   return typeof header === 'string' ? header : undefined;
 }
 

@@ -89,6 +89,14 @@ export function queryLimitsPlugin(
               .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
               .map((d) => [d.name.value, d]),
           );
+          if (operation?.operation === 'subscription') {
+            // graphql-ws serves subscriptions; over HTTP there is no stream to answer on.
+            throw refuse(
+              'subscription_over_http',
+              'Subscriptions are served over graphql-ws (WebSocket) only',
+              {},
+            );
+          }
           const { depth, aliases } = walk(
             (operation as OperationDefinitionNode).selectionSet,
             fragments,
