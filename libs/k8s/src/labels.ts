@@ -151,6 +151,19 @@ export function isNothing(sel: Selector): boolean {
   return sel === NOTHING;
 }
 
+/**
+ * A label every pod the selector matches must carry (`key=value`, or `key in (value)`), if the
+ * selector has one: lets callers index selectors by label instead of trying each one.
+ */
+export function requiredLabelOf(sel: Selector): { key: string; value: string } | undefined {
+  if (!(sel instanceof RequirementsSelector)) return undefined;
+  for (const r of sel.requirements) {
+    if ((r.operator === '=' || r.operator === 'in') && r.values.length === 1)
+      return { key: r.key, value: r.values[0] };
+  }
+  return undefined;
+}
+
 function sortByKey(reqs: Requirement[]): Requirement[] {
   // Upstream keeps requirements sorted by key (stable), which fixes toString() output.
   return reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -166,7 +179,9 @@ export function selectorFromSet(labels: Labels | undefined | null): Selector {
   if (!labels) return EVERYTHING;
   const keys = Object.keys(labels);
   if (keys.length === 0) return EVERYTHING;
-  return new RequirementsSelector(sortByKey(keys.map((k) => ({ key: k, operator: '=', values: [labels[k]] }))));
+  return new RequirementsSelector(
+    sortByKey(keys.map((k) => ({ key: k, operator: '=', values: [labels[k]] }))),
+  );
 }
 
 /**
@@ -180,31 +195,40 @@ export function requirementErrors(
   path: string,
 ): { field: string; detail: string }[] {
   const errs: { field: string; detail: string }[] = [];
-  for (const e of qualifiedNameErrors(key)) errs.push({ field: `${path}.key`, detail: `Invalid value: "${key}": ${e}` });
+  for (const e of qualifiedNameErrors(key))
+    errs.push({ field: `${path}.key`, detail: `Invalid value: "${key}": ${e}` });
   const vpath = `${path}.values`;
   switch (op) {
     case 'in':
     case 'notin':
-      if (values.length === 0) errs.push({ field: vpath, detail: "for 'in', 'notin' operators, values set can't be empty" });
+      if (values.length === 0)
+        errs.push({ field: vpath, detail: "for 'in', 'notin' operators, values set can't be empty" });
       break;
     case '=':
-      if (values.length !== 1) errs.push({ field: vpath, detail: 'exact-match compatibility requires one single value' });
+      if (values.length !== 1)
+        errs.push({ field: vpath, detail: 'exact-match compatibility requires one single value' });
       break;
     case 'exists':
     case '!':
-      if (values.length !== 0) errs.push({ field: vpath, detail: "values set must be empty for exists and does not exist" });
+      if (values.length !== 0)
+        errs.push({ field: vpath, detail: 'values set must be empty for exists and does not exist' });
       break;
     case 'gt':
     case 'lt':
-      if (values.length !== 1) errs.push({ field: vpath, detail: "for 'Gt', 'Lt' operators, exactly one value is required" });
+      if (values.length !== 1)
+        errs.push({ field: vpath, detail: "for 'Gt', 'Lt' operators, exactly one value is required" });
       values.forEach((v, i) => {
         if (parseInt64(v) === undefined)
-          errs.push({ field: `${vpath}[${i}]`, detail: `Invalid value: "${v}": for 'Gt', 'Lt' operators, the value must be an integer` });
+          errs.push({
+            field: `${vpath}[${i}]`,
+            detail: `Invalid value: "${v}": for 'Gt', 'Lt' operators, the value must be an integer`,
+          });
       });
       break;
   }
   values.forEach((v, i) => {
-    for (const e of labelValueErrors(v)) errs.push({ field: `${vpath}[${i}]`, detail: `Invalid value: "${v}": ${e}` });
+    for (const e of labelValueErrors(v))
+      errs.push({ field: `${vpath}[${i}]`, detail: `Invalid value: "${v}": ${e}` });
   });
   return errs;
 }
@@ -237,7 +261,11 @@ export function selectorFromLabelSelector(sel: LabelSelector | null | undefined,
   exprs.forEach((expr, i) => {
     const p = `${prefix}matchExpressions[${i}]`;
     const op = LABEL_SELECTOR_OPS[expr.operator as string];
-    if (!op) throw new LabelSelectorError(`${p}.operator`, `"${expr.operator}" is not a valid label selector operator`);
+    if (!op)
+      throw new LabelSelectorError(
+        `${p}.operator`,
+        `"${expr.operator}" is not a valid label selector operator`,
+      );
     const values = expr.values ?? [];
     const errs = requirementErrors(expr.key, op, values, p);
     if (errs.length) throw new LabelSelectorError(errs[0].field, errs[0].detail);
@@ -261,6 +289,10 @@ export function mergeSelectorsAnd(selectors: readonly Selector[]): Selector {
   return {
     matches: (l) => all.every((s) => s.matches(l)),
     isEmpty: () => all.every((s) => s.isEmpty()),
-    toString: () => all.map((s) => s.toString()).filter((s) => s).join(','),
+    toString: () =>
+      all
+        .map((s) => s.toString())
+        .filter((s) => s)
+        .join(','),
   };
 }

@@ -6,6 +6,7 @@ import {
   findMatchingUntoleratedTaint,
   isNothing,
   mergeSelectorsAnd,
+  requiredLabelOf,
   selectorFromLabelSelector,
   selectorFromSet,
 } from '@schedlab/k8s';
@@ -19,7 +20,7 @@ import type {
   TopologySpreadConstraint,
 } from '@schedlab/k8s';
 import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
-import type { NodeInfoLister } from '../../interface';
+import type { NodeInfoLister, PodChange } from '../../interface';
 import type { NodeInfo, PodInfo } from '../../types';
 import { defaultSelector } from './default-selector';
 
@@ -203,26 +204,37 @@ interface DomainTotals {
 }
 
 /**
- * One selector's matching pods per snapshot node and per topology value, kept up to date from the
- * snapshot's pod change log: a pod bound or removed since the last look costs one label match.
+ * One selector's matching pods per snapshot node and per topology value, kept up to date by
+ * MatchingPodCounts from the snapshot's pod change log.
  */
 export class SelectorCounts {
-  private counts: Int32Array | undefined;
-  /** Position in the change log up to which `counts` and the domain totals are current. */
-  private synced = 0;
+  private readonly counts: Int32Array;
   private readonly domains = new Map<string, DomainTotals>();
 
   constructor(
     private readonly selector: Selector,
     private readonly namespace: string,
     private readonly opts: SpreadOptions,
-    private readonly lister: Required<Pick<NodeInfoLister, 'list' | 'podChangeLog'>>,
-  ) {}
+    private readonly nodes: readonly NodeInfo[],
+    /** Brings every remembered selector up to date with the change log. */
+    private readonly sync: () => void,
+    /** The pods carrying a label the selector requires, with their node index: all that can match. */
+    candidates?: ReadonlyMap<PodInfo, number>,
+  ) {
+    this.counts = new Int32Array(nodes.length);
+    if (candidates) {
+      for (const [pi, i] of candidates) if (podMatches(pi, selector, namespace, opts)) this.counts[i]++;
+    } else {
+      for (let i = 0; i < nodes.length; i++)
+        this.counts[i] = countMatchingPods(nodes[i].pods, selector, namespace, opts);
+    }
+  }
 
   /** Matching pods on a node of the snapshot; a what-if copy (index -1) is counted afresh. */
   count(ni: NodeInfo): number {
     if (ni.index < 0) return countMatchingPods(ni.pods, this.selector, this.namespace, this.opts);
-    return this.current()[ni.index];
+    this.sync();
+    return this.counts[ni.index];
   }
 
   /**
@@ -230,45 +242,32 @@ export class SelectorCounts {
    * `requiredKeys` (a node without `key` itself counts under "").
    */
   domainTotals(requiredKeys: readonly string[], key: string): Map<string, number> {
-    const counts = this.current();
+    this.sync();
     const id = `${requiredKeys.join('\u0000')}\u0001${key}`;
     let d = this.domains.get(id);
     if (d === undefined) {
       d = { totals: new Map(), valueOf: [] };
-      const nodes = this.lister.list();
-      for (let i = 0; i < nodes.length; i++) {
-        const labels = nodes[i].node.metadata?.labels;
+      for (let i = 0; i < this.nodes.length; i++) {
+        const labels = this.nodes[i].node.metadata?.labels;
         const hasAll = requiredKeys.every((k) => nodeLabel(labels, k) !== undefined);
         const value = hasAll ? (nodeLabel(labels, key) ?? '') : undefined;
         d.valueOf.push(value);
-        if (value !== undefined) d.totals.set(value, (d.totals.get(value) ?? 0) + counts[i]);
+        if (value !== undefined) d.totals.set(value, (d.totals.get(value) ?? 0) + this.counts[i]);
       }
       this.domains.set(id, d);
     }
     return d.totals;
   }
 
-  private current(): Int32Array {
-    const log = this.lister.podChangeLog();
-    if (this.counts === undefined) {
-      const nodes = this.lister.list();
-      this.counts = new Int32Array(nodes.length);
-      for (let i = 0; i < nodes.length; i++) {
-        this.counts[i] = countMatchingPods(nodes[i].pods, this.selector, this.namespace, this.opts);
-      }
-      this.synced = log.length;
+  /** Folds one logged change in, if the pod counts for this selector. */
+  apply(change: PodChange): void {
+    if (!podMatches(change.pod, this.selector, this.namespace, this.opts)) return;
+    const i = change.node.index;
+    this.counts[i] += change.delta;
+    for (const d of this.domains.values()) {
+      const value = d.valueOf[i];
+      if (value !== undefined) d.totals.set(value, d.totals.get(value)! + change.delta);
     }
-    for (; this.synced < log.length; this.synced++) {
-      const change = log[this.synced];
-      if (!podMatches(change.pod, this.selector, this.namespace, this.opts)) continue;
-      const i = change.node.index;
-      this.counts[i] += change.delta;
-      for (const d of this.domains.values()) {
-        const value = d.valueOf[i];
-        if (value !== undefined) d.totals.set(value, d.totals.get(value)! + change.delta);
-      }
-    }
-    return this.counts;
   }
 }
 
@@ -291,10 +290,20 @@ export function policiesIncludeEveryNode(
  * from the pods bound or removed since (the snapshot's change log). Upstream counts every pod of
  * every node for every pod it schedules; the result is the same, but replicas of one Deployment
  * share a selector, so on a cluster with 20,000 running pods this turns a label match per running
- * pod into one per pod bound since the last replica.
+ * pod into a lookup per pod bound since. Selectors are indexed by a label they require, so a
+ * change is tried only against the selectors that could match it.
  */
 export class MatchingPodCounts {
   private readonly selectors = new Map<string, SelectorCounts>();
+  /** namespace → label key → label value → selectors requiring that label. */
+  private readonly byLabel = new Map<string, Map<string, Map<string, SelectorCounts[]>>>();
+  /** Selectors without a required label: tried against every change. */
+  private readonly unindexed: SelectorCounts[] = [];
+  /** namespace → label key → label value → the snapshot's pods with that label, and their node index. */
+  private readonly podsByLabel = new Map<string, Map<string, Map<string, Map<PodInfo, number>>>>();
+  /** Position in the change log up to which every remembered selector is current. */
+  private synced = 0;
+  private readonly syncAll = () => this.sync();
 
   constructor(
     private readonly opts: SpreadOptions,
@@ -309,10 +318,73 @@ export class MatchingPodCounts {
     const key = `${namespace}\u0000${text}`;
     let counts = this.selectors.get(key);
     if (counts === undefined) {
-      if (this.selectors.size >= MAX_REMEMBERED_SELECTORS) this.selectors.clear();
-      counts = new SelectorCounts(selector, namespace, this.opts, this.lister);
+      this.sync();
+      if (this.selectors.size >= MAX_REMEMBERED_SELECTORS) this.forgetAll();
+      const label = requiredLabelOf(selector);
+      const candidates =
+        label && (this.podsByLabel.get(namespace)?.get(label.key)?.get(label.value) ?? new Map());
+      counts = new SelectorCounts(
+        selector,
+        namespace,
+        this.opts,
+        this.lister.list(),
+        this.syncAll,
+        candidates,
+      );
       this.selectors.set(key, counts);
+      this.index(selector, namespace, counts);
     }
     return counts;
+  }
+
+  private index(selector: Selector, namespace: string, counts: SelectorCounts): void {
+    const label = requiredLabelOf(selector);
+    if (label === undefined) {
+      this.unindexed.push(counts);
+      return;
+    }
+    let byKey = this.byLabel.get(namespace);
+    if (byKey === undefined) this.byLabel.set(namespace, (byKey = new Map()));
+    let byValue = byKey.get(label.key);
+    if (byValue === undefined) byKey.set(label.key, (byValue = new Map()));
+    const list = byValue.get(label.value);
+    if (list === undefined) byValue.set(label.value, [counts]);
+    else list.push(counts);
+  }
+
+  private sync(): void {
+    const log = this.lister.podChangeLog();
+    for (; this.synced < log.length; this.synced++) {
+      const change = log[this.synced];
+      const meta = change.pod.pod.metadata;
+      const namespace = meta?.namespace ?? 'default';
+      const byKey = this.byLabel.get(namespace);
+      const labels = meta?.labels;
+      if (labels !== undefined) {
+        for (const key in labels) {
+          this.indexPod(namespace, key, labels[key], change);
+          const list = byKey?.get(key)?.get(labels[key]);
+          if (list !== undefined) for (const counts of list) counts.apply(change);
+        }
+      }
+      for (const counts of this.unindexed) counts.apply(change);
+    }
+  }
+
+  private indexPod(namespace: string, key: string, value: string, change: PodChange): void {
+    let byKey = this.podsByLabel.get(namespace);
+    if (byKey === undefined) this.podsByLabel.set(namespace, (byKey = new Map()));
+    let byValue = byKey.get(key);
+    if (byValue === undefined) byKey.set(key, (byValue = new Map()));
+    let pods = byValue.get(value);
+    if (pods === undefined) byValue.set(value, (pods = new Map()));
+    if (change.delta > 0) pods.set(change.pod, change.node.index);
+    else pods.delete(change.pod);
+  }
+
+  private forgetAll(): void {
+    this.selectors.clear();
+    this.byLabel.clear();
+    this.unindexed.length = 0;
   }
 }

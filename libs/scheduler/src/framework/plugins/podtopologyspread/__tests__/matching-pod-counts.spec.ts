@@ -29,25 +29,23 @@ function cluster(): Snapshot {
   return new Snapshot(nodes);
 }
 
-function spreadPod(name: string, app: string, action: 'DoNotSchedule' | 'ScheduleAnyway') {
+/** Selectors indexed by a required label, and ones that are not (several values, Exists). */
+function selectorFor(app: string, step: number) {
+  if (step % 3 === 0) return { matchLabels: { app } };
+  if (step % 3 === 1) return { matchExpressions: [{ key: 'app', operator: 'In', values: [app, 'a9'] }] };
+  return { matchExpressions: [{ key: 'app', operator: 'Exists' }] };
+}
+
+function spreadPod(name: string, app: string, action: 'DoNotSchedule' | 'ScheduleAnyway', step: number) {
+  const labelSelector = selectorFor(app, step);
   return makePod({
     name,
     labels: { app },
     spec: {
       containers: [{ name: 'c', image: 'pause' }],
       topologySpreadConstraints: [
-        {
-          maxSkew: 1,
-          topologyKey: 'topology.kubernetes.io/zone',
-          whenUnsatisfiable: action,
-          labelSelector: { matchLabels: { app } },
-        },
-        {
-          maxSkew: 2,
-          topologyKey: 'kubernetes.io/hostname',
-          whenUnsatisfiable: action,
-          labelSelector: { matchLabels: { app } },
-        },
+        { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: action, labelSelector },
+        { maxSkew: 2, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: action, labelSelector },
       ],
     },
   });
@@ -66,7 +64,12 @@ describe('MatchingPodCounts', () => {
     };
     for (let step = 0; step < 120; step++) {
       const app = `a${next(3)}`;
-      const probe = spreadPod(`probe-${step}`, app, step % 2 === 0 ? 'DoNotSchedule' : 'ScheduleAnyway');
+      const probe = spreadPod(
+        `probe-${step}`,
+        app,
+        step % 2 === 0 ? 'DoNotSchedule' : 'ScheduleAnyway',
+        step >> 1,
+      );
       const constraints = compileConstraints(
         probe.spec!.topologySpreadConstraints!,
         probe.metadata?.labels,
