@@ -29,23 +29,26 @@ const distRoot = path.join(workspaceRoot, 'dist');
 const STAMP = 'build-stamp.json';
 const ALIAS_IMPORT = /['"](@schedlab\/[\w-]+)['"]/g;
 
+let cachedPaths;
+/** tsconfig.base.json's path aliases: '@schedlab/k8s' → ['libs/k8s/src/index.ts']. */
+function tsconfigPaths() {
+  cachedPaths ??= readJson(path.join(workspaceRoot, 'tsconfig.base.json')).compilerOptions.paths;
+  return cachedPaths;
+}
+
 let cachedAliases;
-/** '@schedlab/k8s' → 'libs/k8s', from tsconfig.base.json's paths. */
+/** '@schedlab/k8s' → 'libs/k8s'. */
 function aliases() {
-  if (!cachedAliases) {
-    const { compilerOptions } = readJson(path.join(workspaceRoot, 'tsconfig.base.json'));
-    cachedAliases = new Map(
-      Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
-        alias,
-        target.replace(/\/src\/index\.ts$/, ''),
-      ]),
-    );
-  }
+  cachedAliases ??= new Map(
+    Object.entries(tsconfigPaths()).map(([alias, [target]]) => [
+      alias,
+      target.replace(/\/src\/index\.ts$/, ''),
+    ]),
+  );
   return cachedAliases;
 }
 
 function swcOptions(file) {
-  const { compilerOptions } = readJson(path.join(workspaceRoot, 'tsconfig.base.json'));
   return {
     filename: file,
     swcrc: false,
@@ -56,7 +59,7 @@ function swcOptions(file) {
       transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
       keepClassNames: true,
       baseUrl: workspaceRoot,
-      paths: compilerOptions.paths,
+      paths: tsconfigPaths(),
     },
     module: { type: 'commonjs' },
     sourceMaps: true,
