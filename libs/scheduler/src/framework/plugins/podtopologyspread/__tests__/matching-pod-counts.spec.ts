@@ -26,7 +26,16 @@ function cluster(): Snapshot {
       labels: i % 7 === 6 ? {} : { 'topology.kubernetes.io/zone': `z${i % 3}` },
     }),
   );
-  return new Snapshot(nodes);
+  // Pods already running when the first selector is remembered (its first count comes from them).
+  const running = Array.from({ length: 60 }, (_, i) =>
+    makePod({
+      name: `r-${i}`,
+      uid: `uid-r-${i}`,
+      labels: { app: `a${i % 5}` },
+      nodeName: nodes[(i * 7) % nodes.length].metadata!.name,
+    }),
+  );
+  return new Snapshot(nodes, running);
 }
 
 /** Selectors indexed by a required label, and ones that are not (several values, Exists). */
@@ -63,7 +72,8 @@ describe('MatchingPodCounts', () => {
       return seed % n;
     };
     for (let step = 0; step < 120; step++) {
-      const app = `a${next(3)}`;
+      // New apps keep appearing, so selectors are first remembered at every stage of the run.
+      const app = `a${next(3 + Math.floor(step / 10))}`;
       const probe = spreadPod(
         `probe-${step}`,
         app,
