@@ -30,11 +30,14 @@ export function createProgram(options: ProgramOptions): Command {
       writeOut: options.out ?? ((text) => process.stdout.write(text)),
       writeErr: options.err ?? ((text) => process.stderr.write(text)),
     });
-  const named = options.argv && commandNamed(options.argv);
   if (!options.argv) {
     for (const entry of commandEntries) entry.load()(program);
-  } else if (named) {
-    commandEntries.find((entry) => entry.name === named)!.load()(program);
+    return program;
+  }
+  const named = commandNamed(options.argv);
+  const chosen = commandEntries.find((entry) => entry.name === named);
+  if (chosen) {
+    chosen.load()(program);
   } else {
     // Listed, not loaded: placeholders that only `schedlab --help` and error messages see.
     const listed = new WeakMap<Command, string>();

@@ -16,7 +16,6 @@ export interface CommandEntry {
   load: () => CommandRegistration;
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading is the point here */
 /** Every subcommand, in the order `--help` lists them. */
 export const commandEntries: readonly CommandEntry[] = [
   {
@@ -78,4 +77,3 @@ export const commandEntries: readonly CommandEntry[] = [
     load: () => (require('./tenant') as typeof import('./tenant')).registerTenantCommand,
   },
 ];
-/* eslint-enable @typescript-eslint/no-require-imports */

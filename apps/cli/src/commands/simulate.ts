@@ -12,10 +12,8 @@ import type { ReportRun } from '@schedlab/report';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
 
 // Loaded only with --report and --scenario: the report library and the scenario machinery.
-/* eslint-disable @typescript-eslint/no-require-imports */
 const reportFile = () => require('../output/report-file') as typeof import('../output/report-file');
 const scenario = () => require('./scenario') as typeof import('./scenario');
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface SimulateOutput {
   document: SimulationDocument;

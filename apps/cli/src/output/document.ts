@@ -7,6 +7,5 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'yaml']
 export function renderDocument(doc: unknown, format: 'json' | 'yaml'): string {
   return format === 'json'
     ? `${JSON.stringify(doc, null, 2)}\n`
-    : // eslint-disable-next-line @typescript-eslint/no-require-imports -- YAML is loaded only for -o yaml
-      (require('yaml') as typeof Yaml).stringify(doc, { lineWidth: 0 });
+    : (require('yaml') as typeof Yaml).stringify(doc, { lineWidth: 0 }); // YAML loads only for -o yaml
 }
