@@ -56,6 +56,10 @@ export interface PluginScoreBreakdown {
   weighted: Float64Array;
 }
 
+/**
+ * A cycle's scores. The plugins' breakdown arrays are reused by the next runScorePlugins call:
+ * read (or copy) them before scoring another pod.
+ */
 export interface ScoreResult {
   totals: NodeScore[];
   plugins: PluginScoreBreakdown[];
@@ -341,6 +345,18 @@ export class Framework implements Handle {
     return null;
   }
 
+  /** Score breakdown buffers, reused from one scheduling cycle to the next. */
+  private readonly scoreBuffers: Float64Array[] = [];
+
+  private scoreBuffer(index: number, length: number): Float64Array {
+    let buffer = this.scoreBuffers[index];
+    if (buffer === undefined || buffer.length < length) {
+      buffer = new Float64Array(Math.max(length, 64));
+      this.scoreBuffers[index] = buffer;
+    }
+    return buffer.subarray(0, length);
+  }
+
   /**
    * Score, NormalizeScore and weights; plugins that skipped in PreScore contribute nothing.
    * Without `breakdown` only the totals are kept (no per-plugin maps: the cost of explanations).
@@ -353,11 +369,12 @@ export class Framework implements Handle {
   ): { result?: ScoreResult; status: MaybeStatus } {
     const totals: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
     const plugins: PluginScoreBreakdown[] = [];
+    let scratch = 0;
     // One score list reused by every plugin: each plugin overwrites all entries before use.
     const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
-      const raw = breakdown ? new Float64Array(nodes.length) : undefined;
+      const raw = breakdown ? this.scoreBuffer(scratch++, nodes.length) : undefined;
       if (plugin.scoreNodes) {
         const s = plugin.scoreNodes(state, pod, nodes, scores);
         if (!isSuccess(s)) {
@@ -391,7 +408,7 @@ export class Framework implements Handle {
           };
         }
       }
-      const weighted = breakdown ? new Float64Array(nodes.length) : undefined;
+      const weighted = breakdown ? this.scoreBuffer(scratch++, nodes.length) : undefined;
       for (let i = 0; i < scores.length; i++) {
         const sc = scores[i].score;
         if (sc > MAX_NODE_SCORE || sc < MIN_NODE_SCORE) {
