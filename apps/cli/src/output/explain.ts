@@ -65,7 +65,7 @@ export function scoreLines(
   const weights = new Map((profile?.plugins.score ?? []).map((p) => [p.name, p.weight ?? 1]));
   const plugins = Object.keys(attempt.pluginScores).sort();
   const top = new Set(attempt.maxScoreNodes);
-  const nodes = (only ?? Object.keys(attempt.scores)).sort(
+  const nodes = [...(only ?? Object.keys(attempt.scores))].sort(
     (a, b) => attempt.scores[b] - attempt.scores[a] || byName(a, b),
   );
   const lines: string[] = [];
