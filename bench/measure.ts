@@ -2,7 +2,13 @@
  * Runs ONE workload in this process and prints its figures as a JSON line on stdout. The runner
  * starts one process per workload so each peak RSS belongs to that workload alone.
  */
-import { buildClusterState, createSimulator, schedulePending, setupEngine, summarize } from '@schedlab/scheduler';
+import {
+  buildClusterState,
+  createSimulator,
+  schedulePending,
+  setupEngine,
+  summarize,
+} from '@schedlab/scheduler';
 import { workloadByName } from './workloads';
 
 export interface BenchResult {
@@ -21,7 +27,7 @@ export interface BenchResult {
 
 export interface MeasureOptions {
   seed: number;
-  explain?: 'full' | 'summary';
+  explain?: 'full' | 'compact' | 'summary';
   compatibilityVersion?: string;
   /** Schedules only the first N pending pods (quick runs, profiling). */
   maxPods?: number;
@@ -36,12 +42,16 @@ export function measure(name: string, opts: MeasureOptions): BenchResult {
   };
   const t0 = process.hrtime.bigint();
   const cluster = buildClusterState(w.build(opts.seed));
-  // 1.26: the release the golden cases were recorded from.
-  const setup = setupEngine({ compatibilityVersion: opts.compatibilityVersion ?? '1.26' });
-  const sim = createSimulator(cluster, setup, { seed: opts.seed, ...(opts.explain ? { explain: opts.explain } : {}) });
+  // The release a user gets by default, unless the caller names one.
+  const setup = setupEngine({ compatibilityVersion: opts.compatibilityVersion });
+  const sim = createSimulator(cluster, setup, {
+    seed: opts.seed,
+    ...(opts.explain ? { explain: opts.explain } : {}),
+  });
   const t1 = process.hrtime.bigint();
   sample();
-  if (opts.maxPods !== undefined) cluster.pendingPods.length = Math.min(cluster.pendingPods.length, opts.maxPods);
+  if (opts.maxPods !== undefined)
+    cluster.pendingPods.length = Math.min(cluster.pendingPods.length, opts.maxPods);
   const results = schedulePending(sim, cluster.pendingPods, (done) => {
     if (done % 500 === 0) sample();
   });

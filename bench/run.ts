@@ -14,13 +14,13 @@ import { WORKLOADS, workloadByName } from './workloads';
 export interface RunOptions {
   workloads: string[];
   seed: number;
-  explain: 'full' | 'summary';
+  explain: 'full' | 'compact' | 'summary';
   json?: string;
   maxPods?: number;
 }
 
 function parseArgs(argv: string[]): RunOptions {
-  const opts: RunOptions = { workloads: [], seed: 1, explain: 'summary' };
+  const opts: RunOptions = { workloads: [], seed: 1, explain: 'compact' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -32,11 +32,14 @@ function parseArgs(argv: string[]): RunOptions {
     else if (a === '--seed') opts.seed = Number(value());
     else if (a === '--explain') {
       const v = value();
-      if (v !== 'full' && v !== 'summary') throw new Error(`--explain must be full or summary, got "${v}"`);
+      if (v !== 'full' && v !== 'compact' && v !== 'summary') {
+        throw new Error(`--explain must be full, compact or summary, got "${v}"`);
+      }
       opts.explain = v;
     } else if (a === '--max-pods') opts.maxPods = Number(value());
     else if (a === '--list') {
-      for (const w of WORKLOADS) console.log(`${w.name.padEnd(32)} ${w.nodes} nodes, ${w.pods} pods: ${w.description}`);
+      for (const w of WORKLOADS)
+        console.log(`${w.name.padEnd(32)} ${w.nodes} nodes, ${w.pods} pods: ${w.description}`);
       process.exit(0);
     } else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
     else opts.workloads.push(workloadByName(a).name);
@@ -50,7 +53,15 @@ function runChild(workload: string, opts: RunOptions): BenchResult {
   const root = path.resolve(__dirname, '..');
   const out = execFileSync(
     process.execPath,
-    ['-r', '@swc-node/register', path.join(__dirname, 'measure.ts'), workload, String(opts.seed), opts.explain, String(opts.maxPods ?? '')],
+    [
+      '-r',
+      '@swc-node/register',
+      path.join(__dirname, 'measure.ts'),
+      workload,
+      String(opts.seed),
+      opts.explain,
+      String(opts.maxPods ?? ''),
+    ],
     {
       cwd: root,
       env: { ...process.env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.base.json') },
@@ -76,7 +87,8 @@ export function formatTable(results: readonly BenchResult[]): string {
     r.scheduleSeconds.toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -89,7 +101,13 @@ export function runBenchmarks(opts: RunOptions, log: (s: string) => void = conso
   log('');
   log(formatTable(results));
   if (opts.json) {
-    const rows = results.map(({ workload, nodes, pods, podsPerSecond, peakRssMiB }) => ({ workload, nodes, pods, podsPerSecond, peakRssMiB }));
+    const rows = results.map(({ workload, nodes, pods, podsPerSecond, peakRssMiB }) => ({
+      workload,
+      nodes,
+      pods,
+      podsPerSecond,
+      peakRssMiB,
+    }));
     writeFileSync(opts.json, `${JSON.stringify(rows, null, 2)}\n`);
     log(`\nwrote ${opts.json}`);
   }

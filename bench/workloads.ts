@@ -95,14 +95,19 @@ function nodes(count: number): KubeObject[] {
   return Array.from({ length: count }, (_, i) => node(i));
 }
 
-function pendingPods(count: number, rng: SeededRandom, shape: (i: number) => Partial<PodShape> = () => ({})): KubeObject[] {
+function pendingPods(
+  count: number,
+  rng: SeededRandom,
+  shape: (i: number) => Partial<PodShape> = () => ({}),
+): KubeObject[] {
   return Array.from({ length: count }, (_, i) => pod({ name: `pod-${i}`, ...requests(rng), ...shape(i) }));
 }
 
 export const WORKLOADS: readonly Workload[] = [
   {
     name: 'SchedulingBasic',
-    description: 'default profile, cpu/memory requests, adaptive percentageOfNodesToScore, 1,000 pods already running',
+    description:
+      'default profile, cpu/memory requests, adaptive percentageOfNodesToScore, 1,000 pods already running',
     nodes: 5000,
     pods: 10000,
     build(seed) {
@@ -123,8 +128,18 @@ export const WORKLOADS: readonly Workload[] = [
       const labels = { app: 'spread' };
       const spec = {
         topologySpreadConstraints: [
-          { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: labels } },
-          { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: labels } },
+          {
+            maxSkew: 1,
+            topologyKey: 'topology.kubernetes.io/zone',
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: labels },
+          },
+          {
+            maxSkew: 1,
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'ScheduleAnyway',
+            labelSelector: { matchLabels: labels },
+          },
         ],
       };
       return [...nodes(5000), ...pendingPods(5000, rng, () => ({ labels, spec }))];
@@ -174,7 +189,13 @@ export const WORKLOADS: readonly Workload[] = [
               affinity: {
                 podAffinity: {
                   preferredDuringSchedulingIgnoredDuringExecution: [
-                    { weight: 1, podAffinityTerm: { topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: labels } } },
+                    {
+                      weight: 1,
+                      podAffinityTerm: {
+                        topologyKey: 'topology.kubernetes.io/zone',
+                        labelSelector: { matchLabels: labels },
+                      },
+                    },
                   ],
                 },
               },
@@ -193,11 +214,22 @@ export const WORKLOADS: readonly Workload[] = [
       const rng = new SeededRandom(seed);
       const classes = [
         { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'low' }, value: 1 },
-        { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 },
+        {
+          apiVersion: 'scheduling.k8s.io/v1',
+          kind: 'PriorityClass',
+          metadata: { name: 'high' },
+          value: 1000,
+        },
       ] as KubeObject[];
       // 4 × 8 cpu fills each 32-cpu node, so every high-priority pod needs a victim.
       const running = Array.from({ length: 2000 }, (_, i) =>
-        pod({ name: `low-${i}`, cpuMillis: 8000, memoryMi: 1024, nodeName: nodeName(i % 500), priorityClassName: 'low' }),
+        pod({
+          name: `low-${i}`,
+          cpuMillis: 8000,
+          memoryMi: 1024,
+          nodeName: nodeName(i % 500),
+          priorityClassName: 'low',
+        }),
       );
       const high = pendingPods(500, rng, () => ({ cpuMillis: 7000, priorityClassName: 'high' }));
       return [...classes, ...nodes(500), ...running, ...high];
@@ -234,7 +266,11 @@ export const WORKLOADS: readonly Workload[] = [
           apiVersion: 'v1',
           kind: 'PersistentVolumeClaim',
           metadata: { name: `claim-${i}`, namespace: 'default', uid: `uid-claim-${i}` },
-          spec: { storageClassName: 'csi-wffc', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          spec: {
+            storageClassName: 'csi-wffc',
+            accessModes: ['ReadWriteOnce'],
+            resources: { requests: { storage: '1Gi' } },
+          },
         } as KubeObject);
       }
       objects.push(
@@ -257,8 +293,103 @@ export const WORKLOADS: readonly Workload[] = [
   },
 ];
 
+/**
+ * A cluster as platform teams run them: 2,000 nodes in 3 zones and two pools, 200 Deployments
+ * (a ReplicaSet and a Service each, so the system default spread applies to their pods) with
+ * 20,000 pods running, and 5,000 new replicas pending: every 4th with a zone spread constraint,
+ * every 5th with a pool node selector.
+ */
+function realisticCluster(seed: number): KubeObject[] {
+  const rng = new SeededRandom(seed);
+  const nodeCount = 2000;
+  const apps = 200;
+  const objects: KubeObject[] = Array.from({ length: nodeCount }, (_, i) =>
+    node(i, { pool: i % 4 === 0 ? 'highmem' : 'general' }),
+  );
+  for (let a = 0; a < apps; a++) {
+    const app = `app-${String(a).padStart(3, '0')}`;
+    const labels = { app };
+    objects.push({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: app, namespace: 'default' },
+      spec: { selector: labels },
+    } as KubeObject);
+    objects.push({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: `${app}-7d4b9c`, namespace: 'default', uid: `uid-rs-${app}` },
+      spec: {
+        replicas: 125,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'app' }] } },
+      },
+    } as KubeObject);
+  }
+  const owned = (a: number, name: string, extra: Partial<PodShape>): KubeObject => {
+    const app = `app-${String(a).padStart(3, '0')}`;
+    const p = pod({ name, labels: { app }, ...requests(rng), ...extra });
+    p.metadata!.ownerReferences = [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: `${app}-7d4b9c`,
+        uid: `uid-rs-${app}`,
+        controller: true,
+      },
+    ];
+    return p;
+  };
+  for (let i = 0; i < 20000; i++)
+    objects.push(owned(i % apps, `run-${i}`, { nodeName: nodeName((i * 7) % nodeCount) }));
+  for (let i = 0; i < 5000; i++) {
+    const a = i % apps;
+    const spec: Record<string, unknown> = {};
+    if (i % 4 === 0) {
+      spec.topologySpreadConstraints = [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { app: `app-${String(a).padStart(3, '0')}` } },
+        },
+      ];
+    }
+    if (i % 5 === 0) spec.nodeSelector = { pool: i % 10 === 0 ? 'highmem' : 'general' };
+    objects.push(owned(a, `new-${i}`, { spec }));
+  }
+  return objects;
+}
+
+export const SHAPES: readonly Workload[] = [
+  {
+    name: 'Realistic',
+    description:
+      '2,000 nodes in 3 zones, 200 Deployments with 20,000 running pods, 5,000 pending (zone spread, node selectors)',
+    nodes: 2000,
+    pods: 5000,
+    build: realisticCluster,
+  },
+  {
+    name: 'Running40k',
+    description: '5,000 nodes with 40,000 pods running, 10,000 pending',
+    nodes: 5000,
+    pods: 10000,
+    build(seed) {
+      const rng = new SeededRandom(seed);
+      const running = Array.from({ length: 40000 }, (_, i) =>
+        pod({ name: `run-${i}`, ...requests(rng), nodeName: nodeName(i % 5000) }),
+      );
+      return [...nodes(5000), ...running, ...pendingPods(10000, rng)];
+    },
+  },
+];
+
 export function workloadByName(name: string): Workload {
-  const w = WORKLOADS.find((x) => x.name.toLowerCase() === name.toLowerCase());
-  if (!w) throw new Error(`unknown workload "${name}"; known: ${WORKLOADS.map((x) => x.name).join(', ')}`);
+  const w = [...WORKLOADS, ...SHAPES].find((x) => x.name.toLowerCase() === name.toLowerCase());
+  if (!w)
+    throw new Error(
+      `unknown workload "${name}"; known: ${[...WORKLOADS, ...SHAPES].map((x) => x.name).join(', ')}`,
+    );
   return w;
 }

@@ -57,8 +57,8 @@ export interface PluginScoreBreakdown {
 }
 
 /**
- * A cycle's scores. The plugins' breakdown arrays are reused by the next runScorePlugins call:
- * read (or copy) them before scoring another pod.
+ * A cycle's scores. The totals and the plugins' breakdown arrays are reused by the next
+ * runScorePlugins call: read (or copy) them before scoring another pod.
  */
 export interface ScoreResult {
   totals: NodeScore[];
@@ -345,8 +345,10 @@ export class Framework implements Handle {
     return null;
   }
 
-  /** Score breakdown buffers, reused from one scheduling cycle to the next. */
+  /** Score lists and breakdown buffers, reused from one scheduling cycle to the next. */
   private readonly scoreBuffers: Float64Array[] = [];
+  private readonly totalsList: NodeScore[] = [];
+  private readonly pluginScoreList: NodeScore[] = [];
 
   private scoreBuffer(index: number, length: number): Float64Array {
     let buffer = this.scoreBuffers[index];
@@ -367,11 +369,11 @@ export class Framework implements Handle {
     nodes: NodeInfo[],
     breakdown = true,
   ): { result?: ScoreResult; status: MaybeStatus } {
-    const totals: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
+    const totals = reuseScoreList(this.totalsList, nodes);
     const plugins: PluginScoreBreakdown[] = [];
     let scratch = 0;
     // One score list reused by every plugin: each plugin overwrites all entries before use.
-    const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
+    const scores = reuseScoreList(this.pluginScoreList, nodes);
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       const raw = breakdown ? this.scoreBuffer(scratch++, nodes.length) : undefined;
@@ -471,4 +473,18 @@ export class Framework implements Handle {
   runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): void {
     for (const p of this.postBindPlugins) p.postBind(state, pod, nodeName);
   }
+}
+
+/** `list` holding one entry per node, score 0, reusing the entries of earlier cycles. */
+function reuseScoreList(list: NodeScore[], nodes: readonly NodeInfo[]): NodeScore[] {
+  list.length = Math.min(list.length, nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const entry = list[i];
+    if (entry === undefined) list.push({ name: nodes[i].name, score: 0 });
+    else {
+      entry.name = nodes[i].name;
+      entry.score = 0;
+    }
+  }
+  return list;
 }
