@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench [-- workload… --json file]`: the engine benchmarks (bench/run.ts).
+// `npm run bench [-- workload… --json file]`: the engine benchmarks (bench/run.ts), then the
+// whole-process rows (bench/whole-process.ts; `--engine-only` skips them).
 // `npm run bench -- --service`: the service measurements too (need PostgreSQL and Redis):
 // snapshot import of a 5,000-node / 50,000-pod dump, submit→result latency, GraphQL placements
 // under steady load, and worker-pool throughput. The scripts run from TypeScript sources with the
@@ -22,9 +23,12 @@ function runScript(script, args) {
 
 const args = process.argv.slice(2);
 const service = args.includes('--service');
-const engineArgs = args.filter((a) => a !== '--service');
+const engineOnly = args.includes('--engine-only');
+const engineArgs = args.filter((a) => a !== '--service' && a !== '--engine-only');
 
 let status = runScript('bench/run.ts', engineArgs);
+// What a user runs: the bin as a whole process, default options (bench/whole-process.ts).
+if (!engineOnly && !engineArgs.some((a) => a === '--list')) status = runScript('bench/whole-process.ts', []) || status;
 if (service) {
   // The service measurements start the compiled api and worker (apps/e2e/src/service-process.ts).
   const build = ['scripts/build.cjs', '--stale', 'apps/api', 'apps/worker'];
