@@ -179,6 +179,18 @@ export interface BehaviourSwitches {
    * match PersistentVolume's node affinity` (before: `node(s) had volume node affinity conflict`).
    */
   volumeNodeAffinityReasonNamesPersistentVolume: boolean;
+  /** From 1.36, ImageLocality counts image volumes (`volumes[].image.reference`) like containers. */
+  imageLocalityCountsImageVolumes: boolean;
+  /**
+   * From 1.36, NodeResourcesBalancedAllocation scores how much the pod improves the node's balance
+   * (50 + (50 + with − without) / 2) instead of the balance with the pod alone.
+   */
+  balancedAllocationScoresImprovement: boolean;
+  /**
+   * From 1.37, a successful preemption answers `preemption: found a potential placement for pod on
+   * node N, preempting K victims`, which the failed attempt's FitError then carries.
+   */
+  preemptionReportsPlacement: boolean;
 }
 
 /** The release each switch started in; a patch ("1.34.2") when upstream changed within a minor. */
@@ -211,6 +223,9 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   postFilterMessageWithoutPeriod: '1.29',
   draPostFilterWithoutReason: '1.37',
   volumeNodeAffinityReasonNamesPersistentVolume: '1.33',
+  imageLocalityCountsImageVolumes: '1.36',
+  balancedAllocationScoresImprovement: '1.36',
+  preemptionReportsPlacement: '1.37',
 };
 
 export function compareVersions(a: string, b: string): number {

@@ -354,7 +354,13 @@ export interface PreemptionOutcome {
 export function runPostFilter(fwk: Framework, record: AttemptRecord, pod: Pod): PreemptionOutcome {
   const statuses: NodeToStatusMap = record.diagnosis.nodeToStatusMap;
   record.diagnosis.postFilterMsgWithoutPeriod = fwk.features.behaviour.postFilterMessageWithoutPeriod;
-  return fwk.runPostFilterPlugins(record.state, pod, statuses);
+  const outcome = fwk.runPostFilterPlugins(record.state, pod, statuses);
+  // A successful PostFilter that explains itself (1.37 preemption) is part of the failed attempt's FitError.
+  if (outcome.status && isSuccess(outcome.status) && outcome.status.message()) {
+    record.diagnosis.postFilterMsg = outcome.status.message();
+    record.message = fitErrorMessage(fwk.snapshot().list().length, record.diagnosis);
+  }
+  return outcome;
 }
 
 export function priorityOf(pod: Pod): number {

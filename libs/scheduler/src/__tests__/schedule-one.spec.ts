@@ -167,7 +167,7 @@ describe('simulate', () => {
       low,
       high,
     ];
-    const res = simulate(items as never, {});
+    const res = simulate(items as never, { compatibilityVersion: '1.36' });
     const preemptor = res.results[0];
     expect(preemptor).toMatchObject({
       node: 'n1',
@@ -176,6 +176,11 @@ describe('simulate', () => {
       attempts: 2,
     });
     expect(preemptor.firstAttempt?.message).toBe('0/1 nodes are available: 1 Insufficient cpu.');
+    // From 1.37 the successful preemption explains itself in the failed attempt's FitError.
+    const newest = simulate(items as never, { compatibilityVersion: '1.37' }).results[0];
+    expect(newest.firstAttempt?.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod on node n1, preempting 1 victims',
+    );
     expect(res.summary.preempted).toBe(1);
   });
 });

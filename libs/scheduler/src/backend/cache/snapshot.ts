@@ -38,10 +38,11 @@ export class Snapshot implements NodeInfoLister {
       this.byName.set(ni.name, ni);
       this.position.set(ni, i);
     });
+    const inAddOrder = nodes.map((n) => this.byName.get(n.metadata?.name ?? '')!);
     if (opts.imageNumNodes === 'at-node-add') {
-      assignImageStatesInAddOrder(nodes.map((n) => this.byName.get(n.metadata?.name ?? '')!));
+      assignImageStatesInAddOrder(inAddOrder);
     } else {
-      this.computeImageStates();
+      this.computeImageStates(inAddOrder);
     }
     for (const p of pods) {
       const nodeName = p.spec?.nodeName;
@@ -138,19 +139,30 @@ export class Snapshot implements NodeInfoLister {
     return true;
   }
 
-  /** Every image name on a node maps to its size and the count of nodes that have it. */
-  private computeImageStates(): void {
-    const numNodes = new Map<string, number>();
-    for (const ni of this.ordered) {
+  /**
+   * Every image name on a node maps to the number of nodes that list it and, as in upstream's
+   * cache (addNodeImageStates), the size reported by the first node to list it in add (input)
+   * order: nodes may report different sizes for the same name.
+   */
+  private computeImageStates(nodesInAddOrder: readonly NodeInfo[]): void {
+    const shared = new Map<string, { size: number; numNodes: number }>();
+    for (const ni of nodesInAddOrder) {
+      const counted = new Set<string>();
       for (const img of ni.node.status?.images ?? []) {
-        for (const name of img.names ?? []) numNodes.set(name, (numNodes.get(name) ?? 0) + 1);
+        for (const name of img.names ?? []) {
+          let state = shared.get(name);
+          if (!state) shared.set(name, (state = { size: img.sizeBytes ?? 0, numNodes: 0 }));
+          if (!counted.has(name)) {
+            counted.add(name);
+            state.numNodes++;
+          }
+        }
       }
     }
     for (const ni of this.ordered) {
       const states = new Map<string, { size: number; numNodes: number }>();
       for (const img of ni.node.status?.images ?? []) {
-        for (const name of img.names ?? [])
-          states.set(name, { size: img.sizeBytes ?? 0, numNodes: numNodes.get(name) ?? 0 });
+        for (const name of img.names ?? []) states.set(name, shared.get(name)!);
       }
       ni.imageStates = states;
     }

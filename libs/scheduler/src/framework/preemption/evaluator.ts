@@ -79,9 +79,15 @@ export class Evaluator {
     const best = this.selectCandidate(found.candidates);
     if (!best || best.nodeName === '')
       return { status: new Status(Code.Unschedulable, [MSG_NO_CANDIDATE_NODE]) };
+    // From 1.37 success says where the pod would go and at what cost (it shows in the FitError).
+    const status = this.handle.features.behaviour.preemptionReportsPlacement
+      ? new Status(Code.Success, [
+          `found a potential placement for pod on node ${best.nodeName}, preempting ${best.victims.length} victims`,
+        ])
+      : null;
     return {
       result: { nominatedNodeName: best.nodeName, victims: best.victims, candidates: found.candidates },
-      status: null,
+      status,
     };
   }
 

@@ -31,7 +31,11 @@ export function calculatePriority(sumScores: number, numContainers: number): num
   return Math.trunc((MAX_NODE_SCORE * (sumScores - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
 }
 
-function sumContainers(nodeInfo: NodeInfo, containers: readonly Container[] | undefined, totalNumNodes: number): number {
+function sumContainers(
+  nodeInfo: NodeInfo,
+  containers: readonly Container[] | undefined,
+  totalNumNodes: number,
+): number {
   // A node without images scores 0; skip normalizing the pod's image names for it.
   if (nodeInfo.imageStates.size === 0) return 0;
   let sum = 0;
@@ -58,7 +62,23 @@ export class ImageLocality implements ScorePlugin {
       sum += sumContainers(nodeInfo, init, totalNumNodes);
       numContainers += init.length;
     }
+    // From 1.36 image volumes count like containers.
+    for (const image of this.volumeImages(pod)) {
+      const state = nodeInfo.imageStates.get(image);
+      if (state) sum += scaledImageScore(state, totalNumNodes);
+      numContainers++;
+    }
     return [calculatePriority(sum, numContainers), null];
+  }
+
+  private volumeImages(pod: Pod): string[] {
+    if (!this.handle.features.behaviour.imageLocalityCountsImageVolumes) return [];
+    const out: string[] = [];
+    for (const v of pod.spec?.volumes ?? []) {
+      const ref = (v as { image?: { reference?: string } }).image;
+      if (ref) out.push(normalizedImageName(ref.reference ?? ''));
+    }
+    return out;
   }
 
   /** Same numbers as `score`, with the pod's image names normalized once for all nodes. */
@@ -68,6 +88,7 @@ export class ImageLocality implements ScorePlugin {
     if (this.handle.features.behaviour.imageLocalityCountsInitContainers) {
       for (const c of pod.spec?.initContainers ?? []) images.push(normalizedImageName(c.image ?? ''));
     }
+    images.push(...this.volumeImages(pod));
     const numContainers = images.length;
     const withoutImages = calculatePriority(0, numContainers);
     for (let i = 0; i < nodes.length; i++) {

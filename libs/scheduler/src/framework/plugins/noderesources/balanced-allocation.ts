@@ -10,7 +10,7 @@ import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
 import type { NodeResourcesBalancedAllocationArgs } from './args';
 import { ResourceAllocationScorer } from './resource-allocation';
-import { balancedResourceScorer } from './strategies';
+import { balanceImprovementScorer, balancedResourceScorer } from './strategies';
 
 export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   readonly name = PluginNames.NodeResourcesBalancedAllocation;
@@ -21,7 +21,10 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
     private readonly handle: Handle,
   ) {
     // Upstream scores balance on what pods actually request (no 100m/200Mi defaults).
-    this.scorer = new ResourceAllocationScorer(args.resources, balancedResourceScorer, true);
+    const scorer = handle.features.behaviour.balancedAllocationScoresImprovement
+      ? balanceImprovementScorer
+      : balancedResourceScorer;
+    this.scorer = new ResourceAllocationScorer(args.resources, scorer, true);
   }
 
   /**

@@ -23,6 +23,8 @@ export type ResourceScorer = (
   allocatable: number[],
   weights: number[],
   count: number,
+  /** What the node has requested without the pod (same entries as `requested`). */
+  allocated?: number[],
 ) => number;
 
 /**
@@ -67,6 +69,7 @@ export class ResourceAllocationScorer {
   private readonly requestedScratch: number[];
   private readonly allocatableScratch: number[];
   private readonly weightScratch: number[];
+  private readonly allocatedScratch: number[];
 
   constructor(
     readonly resources: readonly ResourceSpec[],
@@ -77,6 +80,7 @@ export class ResourceAllocationScorer {
     this.requestedScratch = new Array(resources.length).fill(0);
     this.allocatableScratch = new Array(resources.length).fill(0);
     this.weightScratch = new Array(resources.length).fill(0);
+    this.allocatedScratch = new Array(resources.length).fill(0);
   }
 
   private requestsPod: Pod | null = null;
@@ -132,11 +136,18 @@ export class ResourceAllocationScorer {
       // Resources the node has none of are left out of the score entirely.
       if (alloc === 0) continue;
       this.requestedScratch[count] = used + req;
+      this.allocatedScratch[count] = used;
       this.allocatableScratch[count] = alloc;
       this.weightScratch[count] = this.resources[i].weight;
       count++;
     }
-    return this.scorer(this.requestedScratch, this.allocatableScratch, this.weightScratch, count);
+    return this.scorer(
+      this.requestedScratch,
+      this.allocatableScratch,
+      this.weightScratch,
+      count,
+      this.allocatedScratch,
+    );
   }
 }
 

@@ -42,7 +42,13 @@ export function buildBrokenLinearFunction(shape: readonly FunctionShapePoint[]):
       if (p <= shape[i].utilization) {
         if (i === 0) return shape[0].score;
         const prev = shape[i - 1];
-        return prev.score + idiv((shape[i].score - prev.score) * (p - prev.utilization), shape[i].utilization - prev.utilization);
+        return (
+          prev.score +
+          idiv(
+            (shape[i].score - prev.score) * (p - prev.utilization),
+            shape[i].utilization - prev.utilization,
+          )
+        );
       }
     }
     return shape[shape.length - 1].score;
@@ -54,7 +60,10 @@ const MAX_UTILIZATION = 100;
 export const MAX_CUSTOM_PRIORITY_SCORE = 10;
 
 export function requestedToCapacityRatioScorer(shape: readonly FunctionShapePoint[]): ResourceScorer {
-  const scaled = shape.map((p) => ({ utilization: p.utilization, score: p.score * (MAX_NODE_SCORE / MAX_CUSTOM_PRIORITY_SCORE) }));
+  const scaled = shape.map((p) => ({
+    utilization: p.utilization,
+    score: p.score * (MAX_NODE_SCORE / MAX_CUSTOM_PRIORITY_SCORE),
+  }));
   const raw = buildBrokenLinearFunction(scaled);
   const perResource = (req: number, cap: number): number =>
     cap === 0 || req > cap ? raw(MAX_UTILIZATION) : raw(idiv(req * MAX_UTILIZATION, cap));
@@ -83,10 +92,15 @@ function goRound(x: number): number {
  * BalancedAllocation: 1 − standard deviation of the requested fractions (each capped at 1),
  * times MaxNodeScore, truncated. Weights take no part.
  */
-export const balancedResourceScorer: ResourceScorer = (requested, allocatable, _weights, count) => {
+export const balancedResourceScorer: ResourceScorer = (requested, allocatable, _weights, count) =>
+  balanceScore(requested, allocatable, count);
+
+function balanceScore(requested: readonly number[], allocatable: readonly number[], count: number): number {
   let std = 0;
   if (count === 2) {
-    std = Math.abs((Math.min(requested[0] / allocatable[0], 1) - Math.min(requested[1] / allocatable[1], 1)) / 2);
+    std = Math.abs(
+      (Math.min(requested[0] / allocatable[0], 1) - Math.min(requested[1] / allocatable[1], 1)) / 2,
+    );
   } else if (count > 2) {
     let total = 0;
     for (let i = 0; i < count; i++) total += Math.min(requested[i] / allocatable[i], 1);
@@ -99,4 +113,21 @@ export const balancedResourceScorer: ResourceScorer = (requested, allocatable, _
     std = Math.sqrt(sum / count);
   }
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
+}
+
+/**
+ * BalancedAllocation from 1.36: how much placing the pod improves the node's balance. Both
+ * balances lie in [50, 100], so their difference is mapped back into [50, 100]: about 75 when
+ * the pod changes little, towards 100 when it evens the node out, towards 50 when it skews it.
+ */
+export const balanceImprovementScorer: ResourceScorer = (
+  requested,
+  allocatable,
+  _weights,
+  count,
+  allocated,
+) => {
+  const withPod = balanceScore(requested, allocatable, count);
+  const withoutPod = balanceScore(allocated!, allocatable, count);
+  return MAX_NODE_SCORE / 2 + idiv(MAX_NODE_SCORE / 2 + withPod - withoutPod, 2);
 };

@@ -3,7 +3,7 @@
  * existing PV or by dynamic provisioning (WaitForFirstConsumer). Reserve assumes the node's
  * decisions; the simulation then applies them with applyVolumeBindings.
  */
-import type { Pod } from '@schedlab/k8s';
+import { parseQuantity, type Pod } from '@schedlab/k8s';
 import type { CycleState, StateData } from '../../cycle-state';
 import type {
   FilterPlugin,
@@ -19,7 +19,15 @@ import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
 import type { VolumeBindingArgs } from './args';
-import { VOLUME_CAPACITY_PRIORITY_GATE } from './args';
+import { STORAGE_CAPACITY_SCORING_GATE, VOLUME_CAPACITY_PRIORITY_GATE } from './args';
+import { MAX_NODE_SCORE } from '../../interface';
+import { MAX_CUSTOM_PRIORITY_SCORE, buildBrokenLinearFunction } from '../noderesources/strategies';
+
+/** A resource list's storage in bytes (rounded up, as Quantity.Value()). */
+function storageValue(list: Record<string, string | number> | undefined): number {
+  const q = list?.storage;
+  return q === undefined ? 0 : parseQuantity(q).value();
+}
 import {
   ERR_REASON_NODE_CONFLICT,
   ERR_REASON_PV_NODE_AFFINITY,
@@ -57,12 +65,20 @@ export class VolumeBinding
 {
   readonly name = PluginNames.VolumeBinding;
   private readonly capacityScoring: boolean;
+  private readonly utilizationScore: (utilization: number) => number;
 
   constructor(
     readonly args: VolumeBindingArgs,
     private readonly handle: Handle,
   ) {
-    this.capacityScoring = handle.features.enabled(VOLUME_CAPACITY_PRIORITY_GATE);
+    this.capacityScoring =
+      handle.features.enabled(VOLUME_CAPACITY_PRIORITY_GATE) ||
+      handle.features.enabled(STORAGE_CAPACITY_SCORING_GATE);
+    const shape = (args.shape ?? []).map((p) => ({
+      utilization: p.utilization,
+      score: p.score * (MAX_NODE_SCORE / MAX_CUSTOM_PRIORITY_SCORE),
+    }));
+    this.utilizationScore = buildBrokenLinearFunction(shape);
   }
 
   /** Upstream podHasPVCs: every referenced claim must exist, not be lost or being deleted. */
@@ -156,16 +172,43 @@ export class VolumeBinding
    * With StorageCapacityScoring (default from 1.37) it scores; storage capacity scoring itself is
    * not modelled, so every node scores 0 as upstream does for pods without volumes to provision.
    */
-  preScore(_state: CycleState, _pod: Pod, _nodes: NodeInfo[]): MaybeStatus {
-    if (this.capacityScoring || this.handle.features.enabled('StorageCapacityScoring')) return null;
-    return this.handle.features.behaviour.volumeBindingPreScoreSkips ? Status.skip() : null;
+  preScore(state: CycleState, _pod: Pod, _nodes: NodeInfo[]): MaybeStatus {
+    if (this.handle.features.enabled(STORAGE_CAPACITY_SCORING_GATE)) return null;
+    if (!this.handle.features.behaviour.volumeBindingPreScoreSkips) return null;
+    if (!this.capacityScoring) return Status.skip();
+    // VolumeCapacityPriority scores only when some node got static bindings in Filter.
+    const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
+    for (const v of s?.podVolumesByNode.values() ?? []) if (v.staticBindings.length > 0) return null;
+    return Status.skip();
   }
 
-  /** Without VolumeCapacityPriority (alpha, off), every node scores 0. */
-  score(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): [number, MaybeStatus] {
+  /**
+   * Without a capacity gate every node scores 0. With StorageCapacityScoring (VolumeCapacityPriority
+   * before 1.33), a node scores by how full the statically bound volumes chosen for it would be,
+   * per storage class (requested / capacity through the shape), averaged over the classes.
+   * Provisioning scores need CSIStorageCapacity per node, which Schedlab does not model: 0.
+   */
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
     if (!this.capacityScoring) return [0, null];
-    // The gate is off in every supported release; capacity scoring is not modelled.
-    return [0, null];
+    const podVolumes = state
+      .read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY)
+      ?.podVolumesByNode.get(nodeInfo.name);
+    if (!podVolumes || podVolumes.staticBindings.length === 0) return [0, null];
+    const byClass = new Map<string, { requested: number; capacity: number }>();
+    for (const { pv, pvc } of podVolumes.staticBindings) {
+      const cls = pv.spec?.storageClassName ?? '';
+      const entry = byClass.get(cls) ?? { requested: 0, capacity: 0 };
+      entry.requested += storageValue(pvc.spec?.resources?.requests);
+      entry.capacity += storageValue(pv.spec?.capacity);
+      byClass.set(cls, entry);
+    }
+    let total = 0;
+    for (const { requested, capacity } of byClass.values()) {
+      const utilization =
+        capacity === 0 || requested > capacity ? 100 : Math.trunc((requested * 100) / capacity);
+      total += this.utilizationScore(utilization);
+    }
+    return [Math.round(total / byClass.size), null];
   }
 
   scoreExtensions(): undefined {
