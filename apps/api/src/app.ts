@@ -5,7 +5,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@schedlab/config';
 import { ApiModule, GRAPHQL_PATH } from './api.module';
-import { bodyParserErrorHandler, v1BodyMiddleware } from './common/body-parsing';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { bodyParserErrorHandler, graphqlAcceptGuard, v1BodyMiddleware } from './common/body-parsing';
+import { errorBody } from './common/error-body';
 
 export const OPENAPI_PATH = 'docs';
 
@@ -18,6 +22,8 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
     bufferLogs: true,
     bodyParser: false,
   });
+  answerClientErrorsInOurShape(app.getHttpServer() as Server);
+  app.use(GRAPHQL_PATH, graphqlAcceptGuard());
   app.use('/v1', v1BodyMiddleware(config.apiLimits.bodyBytes, config.inputLimits));
   app.useBodyParser('json', { limit: config.apiLimits.graphqlBodyBytes });
   app.use(bodyParserErrorHandler(config.apiLimits.graphqlBodyBytes));
@@ -40,6 +46,35 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
   );
   SwaggerModule.setup(OPENAPI_PATH, app, document, { jsonDocumentUrl: `${OPENAPI_PATH}/openapi.json` });
   return app;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any handler (headers past its 16 KiB limit,
+ * malformed request lines) get the usual error body instead of an empty 400/431.
+ */
+function answerClientErrorsInOurShape(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const requestId = randomUUID();
+    const body = JSON.stringify(
+      errorBody(
+        tooLarge ? 'headers_too_large' : 'malformed_request',
+        tooLarge ? 'Request headers are too large' : 'Malformed HTTP request',
+        undefined,
+        requestId,
+      ),
+    );
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 /** Where a person finds things, for the start-up log line and banner. */

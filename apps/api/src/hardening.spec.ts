@@ -213,6 +213,34 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
       expect(path.body.error.requestId).toEqual(expect.any(String));
     });
 
+    it('a GraphQL mutation with an unacceptable Accept header is refused before it runs', async () => {
+      const before = await api.prisma.apiKey.count();
+      const res = await api.http
+        .post('/graphql')
+        .set(bearer(acme.key))
+        .set('accept', 'text/html')
+        .send({ query: 'mutation { createApiKey(name: "lost") { secret } }' });
+      expect(res.status).toBe(406);
+      expect(res.body.error).toMatchObject({ code: 'not_acceptable', requestId: expect.any(String) });
+      expect(await api.prisma.apiKey.count()).toBe(before);
+      const ok = await api.http
+        .post('/graphql')
+        .set(bearer(acme.key))
+        .set('accept', 'application/graphql-response+json, */*;q=0.1')
+        .send({ query: '{ __typename }' });
+      expect(ok.status).toBe(200);
+    });
+
+    it('headers past the parser limit answer 431 in the error shape', async () => {
+      await api.app.listen(0, '127.0.0.1');
+      const { port } = api.app.getHttpServer().address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/v1/snapshots`, {
+        headers: { authorization: `Bearer ${'A'.repeat(20_000)}` },
+      });
+      expect(res.status).toBe(431);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('headers_too_large');
+    });
+
     it('a subscription over HTTP answers 400, not an internal error', async () => {
       const res = await gql(`subscription { simulationProgress(id: "${runId}") { status } }`);
       expect(res.status).toBe(400);

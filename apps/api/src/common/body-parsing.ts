@@ -158,6 +158,33 @@ export function bodyParserErrorHandler(limitBytes: number) {
   };
 }
 
+const GRAPHQL_RESPONSE_TYPES = ['application/json', 'application/graphql-response+json'];
+
+/**
+ * A GraphQL request whose Accept header takes neither JSON type answers 406 before anything
+ * runs. (Apollo only negotiates after executing: a mutation was applied, e.g. a key created
+ * and its secret lost, while the client was told 406.)
+ */
+export function graphqlAcceptGuard() {
+  return (req: Request, res: ServerResponse, next: (error?: unknown) => void) => {
+    const accept = req.headers.accept;
+    if (accept === undefined || accept.trim() === '') return next();
+    const accepts = (req as Request & { accepts?: (types: string[]) => string | false }).accepts;
+    if (typeof accepts !== 'function' || accepts.call(req, GRAPHQL_RESPONSE_TYPES)) return next();
+    return sendError(
+      req,
+      res,
+      406,
+      'not_acceptable',
+      'GraphQL answers application/json or application/graphql-response+json; the Accept header allows neither',
+      {
+        accept,
+        supported: GRAPHQL_RESPONSE_TYPES,
+      },
+    );
+  };
+}
+
 function yamlSyntaxError(text: string): ApiError | undefined {
   const first = parseDocument(text, { prettyErrors: false }).errors[0];
   if (!first) return undefined;
