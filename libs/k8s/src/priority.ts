@@ -34,7 +34,12 @@ function findClass(name: string, classes: readonly PriorityClass[]): PriorityCla
   const found = classes.find((c) => c.metadata?.name === name);
   if (found) return found;
   if (name in SYSTEM_PRIORITY_CLASSES) {
-    return { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value: SYSTEM_PRIORITY_CLASSES[name] };
+    return {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name },
+      value: SYSTEM_PRIORITY_CLASSES[name],
+    };
   }
   return undefined;
 }
@@ -58,6 +63,14 @@ export function resolvePodPriority(pod: Pod, classes: readonly PriorityClass[]):
 
 /** Returns a copy of the pod with spec.priority/preemptionPolicy/priorityClassName as admission sets them. */
 export function admitPriority(pod: Pod, classes: readonly PriorityClass[]): Pod {
+  return admitPriorityInPlace(structuredClone(pod), classes);
+}
+
+/**
+ * admitPriority writing into `pod` itself: for callers that own a fresh copy (defaultPod's), which
+ * spares a second deep copy of every pod of a large dump.
+ */
+export function admitPriorityInPlace(pod: Pod, classes: readonly PriorityClass[]): Pod {
   const resolved = resolvePodPriority(pod, classes);
   const spec = pod.spec;
   if (spec?.priority !== undefined && spec.priority !== null && spec.priority !== resolved.priority) {
@@ -70,12 +83,11 @@ export function admitPriority(pod: Pod, classes: readonly PriorityClass[]): Pod 
       `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${resolved.preemptionPolicy} from the given PriorityClass name`,
     );
   }
-  const out = structuredClone(pod);
-  out.spec ??= { containers: [] };
-  out.spec.priority = resolved.priority;
-  out.spec.preemptionPolicy = resolved.preemptionPolicy;
-  if (resolved.className !== undefined) out.spec.priorityClassName = resolved.className;
-  return out;
+  pod.spec ??= { containers: [] };
+  pod.spec.priority = resolved.priority;
+  pod.spec.preemptionPolicy = resolved.preemptionPolicy;
+  if (resolved.className !== undefined) pod.spec.priorityClassName = resolved.className;
+  return pod;
 }
 
 /** spec.priority, or 0 when unset (corev1helpers.PodPriority). */

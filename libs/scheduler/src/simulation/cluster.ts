@@ -10,7 +10,7 @@ import {
   Pod,
   PriorityClass,
   StorageClass,
-  admitPriority,
+  admitPriorityInPlace,
   defaultObject,
 } from '@schedlab/k8s';
 import { ClusterObjects } from '../backend/cache/cluster-objects';
@@ -126,7 +126,8 @@ export function buildClusterState(items: readonly KubeObject[]): ClusterState {
   const pendingPods: Pod[] = [];
   const orphanPods: Pod[] = [];
   for (const p of pods) {
-    const admitted = admitPriority(p, classes);
+    // defaultObject gave this function its own copy of every pod.
+    const admitted = admitPriorityInPlace(p, classes);
     const nodeName = admitted.spec?.nodeName;
     if (!nodeName) pendingPods.push(admitted);
     else if (nodeNames.has(nodeName)) runningPods.push(admitted);
