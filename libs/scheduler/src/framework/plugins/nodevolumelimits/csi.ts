@@ -12,8 +12,14 @@ import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
 import { VolumeLimitsPreFilter } from '../helper/volume-prefilter';
 import { PluginNames } from '../names';
-import { claimClass, claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from '../volumebinding/pv-helpers';
 import {
+  claimClass,
+  claimNameOfVolume,
+  ephemeralClaimOwnershipError,
+  namespaceOf,
+} from '../volumebinding/pv-helpers';
+import {
+  CSI_ATTACH_LIMIT_PREFIX,
   ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
   IN_TREE_PLUGIN,
   allocatableVolumeLimits,
@@ -36,7 +42,11 @@ const MIGRATION_DRIVER: Record<string, string> = {
 function inTreeSource(src: Volume | PersistentVolume['spec']): { plugin: string; id: string } | undefined {
   if (!src) return undefined;
   // The CSI handle keeps the EBS volume id without the aws://<zone>/ prefix.
-  if (src.awsElasticBlockStore) return { plugin: IN_TREE_PLUGIN.awsEBS, id: src.awsElasticBlockStore.volumeID.replace(/^aws:\/\/[^/]*\//, '') };
+  if (src.awsElasticBlockStore)
+    return {
+      plugin: IN_TREE_PLUGIN.awsEBS,
+      id: src.awsElasticBlockStore.volumeID.replace(/^aws:\/\/[^/]*\//, ''),
+    };
   if (src.gcePersistentDisk) return { plugin: IN_TREE_PLUGIN.gcePD, id: src.gcePersistentDisk.pdName };
   if (src.azureDisk) return { plugin: IN_TREE_PLUGIN.azureDisk, id: src.azureDisk.diskURI };
   if (src.cinder) return { plugin: IN_TREE_PLUGIN.cinder, id: src.cinder.volumeID };
@@ -64,6 +74,16 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
     }
     if (newVolumes.size === 0) return null;
 
+    // From 1.37 (VolumeLimitScaling) a driver that opts in keeps pods off nodes without it.
+    if (this.handle.features.enabled('VolumeLimitScaling')) {
+      for (const key of newVolumes.values()) {
+        const driver = key.slice(CSI_ATTACH_LIMIT_PREFIX.length);
+        if (!this.driverInstalledOnNode(driver, csiNode)) {
+          return Status.unschedulable(`${driver} CSI driver is not installed on the node`);
+        }
+      }
+    }
+
     const limits = allocatableVolumeLimits(nodeInfo);
     for (const d of csiNode?.spec?.drivers ?? []) {
       if (d.allocatable?.count != null) limits.set(csiAttachLimitKey(d.name), d.allocatable.count);
@@ -88,11 +108,24 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
     return null;
   }
 
+  /** A driver without a CSIDriver object, or one that does not opt in, counts as installed. */
+  private driverInstalledOnNode(driver: string, csiNode: CSINode | undefined): boolean {
+    const csiDriver = this.handle.objects.csiDrivers.get(driver) as
+      { spec?: { preventPodSchedulingIfMissing?: boolean } } | undefined;
+    if (!csiDriver?.spec?.preventPodSchedulingIfMissing) return true;
+    return (csiNode?.spec?.drivers ?? []).some((d) => d.name === driver);
+  }
+
   /**
    * Adds the pod's CSI volumes to `out`. For the incoming pod a missing claim is an error; for
    * pods already on the node it is skipped.
    */
-  private filterAttachableVolumes(pod: Pod, csiNode: CSINode | undefined, newPod: boolean, out: VolumeMap): void {
+  private filterAttachableVolumes(
+    pod: Pod,
+    csiNode: CSINode | undefined,
+    newPod: boolean,
+    out: VolumeMap,
+  ): void {
     const ns = namespaceOf(pod);
     for (const vol of pod.spec?.volumes ?? []) {
       const ref = claimNameOfVolume(pod, vol);
@@ -107,7 +140,8 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
       if (!ref.name) throw new Error('PersistentVolumeClaim had no name');
       const pvc = this.handle.objects.persistentVolumeClaims.get(ns, ref.name);
       if (!pvc) {
-        if (newPod) throw new Error(`looking up PVC ${ns}/${ref.name}: persistentvolumeclaim "${ref.name}" not found`);
+        if (newPod)
+          throw new Error(`looking up PVC ${ns}/${ref.name}: persistentvolumeclaim "${ref.name}" not found`);
         continue;
       }
       if (ref.ephemeral) {
@@ -120,19 +154,26 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
     }
   }
 
-  private csiDriverInfo(csiNode: CSINode | undefined, pvc: PersistentVolumeClaim): { driver: string; handle: string } | undefined {
+  private csiDriverInfo(
+    csiNode: CSINode | undefined,
+    pvc: PersistentVolumeClaim,
+  ): { driver: string; handle: string } | undefined {
     const pvName = pvc.spec?.volumeName;
     const pv = pvName ? this.handle.objects.persistentVolumes.get(pvName) : undefined;
     if (!pv) return this.csiDriverInfoFromClass(csiNode, pvc);
     const csi = pv.spec?.csi;
-    if (csi) return csi.driver && csi.volumeHandle ? { driver: csi.driver, handle: csi.volumeHandle } : undefined;
+    if (csi)
+      return csi.driver && csi.volumeHandle ? { driver: csi.driver, handle: csi.volumeHandle } : undefined;
     const src = inTreeSource(pv.spec);
     if (!src || !isCSIMigrationOn(csiNode, src.plugin)) return undefined;
     return { driver: MIGRATION_DRIVER[src.plugin], handle: src.id };
   }
 
   /** A claim without a PV counts under its class's provisioner, with a placeholder handle unique to the claim. */
-  private csiDriverInfoFromClass(csiNode: CSINode | undefined, pvc: PersistentVolumeClaim): { driver: string; handle: string } | undefined {
+  private csiDriverInfoFromClass(
+    csiNode: CSINode | undefined,
+    pvc: PersistentVolumeClaim,
+  ): { driver: string; handle: string } | undefined {
     const scName = claimClass(pvc);
     if (!scName) return undefined;
     const sc = this.handle.objects.storageClasses.get(scName);
