@@ -11,6 +11,7 @@ import { TenantDataModule } from './common/tenant-data';
 import { ProfilesController } from './profiles/profiles.controller';
 import { ProfilesService } from './profiles/profiles.service';
 import { RunsController } from './runs/runs.controller';
+import { ExplanationReplays } from './runs/explanation-replays';
 import { RunsService } from './runs/runs.service';
 import { RunProgressRelay } from './runs/run-progress.relay';
 import { RunFieldsResolver, ServiceQueriesResolver } from './graphql/service.resolver';
@@ -35,6 +36,7 @@ import { SnapshotsService } from './snapshots/snapshots.service';
     ProfilesService,
     ScenariosService,
     RunsService,
+    ExplanationReplays,
     ApiKeysService,
     RunProgressRelay,
     ServiceQueriesResolver,

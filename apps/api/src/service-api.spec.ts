@@ -163,10 +163,24 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     });
 
     it('pages placements by cursor with filters, and groups unschedulable pods', async () => {
-      // Results are written by the worker; here they are written directly as the worker would.
+      // Results are written by the worker; here they are written directly as the worker would:
+      // rows tagged with the attempt that finished the run, read once the run has succeeded.
+      const finished = await api.prisma.simulationRun.create({
+        data: {
+          tenantId: acme.id,
+          type: 'simulate',
+          snapshotId,
+          profileName: 'default',
+          profileVersion: 1,
+          status: 'succeeded',
+          attempts: 1,
+        },
+      });
+      const runId = finished.id;
       await api.prisma.placement.createMany({
         data: [0, 1, 2, 3, 4].map((i) => ({
           runId,
+          attempt: 1,
           ordinal: i,
           podKey: `default/p${i}`,
           namespace: 'default',

@@ -3,7 +3,12 @@ import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullm
 import Redis from 'ioredis';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
-import { redisOptionsFromUrl, SIMULATIONS_QUEUE, type SimulationJobData, simulationJobDataSchema } from '@schedlab/jobs';
+import {
+  redisOptionsFromUrl,
+  SIMULATIONS_QUEUE,
+  type SimulationJobData,
+  simulationJobDataSchema,
+} from '@schedlab/jobs';
 import { onChildFinished, RunExecutor, SWEEPS_QUEUE } from '@schedlab/runs';
 import { bullmqConnection } from './bullmq-options';
 
@@ -30,7 +35,11 @@ export class SimulationsWorker implements OnApplicationBootstrap, OnApplicationS
     private readonly prisma: PrismaService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {
-    this.publisher = new Redis({ ...redisOptionsFromUrl(config.redisUrl), lazyConnect: true, maxRetriesPerRequest: 2 });
+    this.publisher = new Redis({
+      ...redisOptionsFromUrl(config.redisUrl),
+      lazyConnect: true,
+      maxRetriesPerRequest: 2,
+    });
     this.publisher.on('error', (error) => this.logger.warn(`progress publisher: ${error.message}`));
     this.sweeps = new Queue(SWEEPS_QUEUE, bullmqConnection(config));
     this.sweeps.on('error', (error) => this.logger.warn(`sweeps queue: ${error.message}`));
@@ -38,6 +47,7 @@ export class SimulationsWorker implements OnApplicationBootstrap, OnApplicationS
       runTimeoutMs: config.worker.runTimeoutMs,
       maxAttempts: config.worker.runMaxAttempts,
       publicApiUrl: config.publicApiUrl,
+      databaseUrl: config.databaseUrl,
     });
   }
 
@@ -59,7 +69,13 @@ export class SimulationsWorker implements OnApplicationBootstrap, OnApplicationS
     const outcome = await this.executor.execute(runId);
     if (outcome.kind === 'retry') {
       const delay = retryBackoffMs(outcome.attempt);
-      this.logger.warn({ msg: 'run failed transiently; retrying', runId, attempt: outcome.attempt, delayMs: delay, error: outcome.error.message });
+      this.logger.warn({
+        msg: 'run failed transiently; retrying',
+        runId,
+        attempt: outcome.attempt,
+        delayMs: delay,
+        error: outcome.error.message,
+      });
       await job.moveToDelayed(Date.now() + delay, token);
       throw new DelayedError();
     }

@@ -40,6 +40,8 @@ export interface AppConfig {
   inputLimits: { maxDepth: number; maxYamlAliases: number; maxObjects: number; maxStringBytes: number };
   /** GraphQL operation limits: depth, cost (docs/api.md) and aliased fields. */
   graphqlLimits: { maxDepth: number; maxComplexity: number; maxAliases: number };
+  /** On-demand full explanations (replays) in the api: at once per process, and time limit. */
+  explainReplay: { concurrency: number; timeoutMs: number };
 }
 
 /** Raised when the environment is unusable; the message names every offending variable. */
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxComplexity: e.GRAPHQL_MAX_COMPLEXITY,
       maxAliases: e.GRAPHQL_MAX_ALIASES,
     },
+    explainReplay: { concurrency: e.EXPLAIN_REPLAY_CONCURRENCY, timeoutMs: e.EXPLAIN_REPLAY_TIMEOUT_MS },
     publicApiUrl: e.PUBLIC_API_URL.replace(/\/+$/, ''),
     worker: {
       concurrency: e.WORKER_CONCURRENCY,

@@ -52,6 +52,10 @@ export const envSchema = z.object({
   RECONCILE_INTERVAL_MS: positiveInt.default(30_000),
   /** Attempts for a run that fails transiently (or whose worker dies) before it is failed. */
   RUN_MAX_ATTEMPTS: positiveInt.default(5),
+  /** Full explanations (replays of a run) one api process computes at once, each on its own thread. */
+  EXPLAIN_REPLAY_CONCURRENCY: positiveInt.default(2),
+  /** A replay still going after this long is stopped and answered 503. */
+  EXPLAIN_REPLAY_TIMEOUT_MS: positiveInt.default(60_000),
   /** Hosts (names or IPs, comma-separated) webhooks may target even if they resolve to private ranges. */
   WEBHOOK_ALLOW_HOSTS: z
     .string()

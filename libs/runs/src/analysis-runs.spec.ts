@@ -6,7 +6,15 @@ import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
 import { createPrismaClient } from '@schedlab/db';
 import { redisOptionsFromUrl } from '@schedlab/jobs';
 import { type KubeObject, parseKubernetesObjects, type Pod } from '@schedlab/k8s';
-import { capacity, compare, type EngineOptions, type NodeTemplate, nodesNeeded, resilience, type Scenario } from '@schedlab/scenarios';
+import {
+  capacity,
+  compare,
+  type EngineOptions,
+  type NodeTemplate,
+  nodesNeeded,
+  resilience,
+  type Scenario,
+} from '@schedlab/scenarios';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
 import { RunExecutor } from './run-executor';
 
@@ -15,7 +23,9 @@ const readExample = (file: string) => readFileSync(join(examples, file), 'utf8')
 
 /** What the API receives as JSON options: the example files' documents, as a client would send them. */
 const webPod = parseYaml(readExample('templates/web-pod.yaml')) as Pod;
-const nodeTemplates = (parseYaml(readExample('templates/node-templates.yaml')) as { templates: NodeTemplate[] }).templates;
+const nodeTemplates = (
+  parseYaml(readExample('templates/node-templates.yaml')) as { templates: NodeTemplate[] }
+).templates;
 const drainZone = parseYaml(readExample('scenarios/drain-zone.yaml')) as Scenario;
 const binPacking = parseYaml(readExample('profiles/bin-packing.yaml')) as unknown;
 
@@ -28,7 +38,9 @@ const SEED = 7;
  * last bit lost (0.39344262295081966 comes back as 0.3934426229508197).
  */
 const comparable = (value: unknown) =>
-  JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v)) as unknown;
+  JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
+    typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
+  ) as unknown;
 
 /**
  * Every analysis run type end to end through RunExecutor (real PostgreSQL, Redis and engine
@@ -42,13 +54,23 @@ describe('analysis runs store the library result (real PostgreSQL and Redis)', (
   let tenantId: string;
   let snapshotId: string;
   let items: KubeObject[];
-  const settings = { runTimeoutMs: 120_000, maxAttempts: 3, publicApiUrl: 'https://schedlab.example', cancelPollMs: 100 };
+  const settings = {
+    runTimeoutMs: 120_000,
+    maxAttempts: 3,
+    publicApiUrl: 'https://schedlab.example',
+    cancelPollMs: 100,
+    get databaseUrl() {
+      return db.url;
+    },
+  };
   const engine: EngineOptions = { seed: SEED };
 
   /** Executes one run of `type` on cluster-small.yaml and returns its single stored result. */
   async function executeRun(type: string, options: Record<string, unknown>, scenario?: Scenario) {
     const scenarioRow = scenario
-      ? await prisma.scenario.create({ data: { tenantId, snapshotId, name: scenario.name ?? type, document: scenario as object } })
+      ? await prisma.scenario.create({
+          data: { tenantId, snapshotId, name: scenario.name ?? type, document: scenario as object },
+        })
       : undefined;
     const run = await prisma.simulationRun.create({
       data: {
@@ -62,8 +84,15 @@ describe('analysis runs store the library result (real PostgreSQL and Redis)', (
         options: options as object,
       },
     });
-    expect(await new RunExecutor(prisma, redis, settings).execute(run.id)).toMatchObject({ kind: 'finished', status: 'succeeded' });
-    expect(await prisma.simulationRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: 'succeeded', error: null, attempts: 1 });
+    expect(await new RunExecutor(prisma, redis, settings).execute(run.id)).toMatchObject({
+      kind: 'finished',
+      status: 'succeeded',
+    });
+    expect(await prisma.simulationRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      status: 'succeeded',
+      error: null,
+      attempts: 1,
+    });
     expect(await prisma.runResult.count({ where: { runId: run.id } })).toBe(1);
     // Analyses report no per-pod placements; the typed result is the analysis column.
     expect(await prisma.placement.count({ where: { runId: run.id } })).toBe(0);
@@ -76,11 +105,20 @@ describe('analysis runs store the library result (real PostgreSQL and Redis)', (
     redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
     tenantId = (await createTenantWithAdminKey(prisma, uniqueName('analyses'))).tenant.id;
     // Stored as the API's snapshot import stores it: parsed objects, packed.
-    items = parseKubernetesObjects(readExample('cluster-small.yaml'), { source: 'cluster-small.yaml' }).objects;
+    items = parseKubernetesObjects(readExample('cluster-small.yaml'), {
+      source: 'cluster-small.yaml',
+    }).objects;
     const { content, contentHash, sizeBytes } = packSnapshotItems(items);
     snapshotId = (
       await prisma.snapshot.create({
-        data: { tenantId, name: 'cluster-small', counts: {}, contentHash, sizeBytes, content: new Uint8Array(content) },
+        data: {
+          tenantId,
+          name: 'cluster-small',
+          counts: {},
+          contentHash,
+          sizeBytes,
+          content: new Uint8Array(content),
+        },
       })
     ).id;
   });
@@ -108,10 +146,15 @@ describe('analysis runs store the library result (real PostgreSQL and Redis)', (
     expect(expected.scheduled).toEqual(['ml/trainer-run-42', 'shop/cache-3']);
     expect(Object.keys(expected.unhostable)).toEqual(['db/postgres-1']);
     expect(comparable(result.analysis)).toEqual(comparable(expected));
-    expect(result.summary).toEqual({ add: expected.add, hourlyCost: expected.hourlyCost, scheduled: 2, limited: false });
+    expect(result.summary).toEqual({
+      add: expected.add,
+      hourlyCost: expected.hourlyCost,
+      scheduled: 2,
+      limited: false,
+    });
   });
 
-  it('resilience by zone: every zone critical, with the library\'s per-zone figures', async () => {
+  it("resilience by zone: every zone critical, with the library's per-zone figures", async () => {
     const result = await executeRun('resilience', { by: 'zone' });
     const expected = resilience(items, 'zone', engine);
     expect(expected.domains.map((d) => d.domain).sort()).toEqual(['eu-west-1a', 'eu-west-1b', 'eu-west-1c']);
@@ -126,9 +169,14 @@ describe('analysis runs store the library result (real PostgreSQL and Redis)', (
     const result = await executeRun('compare', {}, drainZone);
     const expected = compare(items, { scenario: drainZone, after: {} }, engine);
     // The drained web replica lands on a node the scenario added in eu-west-1c.
-    expect(expected.moved).toEqual([{ pod: 'shop/web-7d9f8b6c5-m2hvd', from: 'node-b1', to: 'node-c-extra-1' }]);
+    expect(expected.moved).toEqual([
+      { pod: 'shop/web-7d9f8b6c5-m2hvd', from: 'node-b1', to: 'node-c-extra-1' },
+    ]);
     expect(comparable(result.analysis)).toEqual(comparable(expected));
-    expect(result.summary).toMatchObject({ moved: expected.moved.length, newlyScheduled: expected.newlyScheduled.length });
+    expect(result.summary).toMatchObject({
+      moved: expected.moved.length,
+      newlyScheduled: expected.newlyScheduled.length,
+    });
   });
 
   it('compare with an "after" profile: default vs bin packing, as the API stores a resolved afterProfile', async () => {

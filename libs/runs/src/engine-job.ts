@@ -16,6 +16,19 @@ export interface EngineJob {
   seed: number;
   /** Type-specific options as stored on the run. */
   options: Record<string, unknown>;
+  /**
+   * Where the thread writes the placement and explanation rows itself (result-writer), tagged
+   * with the execution's claim; the output it posts back then carries no rows. Without it the
+   * rows come back in the output.
+   */
+  write?: { databaseUrl: string; claim: number };
+}
+
+/** One pod's full explanation recomputed by replay, and the run's node names. */
+export interface PodReplay {
+  /** The pod's PodSchedulingResult at explain level `full`. */
+  result: Record<string, unknown>;
+  nodes: string[];
 }
 
 export interface PlacementRow {
@@ -42,6 +55,8 @@ export interface EngineOutput {
   storageSummary: ClassStorage[] | null;
   placements: PlacementRow[];
   explanations: { namespace: string; name: string; explanation: Record<string, unknown> }[];
+  /** Set when the thread wrote the rows itself (EngineJob.write): how many it wrote. */
+  written?: { placements: number; explanations: number };
 }
 
 export interface EngineProgress {
@@ -55,4 +70,9 @@ export interface EngineFailure {
   name: string;
   message: string;
   deterministic: boolean;
+  /** The error's own code, when it has one (ReplayUnavailableError, PostgreSQL errors). */
+  code?: string;
 }
+
+/** What the parent posts to an engine thread: a run, or one pod's explanation replay. */
+export type ThreadRequest = { type: 'run'; job: EngineJob } | { type: 'replay'; job: EngineJob; pod: string };

@@ -4,7 +4,13 @@
  */
 import { gunzipSync } from 'node:zlib';
 import type { KubeObject, Node, Pod } from '@schedlab/k8s';
-import { buildClusterState, type ClusterObjects, type PodSchedulingResult, setupEngine, simulate } from '@schedlab/scheduler';
+import {
+  buildClusterState,
+  type ClusterObjects,
+  type PodSchedulingResult,
+  setupEngine,
+  simulate,
+} from '@schedlab/scheduler';
 import {
   capacity,
   compare,
@@ -17,8 +23,14 @@ import {
   zoneOf,
 } from '@schedlab/scenarios';
 import { settleImmediateClaims, storageSummary } from '@schedlab/storage';
-import { type RejectedObject, rejectedKey, scheduleUnexpandedWorkloads, unmodelledOnceExpanded } from '@schedlab/workloads';
-import type { EngineJob, EngineOutput, EngineProgress, PlacementRow } from './engine-job';
+import {
+  type RejectedObject,
+  rejectedKey,
+  scheduleUnexpandedWorkloads,
+  unmodelledOnceExpanded,
+} from '@schedlab/workloads';
+import type { EngineJob, EngineOutput, EngineProgress, PlacementRow, PodReplay } from './engine-job';
+import { storedExplanation } from './stored-explanation';
 
 /** Bad run input found only when the engine looks at it (the API validates what it can earlier). */
 export class RunInputError extends Error {
@@ -31,7 +43,14 @@ export class RunInputError extends Error {
 /** Pods per report: enough to show where the FitErrors come from without copying every pod. */
 const REASON_SAMPLE = 20;
 
-const SCHEDULING_OPTIONS = ['compatibilityVersion', 'featureGates', 'tieBreak', 'preemption', 'percentageOfNodesToScore', 'explain'] as const;
+const SCHEDULING_OPTIONS = [
+  'compatibilityVersion',
+  'featureGates',
+  'tieBreak',
+  'preemption',
+  'percentageOfNodesToScore',
+  'explain',
+] as const;
 
 function engineOptions(job: EngineJob): EngineOptions {
   const picked: Record<string, unknown> = {};
@@ -60,11 +79,20 @@ function groupUnschedulable(results: readonly PodSchedulingResult[]) {
     .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
 }
 
-function placementRows(items: readonly KubeObject[], results: readonly PodSchedulingResult[]): PlacementRow[] {
+function placementRows(
+  items: readonly KubeObject[],
+  results: readonly PodSchedulingResult[],
+): PlacementRow[] {
   const pods = new Map(items.filter((o) => o.kind === 'Pod').map((p) => [keyOf(p), p as unknown as Pod]));
-  const zones = new Map(items.filter((o) => o.kind === 'Node').map((n) => [n.metadata.name ?? '', zoneOf(n as unknown as Node) ?? null]));
+  const zones = new Map(
+    items
+      .filter((o) => o.kind === 'Node')
+      .map((n) => [n.metadata.name ?? '', zoneOf(n as unknown as Node) ?? null]),
+  );
   return results.map((r, ordinal) => {
-    const [namespace, name] = r.pod.includes('/') ? (r.pod.split('/', 2) as [string, string]) : ['default', r.pod];
+    const [namespace, name] = r.pod.includes('/')
+      ? (r.pod.split('/', 2) as [string, string])
+      : ['default', r.pod];
     const owner = pods.has(r.pod) ? controllerOf(pods.get(r.pod)!) : undefined;
     return {
       ordinal,
@@ -114,7 +142,11 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
         pods: Object.keys(outcome.placements).length + outcome.pending.length,
         scheduled: Object.keys(outcome.placements).length,
         unschedulable: outcome.pending.length,
-        unschedulableReasons: outcome.unschedulable.map((g) => ({ reason: g.reason, count: g.pods.length, pods: g.pods.slice(0, REASON_SAMPLE) })),
+        unschedulableReasons: outcome.unschedulable.map((g) => ({
+          reason: g.reason,
+          count: g.pods.length,
+          pods: g.pods.slice(0, REASON_SAMPLE),
+        })),
         utilization: outcome.utilization,
       },
       analysis: { steps: outcome.run.steps.map((s) => ({ changes: s.changes.length })) },
@@ -145,7 +177,7 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
     placements,
     explanations: results.map((r) => {
       const [namespace, name] = r.pod.split('/', 2) as [string, string];
-      return { namespace, name, explanation: r as unknown as Record<string, unknown> };
+      return { namespace, name, explanation: storedExplanation(r) };
     }),
   };
 }
@@ -169,7 +201,11 @@ interface ScheduledSnapshot {
  * Schedules the snapshot as `schedlab simulate` does: workloads without pods are expanded and
  * admitted first (@schedlab/workloads), otherwise the pending pods go straight to the engine.
  */
-function scheduleItems(items: KubeObject[], engine: EngineOptions, report: (p: EngineProgress) => void): ScheduledSnapshot {
+function scheduleItems(
+  items: KubeObject[],
+  engine: EngineOptions,
+  report: (p: EngineProgress) => void,
+): ScheduledSnapshot {
   report({ phase: 'workloads', podsProcessed: 0, podsTotal: 0 });
   const workloads = scheduleUnexpandedWorkloads(items, engine);
   if (workloads) {
@@ -254,15 +290,29 @@ function runAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProg
   let summary: Record<string, unknown>;
   switch (job.type) {
     case 'capacity': {
-      const result = capacity(items, { podTemplate: required<Pod>(job, 'podTemplate'), maxReplicas: Number(job.options.maxReplicas ?? 1000) }, engine);
+      const result = capacity(
+        items,
+        {
+          podTemplate: required<Pod>(job, 'podTemplate'),
+          maxReplicas: Number(job.options.maxReplicas ?? 1000),
+        },
+        engine,
+      );
       analysis = result as unknown as Record<string, unknown>;
       summary = { replicas: result.replicas, stopReason: result.stopReason };
       break;
     }
     case 'nodes-needed': {
-      const result = nodesNeeded(items, required(job, 'templates'), engine, { maxNodes: job.options.maxNodes as number | undefined });
+      const result = nodesNeeded(items, required(job, 'templates'), engine, {
+        maxNodes: job.options.maxNodes as number | undefined,
+      });
       analysis = result as unknown as Record<string, unknown>;
-      summary = { add: result.add, hourlyCost: result.hourlyCost, scheduled: result.scheduled.length, limited: result.limited };
+      summary = {
+        add: result.add,
+        hourlyCost: result.hourlyCost,
+        scheduled: result.scheduled.length,
+        limited: result.limited,
+      };
       break;
     }
     case 'resilience': {
@@ -289,7 +339,14 @@ function runAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProg
     default:
       throw new RunInputError('type', `unknown run type ${job.type as string}`);
   }
-  return { engineVersion: engineVersionOf(engine), summary, analysis, storageSummary: null, placements: [], explanations: [] };
+  return {
+    engineVersion: engineVersionOf(engine),
+    summary,
+    analysis,
+    storageSummary: null,
+    placements: [],
+    explanations: [],
+  };
 }
 
 /**
@@ -306,4 +363,44 @@ export function executeEngineJob(job: EngineJob, report: (p: EngineProgress) => 
   report({ phase: 'loading', podsProcessed: 0, podsTotal: 0 });
   const items = settledItems(job, loadSnapshotItems(job.content));
   return job.type === 'simulate' ? runSimulate(job, items, report) : runAnalysis(job, items, report);
+}
+
+/** Why a pod's full explanation cannot be replayed (the API answers 404 or 409 with it). */
+export class ReplayUnavailableError extends Error {
+  constructor(
+    readonly code: 'pod_not_found' | 'replay_unavailable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReplayUnavailableError';
+  }
+}
+
+/**
+ * One pod's full explanation, recomputed: the run's snapshot, options, profile and seed through
+ * the same pipeline the worker used (PV controller, workload expansion, engine), with only that
+ * pod recorded at level `full` and the run stopped once it is scheduled. Decisions do not depend
+ * on the explain level, so the other pods are replayed at `summary` (the cheapest) and the record
+ * equals the one a run at `full` would have stored for the pod.
+ */
+export function replayPodExplanation(job: EngineJob, pod: string): PodReplay {
+  if (job.type !== 'simulate' || job.scenario !== undefined) {
+    throw new ReplayUnavailableError(
+      'replay_unavailable',
+      'full explanations are replayed for simulate runs without a scenario',
+    );
+  }
+  const items = settledItems(job, loadSnapshotItems(job.content));
+  const engine: EngineOptions = {
+    ...engineOptions(job),
+    explain: 'summary',
+    explainPods: new Set([pod]),
+    stopAfterPod: pod,
+  } as EngineOptions;
+  const { results } = scheduleItems(items, engine, () => undefined);
+  const result = results.find((r) => r.pod === pod);
+  if (!result)
+    throw new ReplayUnavailableError('pod_not_found', `pod ${pod} had no scheduling attempt in this run`);
+  const nodes = items.filter((o) => o.kind === 'Node').map((n) => n.metadata.name ?? '');
+  return { result: result as unknown as Record<string, unknown>, nodes };
 }

@@ -1,37 +1,60 @@
 /**
- * Worker-thread entry: runs EngineJobs one at a time as they arrive, posting progress (throttled),
- * then the output or a failure. A thread is reused for later jobs (loading the engine is the
+ * Worker-thread entry: runs EngineJobs (and explanation replays) one at a time as they arrive,
+ * posting progress (throttled), then the output or a failure. A job with `write` has its result
+ * rows written to PostgreSQL from here (result-writer), so neither building nor writing them
+ * touches the worker's event loop. A thread is reused for later jobs (loading the engine is the
  * expensive part of a small run); the parent terminates it to cancel or time out a run.
  */
 import { parentPort } from 'node:worker_threads';
-import type { EngineFailure, EngineJob, EngineProgress } from './engine-job';
-import { executeEngineJob } from './engine-task';
+import type { EngineFailure, EngineJob, EngineProgress, ThreadRequest } from './engine-job';
+import { executeEngineJob, replayPodExplanation } from './engine-task';
 import { errorClassOf, isDeterministicError } from './deterministic-errors';
+import { writeResultRows } from './result-writer';
 
 /** Progress messages per second at most; the engine calls back after every pod. */
 const PROGRESS_INTERVAL_MS = 200;
 
-function run(job: EngineJob): void {
+async function run(job: EngineJob): Promise<void> {
   let lastSent = 0;
   const report = (progress: EngineProgress) => {
     const now = Date.now();
     const last = progress.podsTotal > 0 && progress.podsProcessed === progress.podsTotal;
-    if (!last && progress.phase === 'scheduling' && now - lastSent < PROGRESS_INTERVAL_MS) return;
+    const frequent = progress.phase === 'scheduling' || progress.phase === 'writing';
+    if (!last && frequent && now - lastSent < PROGRESS_INTERVAL_MS) return;
     lastSent = now;
     parentPort!.postMessage({ type: 'progress', progress });
   };
-  try {
-    const output = executeEngineJob(job, report);
-    parentPort!.postMessage({ type: 'done', output });
-  } catch (error) {
-    const failure: EngineFailure = {
-      name: errorClassOf(error),
-      message: (error as Error)?.message ?? String(error),
-      deterministic: isDeterministicError(error),
-    };
-    parentPort!.postMessage({ type: 'failed', failure });
+  const output = executeEngineJob(job, report);
+  if (job.write) {
+    await writeResultRows(job.runId, output, job.write, report);
+    output.written = { placements: output.placements.length, explanations: output.explanations.length };
+    output.placements = [];
+    output.explanations = [];
   }
+  parentPort!.postMessage({ type: 'done', output });
 }
 
-parentPort!.on('message', (message: { type: 'run'; job: EngineJob }) => run(message.job));
+function fail(error: unknown): void {
+  const failure: EngineFailure = {
+    name: errorClassOf(error),
+    message: (error as Error)?.message ?? String(error),
+    deterministic: isDeterministicError(error),
+    ...(typeof (error as { code?: unknown })?.code === 'string'
+      ? { code: (error as { code: string }).code }
+      : {}),
+  };
+  parentPort!.postMessage({ type: 'failed', failure });
+}
+
+parentPort!.on('message', (message: ThreadRequest) => {
+  if (message.type === 'replay') {
+    try {
+      parentPort!.postMessage({ type: 'done', output: replayPodExplanation(message.job, message.pod) });
+    } catch (error) {
+      fail(error);
+    }
+    return;
+  }
+  run(message.job).catch(fail);
+});
 parentPort!.postMessage({ type: 'ready' });

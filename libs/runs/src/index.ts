@@ -1,7 +1,21 @@
-export { type RunType, type EngineJob, type EngineOutput, type EngineProgress, type PlacementRow } from './engine-job';
-export { executeEngineJob, loadSnapshotItems, RunInputError } from './engine-task';
+export {
+  type RunType,
+  type EngineJob,
+  type EngineOutput,
+  type EngineProgress,
+  type PlacementRow,
+  type PodReplay,
+} from './engine-job';
+export {
+  executeEngineJob,
+  loadSnapshotItems,
+  replayPodExplanation,
+  ReplayUnavailableError,
+  RunInputError,
+} from './engine-task';
+export { storedExplanation, STORED_NODE_VERDICTS_MAX } from './stored-explanation';
 export { isDeterministicError } from './deterministic-errors';
-export { runEngineInThread, EngineError, EngineAbortedError } from './thread-runner';
+export { runEngineInThread, replayInThread, EngineError, EngineAbortedError } from './thread-runner';
 export { syntheticCluster, syntheticSnapshotContent } from './synthetic-cluster';
 export { RunExecutor, type ExecutorSettings, type ExecutionOutcome } from './run-executor';
 export { finishRun, runLinks, sweepLinks, type FinalStatus } from './run-finalizer';

@@ -13,7 +13,15 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
   let redis: Redis;
   let tenantId: string;
   const snapshots = new Map<string, string>();
-  const settings = { runTimeoutMs: 60_000, maxAttempts: 3, publicApiUrl: 'https://schedlab.example', cancelPollMs: 100 };
+  const settings = {
+    runTimeoutMs: 60_000,
+    maxAttempts: 3,
+    publicApiUrl: 'https://schedlab.example',
+    cancelPollMs: 100,
+    get databaseUrl() {
+      return db.url;
+    },
+  };
 
   async function snapshotOf(nodes: number, pods: number) {
     const key = `${nodes}x${pods}`;
@@ -66,7 +74,12 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
       const executor = new RunExecutor(prisma, redis, settings);
       expect(await executor.execute(id)).toMatchObject({ kind: 'finished', status: 'succeeded' });
       expect(await executor.execute(id)).toEqual({ kind: 'skipped' });
-      expect(await row(id)).toMatchObject({ status: 'succeeded', attempts: 1, percent: 100, podsProcessed: 30 });
+      expect(await row(id)).toMatchObject({
+        status: 'succeeded',
+        attempts: 1,
+        percent: 100,
+        podsProcessed: 30,
+      });
       expect(await prisma.placement.count({ where: { runId: id } })).toBe(30);
       expect(await prisma.runResult.count({ where: { runId: id } })).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 100)); // let the last published message arrive
@@ -115,7 +128,10 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
 
   it('gives up on a run whose executions keep dying, after the attempt limit', async () => {
     const id = await newRun([2, 2]);
-    await prisma.simulationRun.update({ where: { id }, data: { status: 'running', attempts: settings.maxAttempts } });
+    await prisma.simulationRun.update({
+      where: { id },
+      data: { status: 'running', attempts: settings.maxAttempts },
+    });
     const executor = new RunExecutor(prisma, redis, settings);
     expect(await executor.execute(id)).toMatchObject({ kind: 'finished', status: 'failed' });
     expect((await row(id)).error).toMatch(/gave up after 3 attempts/);
@@ -123,7 +139,12 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
 
   it('records the run event as a webhook delivery in the same transaction as the result', async () => {
     const endpoint = await prisma.webhookEndpoint.create({
-      data: { tenantId, url: 'http://127.0.0.1:9/', eventTypes: ['simulation.succeeded'], secret: 'whsec_dGVzdA==' },
+      data: {
+        tenantId,
+        url: 'http://127.0.0.1:9/',
+        eventTypes: ['simulation.succeeded'],
+        secret: 'whsec_dGVzdA==',
+      },
     });
     const id = await newRun([3, 5]);
     await new RunExecutor(prisma, redis, settings).execute(id);
@@ -132,7 +153,14 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
     expect(deliveries[0]).toMatchObject({
       eventType: 'simulation.succeeded',
       status: 'pending',
-      payload: { type: 'simulation.succeeded', data: { runId: id, status: 'succeeded', links: { self: `https://schedlab.example/v1/simulations/${id}` } } },
+      payload: {
+        type: 'simulation.succeeded',
+        data: {
+          runId: id,
+          status: 'succeeded',
+          links: { self: `https://schedlab.example/v1/simulations/${id}` },
+        },
+      },
     });
     expect(deliveries[0]!.id).toMatch(/^msg_/);
   });

@@ -16,6 +16,11 @@ export interface ExecutorSettings {
   /** Executions of one run (crashes included) before it is failed. */
   maxAttempts: number;
   publicApiUrl: string;
+  /**
+   * The database the engine thread writes result rows to (the one `prisma` talks to); the thread
+   * opens its own connection, so writing never runs on this process's event loop.
+   */
+  databaseUrl: string;
   /** How often a running execution checks for cancellation or a lost claim. */
   cancelPollMs?: number;
 }
@@ -28,7 +33,10 @@ export type ExecutionOutcome =
   | { kind: 'retry'; error: Error; attempt: number };
 
 class StopReason extends Error {
-  constructor(readonly status: FinalStatus | 'superseded', message: string) {
+  constructor(
+    readonly status: FinalStatus | 'superseded',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -47,28 +55,43 @@ export class RunExecutor {
     const claimed = await this.prisma.simulationRun.updateManyAndReturn({
       where: { id: runId, status: { in: ['queued', 'running'] } },
       data: { status: 'running', attempts: { increment: 1 }, phase: 'starting', error: null },
-      select: { id: true, tenantId: true, type: true, parentId: true, attempts: true, cancelRequestedAt: true, startedAt: true },
+      select: {
+        id: true,
+        tenantId: true,
+        type: true,
+        parentId: true,
+        attempts: true,
+        cancelRequestedAt: true,
+        startedAt: true,
+      },
     });
     const row = claimed[0];
     if (!row) return { kind: 'skipped' };
     const run: RunIdentity = { id: row.id, tenantId: row.tenantId, type: row.type, parentId: row.parentId };
     const claim = row.attempts;
-    if (!row.startedAt) await this.prisma.simulationRun.update({ where: { id: runId }, data: { startedAt: new Date() } });
-    if (row.cancelRequestedAt) return this.finish(run, claim, { status: 'cancelled', error: 'cancelled before it started' });
+    if (!row.startedAt)
+      await this.prisma.simulationRun.update({ where: { id: runId }, data: { startedAt: new Date() } });
+    if (row.cancelRequestedAt)
+      return this.finish(run, claim, { status: 'cancelled', error: 'cancelled before it started' });
     if (claim > this.settings.maxAttempts) {
       return this.finish(run, claim, {
         status: 'failed',
         error: `gave up after ${this.settings.maxAttempts} attempts (the worker running it crashed or was lost each time)`,
       });
     }
-    await publishProgress(this.redis, { runId, status: 'running', phase: 'starting', percent: 0, podsProcessed: 0, podsTotal: null }).catch(
-      () => undefined,
-    );
+    await publishProgress(this.redis, {
+      runId,
+      status: 'running',
+      phase: 'starting',
+      percent: 0,
+      podsProcessed: 0,
+      podsTotal: null,
+    }).catch(() => undefined);
 
     let output: EngineOutput;
     const progress = new ProgressReporter(this.prisma, this.redis, runId, claim);
     try {
-      const job = await this.loadJob(runId);
+      const job = await this.loadJob(runId, claim);
       output = await this.runWithWatch(job, claim, progress);
     } catch (error) {
       await progress.flush();
@@ -76,12 +99,17 @@ export class RunExecutor {
         if (error.reason.status === 'superseded') return { kind: 'skipped' };
         return this.finish(run, claim, { status: error.reason.status, error: error.reason.message });
       }
+      if (error instanceof EngineError && error.name === 'ClaimLostWhileWritingError')
+        return { kind: 'skipped' };
       if (error instanceof EngineError && error.deterministic) {
         return this.finish(run, claim, { status: 'failed', error: `${error.name}: ${error.message}` });
       }
       const failure = error as Error;
       if (claim >= this.settings.maxAttempts) {
-        return this.finish(run, claim, { status: 'failed', error: `${failure.message} (after ${claim} attempts)` });
+        return this.finish(run, claim, {
+          status: 'failed',
+          error: `${failure.message} (after ${claim} attempts)`,
+        });
       }
       // Back to queued while it waits for the retry; the claim stays so a stale execution cannot finish it.
       await this.prisma.simulationRun.updateMany({
@@ -91,7 +119,7 @@ export class RunExecutor {
       return { kind: 'retry', error: failure, attempt: claim };
     }
     await progress.flush();
-    await this.prisma.simulationRun.updateMany({ where: { id: runId, attempts: claim, status: 'running' }, data: { phase: 'writing' } });
+    // The rows are written (by the thread); one short transaction makes them the run's result.
     return this.finish(run, claim, { status: 'succeeded', output });
   }
 
@@ -105,7 +133,10 @@ export class RunExecutor {
 
   /** Ends a run nobody is executing (e.g. cancelled while queued). */
   async finishIdle(runId: string, status: FinalStatus, error: string): Promise<boolean> {
-    const row = await this.prisma.simulationRun.findUnique({ where: { id: runId }, select: { id: true, tenantId: true, type: true, parentId: true } });
+    const row = await this.prisma.simulationRun.findUnique({
+      where: { id: runId },
+      select: { id: true, tenantId: true, type: true, parentId: true },
+    });
     if (!row) return false;
     const done = await finishRun(this.prisma, row, null, { status, error }, this.settings.publicApiUrl);
     if (done) await this.publishFinal(row.id, status);
@@ -124,7 +155,7 @@ export class RunExecutor {
   }
 
   private async publishFinal(runId: string, status: FinalStatus, output?: EngineOutput): Promise<void> {
-    const pods = output?.placements.length ?? 0;
+    const pods = output?.written?.placements ?? output?.placements.length ?? 0;
     await publishProgress(this.redis, {
       runId,
       status,
@@ -135,7 +166,7 @@ export class RunExecutor {
     }).catch(() => undefined);
   }
 
-  private async loadJob(runId: string): Promise<EngineJob> {
+  private async loadJob(runId: string, claim: number): Promise<EngineJob> {
     const run = await this.prisma.simulationRun.findUniqueOrThrow({
       where: { id: runId },
       select: {
@@ -156,6 +187,7 @@ export class RunExecutor {
       scenario: run.scenario?.document ?? undefined,
       seed: run.seed,
       options: (run.options ?? {}) as Record<string, unknown>,
+      write: { databaseUrl: this.settings.databaseUrl, claim },
     };
   }
 
@@ -163,7 +195,11 @@ export class RunExecutor {
    * Runs the engine thread while the event loop watches the run: cancellation requested, the
    * claim taken over (a duplicate execution), or the timeout passed — each terminates the thread.
    */
-  private async runWithWatch(job: EngineJob, claim: number, progress: ProgressReporter): Promise<EngineOutput> {
+  private async runWithWatch(
+    job: EngineJob,
+    claim: number,
+    progress: ProgressReporter,
+  ): Promise<EngineOutput> {
     const stop = new AbortController();
     this.running.add(stop);
     const timeout = setTimeout(
@@ -172,7 +208,10 @@ export class RunExecutor {
     );
     const watch = setInterval(() => {
       this.prisma.simulationRun
-        .findUnique({ where: { id: job.runId }, select: { status: true, attempts: true, cancelRequestedAt: true } })
+        .findUnique({
+          where: { id: job.runId },
+          select: { status: true, attempts: true, cancelRequestedAt: true },
+        })
         .then((row) => {
           if (!row || row.status !== 'running' || row.attempts !== claim) {
             stop.abort(new StopReason('superseded', 'another execution took the run over'));

@@ -1,18 +1,23 @@
 /**
- * Every way a run ends goes through here, in ONE transaction: the status flips from `running`
- * only if this execution still holds the claim (attempts = claim), the result rows are inserted
- * (run_results is keyed by run id, placements by (run id, ordinal)), and the webhook event is
- * recorded as deliveries. A retried or duplicated job therefore cannot write twice: the second
- * finds the status no longer `running` (or the claim moved on) and its transaction rolls back.
+ * Every way a run ends goes through here, in ONE short transaction: the status flips from
+ * `running` only if this execution still holds the claim (attempts = claim), the run's result
+ * becomes visible (run_results, keyed by run id, and the placement and explanation rows the
+ * engine thread already wrote under this claim; rows of any other attempt are deleted), and the
+ * webhook event is recorded as deliveries. A retried or duplicated job therefore cannot write
+ * twice: the second finds the status no longer `running` (or the claim moved on) and its
+ * transaction rolls back, and its batches (result-writer) insert nothing once the flip is done.
  */
 import type { Prisma } from '@schedlab/db';
 import { recordWebhookEvent, type DbClient, type WebhookEventType } from '@schedlab/webhooks';
 import type { EngineOutput } from './engine-job';
 
-/** Rows per INSERT: large runs have tens of thousands of placements. */
+/** Rows per INSERT when the output still carries its rows (no thread wrote them). */
 const INSERT_CHUNK = 2000;
-/** Writing a very large result can take a while; the default 5 s interactive limit is too short. */
-const RESULT_TRANSACTION_TIMEOUT_MS = 10 * 60_000;
+/**
+ * The final transaction writes one result row and the webhook deliveries, and deletes what a
+ * lost attempt left: seconds at most. The limit only guards against a stuck connection.
+ */
+const RESULT_TRANSACTION_TIMEOUT_MS = 60_000;
 
 export type FinalStatus = 'succeeded' | 'failed' | 'cancelled';
 
@@ -53,7 +58,12 @@ function chunks<T>(rows: readonly T[]): T[][] {
   return out;
 }
 
-async function insertResult(tx: Prisma.TransactionClient, runId: string, output: EngineOutput): Promise<void> {
+async function insertResult(
+  tx: Prisma.TransactionClient,
+  runId: string,
+  attempt: number,
+  output: EngineOutput,
+): Promise<void> {
   await tx.runResult.create({
     data: {
       runId,
@@ -64,12 +74,18 @@ async function insertResult(tx: Prisma.TransactionClient, runId: string, output:
   });
   for (const rows of chunks(output.placements)) {
     await tx.placement.createMany({
-      data: rows.map((p) => ({ ...p, runId, victims: p.victims ?? undefined })),
+      data: rows.map((p) => ({ ...p, runId, attempt, victims: p.victims ?? undefined })),
     });
   }
   for (const rows of chunks(output.explanations)) {
     await tx.podExplanation.createMany({
-      data: rows.map((e) => ({ runId, namespace: e.namespace, name: e.name, explanation: e.explanation as Prisma.InputJsonValue })),
+      data: rows.map((e) => ({
+        runId,
+        attempt,
+        namespace: e.namespace,
+        name: e.name,
+        explanation: e.explanation as Prisma.InputJsonValue,
+      })),
     });
   }
 }
@@ -86,11 +102,16 @@ export async function finishRun(
   outcome: { status: FinalStatus; error?: string; output?: EngineOutput; event?: WebhookEventType },
   publicApiUrl: string,
 ): Promise<boolean> {
+  const pods = outcome.output?.written?.placements ?? outcome.output?.placements.length ?? 0;
   try {
     await prisma.$transaction(
       async (tx) => {
         const { count } = await tx.simulationRun.updateMany({
-          where: { id: run.id, status: { in: claim === null ? ['queued', 'running'] : ['running'] }, ...(claim === null ? {} : { attempts: claim }) },
+          where: {
+            id: run.id,
+            status: { in: claim === null ? ['queued', 'running'] : ['running'] },
+            ...(claim === null ? {} : { attempts: claim }),
+          },
           data: {
             status: outcome.status,
             finishedAt: new Date(),
@@ -99,13 +120,15 @@ export async function finishRun(
             ...(outcome.status === 'succeeded' ? { percent: 100 } : {}),
             ...(outcome.output ? { engineVersion: outcome.output.engineVersion } : {}),
             // Progress writes are throttled; the final counts are exact.
-            ...(outcome.output?.placements.length
-              ? { podsProcessed: outcome.output.placements.length, podsTotal: outcome.output.placements.length }
-              : {}),
+            ...(pods ? { podsProcessed: pods, podsTotal: pods } : {}),
           },
         });
         if (count === 0) throw new ClaimLostError(run.id);
-        if (outcome.output) await insertResult(tx, run.id, outcome.output);
+        // Only the finishing attempt's rows stay, and only if it succeeded.
+        const kept = outcome.status === 'succeeded' && claim !== null ? { attempt: { not: claim } } : {};
+        await tx.placement.deleteMany({ where: { runId: run.id, ...kept } });
+        await tx.podExplanation.deleteMany({ where: { runId: run.id, ...kept } });
+        if (outcome.output) await insertResult(tx, run.id, claim ?? 0, outcome.output);
         await recordWebhookEvent(tx, {
           tenantId: run.tenantId,
           type: outcome.event ?? EVENT_OF[outcome.status],
@@ -116,7 +139,10 @@ export async function finishRun(
             ...(run.parentId ? { sweepId: run.parentId } : {}),
             summary: outcome.output?.summary ?? null,
             error: outcome.error ?? null,
-            links: outcome.event === 'sweep.completed' ? sweepLinks(publicApiUrl, run.id) : runLinks(publicApiUrl, run.id),
+            links:
+              outcome.event === 'sweep.completed'
+                ? sweepLinks(publicApiUrl, run.id)
+                : runLinks(publicApiUrl, run.id),
           },
         });
       },

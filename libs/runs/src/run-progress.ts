@@ -41,7 +41,8 @@ export class ProgressReporter {
     };
     void publishProgress(this.redis, message).catch(() => undefined); // progress is best effort
     const now = Date.now();
-    if (now - this.lastPersisted < PROGRESS_PERSIST_INTERVAL_MS && progress.phase === 'scheduling') return;
+    const frequent = progress.phase === 'scheduling' || progress.phase === 'writing';
+    if (now - this.lastPersisted < PROGRESS_PERSIST_INTERVAL_MS && frequent) return;
     this.lastPersisted = now;
     this.pending = this.pending
       .then(() =>

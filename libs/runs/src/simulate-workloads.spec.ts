@@ -17,19 +17,39 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
   let prisma: ReturnType<typeof createPrismaClient>;
   let redis: Redis;
   let tenantId: string;
-  const settings = { runTimeoutMs: 60_000, maxAttempts: 3, publicApiUrl: 'https://schedlab.example', cancelPollMs: 100 };
+  const settings = {
+    runTimeoutMs: 60_000,
+    maxAttempts: 3,
+    publicApiUrl: 'https://schedlab.example',
+    cancelPollMs: 100,
+    get databaseUrl() {
+      return db.url;
+    },
+  };
 
   /** Runs a simulate run on one of the repository's examples and returns its id once finished. */
   async function simulateExample(file: string): Promise<string> {
     const text = readFileSync(join(__dirname, '../../../examples', file), 'utf8');
-    const { content, contentHash, sizeBytes } = packSnapshotItems(parseKubernetesObjects(text, { source: file }).objects);
+    const { content, contentHash, sizeBytes } = packSnapshotItems(
+      parseKubernetesObjects(text, { source: file }).objects,
+    );
     const snapshot = await prisma.snapshot.create({
       data: { tenantId, name: file, counts: {}, contentHash, sizeBytes, content: new Uint8Array(content) },
     });
     const run = await prisma.simulationRun.create({
-      data: { tenantId, snapshotId: snapshot.id, type: 'simulate', profileName: 'default', profileVersion: 1, options: { explain: 'summary' } },
+      data: {
+        tenantId,
+        snapshotId: snapshot.id,
+        type: 'simulate',
+        profileName: 'default',
+        profileVersion: 1,
+        options: { explain: 'summary' },
+      },
     });
-    expect(await new RunExecutor(prisma, redis, settings).execute(run.id)).toMatchObject({ kind: 'finished', status: 'succeeded' });
+    expect(await new RunExecutor(prisma, redis, settings).execute(run.id)).toMatchObject({
+      kind: 'finished',
+      status: 'succeeded',
+    });
     return run.id;
   }
 
@@ -53,7 +73,11 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
     // The quota allows 4 CPUs of requests: four replicas are created and scheduled, the fifth is refused.
     expect(scheduled).toHaveLength(4);
     for (const p of scheduled) {
-      expect(p).toMatchObject({ namespace: 'shop', ownerKind: 'ReplicaSet', node: expect.stringMatching(/^node-[123]$/) });
+      expect(p).toMatchObject({
+        namespace: 'shop',
+        ownerKind: 'ReplicaSet',
+        node: expect.stringMatching(/^node-[123]$/),
+      });
       expect(p.ownerName).toMatch(/^api-/);
     }
     const rejected = placements.filter((p) => p.status === 'error');
@@ -63,9 +87,14 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
     expect(rejected[0]!.message).toMatch(/^admission rejected: .*exceeded quota: compute/);
 
     const result = await prisma.runResult.findUniqueOrThrow({ where: { runId: id } });
-    expect(result.summary).toMatchObject({ scheduled: 4, rejected: [{ object: `Pod shop/${rejected[0]!.name}`, plugin: 'ResourceQuota' }] });
+    expect(result.summary).toMatchObject({
+      scheduled: 4,
+      rejected: [{ object: `Pod shop/${rejected[0]!.name}`, plugin: 'ResourceQuota' }],
+    });
     expect(result.storageSummary).toBeNull(); // no claims, no classes
-    expect(await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ podsProcessed: 5 });
+    expect(await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      podsProcessed: 5,
+    });
   });
 
   it('stores the storage summary of a StatefulSet with WaitForFirstConsumer claims: one provisioned volume per zone', async () => {
@@ -82,7 +111,11 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
     const classes = result.storageSummary as unknown as ClassStorage[];
     const zonal = classes.find((c) => c.storageClass === 'zonal-ssd')!;
     expect(zonal).toMatchObject({ volumeBindingMode: 'WaitForFirstConsumer', pendingClaims: [] });
-    expect(zonal.zones.map((z) => z.zone).sort()).toEqual(['europe-west1-b', 'europe-west1-c', 'europe-west1-d']);
+    expect(zonal.zones.map((z) => z.zone).sort()).toEqual([
+      'europe-west1-b',
+      'europe-west1-c',
+      'europe-west1-d',
+    ]);
     for (const zone of zonal.zones) {
       expect(zone).toMatchObject({ claimedBytes: 20 * GI, provisionedBytes: 20 * GI });
       expect(zone.volumes).toHaveLength(1);
@@ -98,8 +131,11 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
 
   it('stores the storage summary of a snapshot whose pods exist already (no expansion): the provisioned and the pre-bound claims', async () => {
     const id = await simulateExample('storage-wffc.yaml');
-    const classes = (await prisma.runResult.findUniqueOrThrow({ where: { runId: id } })).storageSummary as unknown as ClassStorage[];
-    const volumes = classes.flatMap((c) => c.zones.flatMap((z) => z.volumes.map((v) => ({ ...v, storageClass: c.storageClass }))));
+    const classes = (await prisma.runResult.findUniqueOrThrow({ where: { runId: id } }))
+      .storageSummary as unknown as ClassStorage[];
+    const volumes = classes.flatMap((c) =>
+      c.zones.flatMap((z) => z.volumes.map((v) => ({ ...v, storageClass: c.storageClass }))),
+    );
     // The engine's PreBind wrote the provisioned volume into the objects the summary reads.
     expect(volumes.find((v) => v.claim === 'shop/data-orders-db-0')).toMatchObject({
       storageClass: 'gp3',
@@ -113,6 +149,8 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
     });
     const zones = classes.flatMap((c) => c.zones);
     expect(zones.reduce((n, z) => n + z.provisionedBytes, 0)).toBe(250 * GI);
-    expect((await prisma.runResult.findUniqueOrThrow({ where: { runId: id } })).summary).not.toHaveProperty('rejected');
+    expect((await prisma.runResult.findUniqueOrThrow({ where: { runId: id } })).summary).not.toHaveProperty(
+      'rejected',
+    );
   });
 });

@@ -14,15 +14,27 @@ export const AGGREGATE_JOB = 'aggregate';
 /** Moved pods listed per child; the count is always complete. */
 const MOVED_SAMPLE = 50;
 
-const CHILD_JOB_OPTIONS = { removeOnComplete: 1000, removeOnFail: 5000, ignoreDependencyOnFailure: true } as const;
+const CHILD_JOB_OPTIONS = {
+  removeOnComplete: 1000,
+  removeOnFail: 5000,
+  ignoreDependencyOnFailure: true,
+} as const;
 
 /** Adds the parent's aggregation job unless it exists (jobId = parent run id). */
 export async function enqueueSweepAggregation(sweeps: Queue, parentId: string): Promise<void> {
-  await sweeps.add(AGGREGATE_JOB, { runId: parentId }, { jobId: parentId, removeOnComplete: 1000, removeOnFail: 5000 });
+  await sweeps.add(
+    AGGREGATE_JOB,
+    { runId: parentId },
+    { jobId: parentId, removeOnComplete: 1000, removeOnFail: 5000 },
+  );
 }
 
 /** Enqueues the whole sweep as one flow: the parent waits for its children. */
-export async function enqueueSweep(flows: FlowProducer, parentId: string, childIds: readonly string[]): Promise<void> {
+export async function enqueueSweep(
+  flows: FlowProducer,
+  parentId: string,
+  childIds: readonly string[],
+): Promise<void> {
   await flows.add({
     name: AGGREGATE_JOB,
     queueName: SWEEPS_QUEUE,
@@ -39,7 +51,9 @@ export async function enqueueSweep(flows: FlowProducer, parentId: string, childI
 
 /** After a child finishes: if it was the last one, make sure the parent's aggregation is queued. */
 export async function onChildFinished(prisma: DbClient, sweeps: Queue, parentId: string): Promise<void> {
-  const unfinished = await prisma.simulationRun.count({ where: { parentId, status: { in: ['queued', 'running'] } } });
+  const unfinished = await prisma.simulationRun.count({
+    where: { parentId, status: { in: ['queued', 'running'] } },
+  });
   if (unfinished === 0) await enqueueSweepAggregation(sweeps, parentId);
 }
 
@@ -60,7 +74,11 @@ interface ChildSummary {
 type Utilization = { stdDev?: { cpu?: number; memory?: number } };
 
 /** Compares the children and finishes the parent; returns false if the parent was already final. */
-export async function aggregateSweep(prisma: DbClient, parentId: string, publicApiUrl: string): Promise<boolean> {
+export async function aggregateSweep(
+  prisma: DbClient,
+  parentId: string,
+  publicApiUrl: string,
+): Promise<boolean> {
   const claimed = await prisma.simulationRun.updateManyAndReturn({
     where: { id: parentId, status: { in: ['queued', 'running'] } },
     data: { status: 'running', attempts: { increment: 1 }, phase: 'aggregating' },
@@ -71,21 +89,40 @@ export async function aggregateSweep(prisma: DbClient, parentId: string, publicA
   const children = await prisma.simulationRun.findMany({
     where: { parentId },
     orderBy: { createdAt: 'asc' },
-    select: { id: true, status: true, error: true, seed: true, profileName: true, profileVersion: true, result: { select: { summary: true } } },
+    select: {
+      id: true,
+      status: true,
+      error: true,
+      seed: true,
+      profileName: true,
+      profileVersion: true,
+      attempts: true,
+      result: { select: { summary: true } },
+    },
   });
-  const placementsOf = async (runId: string) =>
+  // A succeeded run's rows are those of the attempt that finished it (its final `attempts`).
+  const placementsOf = async (child: { id: string; attempts: number }) =>
     new Map(
-      (await prisma.placement.findMany({ where: { runId }, select: { podKey: true, node: true } })).map((p) => [p.podKey, p.node]),
+      (
+        await prisma.placement.findMany({
+          where: { runId: child.id, attempt: child.attempts },
+          select: { podKey: true, node: true },
+        })
+      ).map((p) => [p.podKey, p.node]),
     );
   const baselineChild = children.find((c) => c.status === 'succeeded');
-  const baseline = baselineChild ? await placementsOf(baselineChild.id) : undefined;
+  const baseline = baselineChild ? await placementsOf(baselineChild) : undefined;
   const summaries: ChildSummary[] = [];
   for (const child of children) {
-    const summary = (child.result?.summary ?? null) as { scheduled?: number; unschedulable?: number; utilization?: Utilization } | null;
+    const summary = (child.result?.summary ?? null) as {
+      scheduled?: number;
+      unschedulable?: number;
+      utilization?: Utilization;
+    } | null;
     let moved: ChildSummary['movedSample'] = [];
     let movedCount: number | null = null;
     if (baseline && child.status === 'succeeded') {
-      const mine = child.id === baselineChild!.id ? baseline : await placementsOf(child.id);
+      const mine = child.id === baselineChild!.id ? baseline : await placementsOf(child);
       for (const [pod, node] of mine) {
         const was = baseline.get(pod) ?? null;
         if (was !== node) moved.push({ pod, from: was, to: node });
@@ -125,7 +162,14 @@ export async function aggregateSweep(prisma: DbClient, parentId: string, publicA
     {
       status: succeeded > 0 ? 'succeeded' : 'failed',
       ...(succeeded > 0 ? {} : { error: 'no child run succeeded' }),
-      output: { engineVersion: 'sweep', summary: sweepSummary, analysis: { runs: summaries }, storageSummary: null, placements: [], explanations: [] },
+      output: {
+        engineVersion: 'sweep',
+        summary: sweepSummary,
+        analysis: { runs: summaries },
+        storageSummary: null,
+        placements: [],
+        explanations: [],
+      },
       event: 'sweep.completed',
     },
     publicApiUrl,

@@ -6,7 +6,14 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { EngineFailure, EngineJob, EngineOutput, EngineProgress } from './engine-job';
+import type {
+  EngineFailure,
+  EngineJob,
+  EngineOutput,
+  EngineProgress,
+  PodReplay,
+  ThreadRequest,
+} from './engine-job';
 
 const workspaceRoot = path.resolve(__dirname, '..', '..', '..');
 /** Idle threads kept per process; more concurrent runs start threads of their own. */
@@ -15,10 +22,12 @@ const MAX_IDLE_THREADS = 4;
 /** A failure the engine reported; `deterministic` failures are not worth retrying. */
 export class EngineError extends Error {
   readonly deterministic: boolean;
+  readonly code: string | undefined;
   constructor(failure: EngineFailure) {
     super(failure.message);
     this.name = failure.name;
     this.deterministic = failure.deterministic;
+    this.code = failure.code;
   }
 }
 
@@ -49,7 +58,7 @@ function threadBootstrap(): string {
 type ThreadMessage = {
   type: string;
   progress?: EngineProgress;
-  output?: EngineOutput;
+  output?: unknown;
   failure?: EngineFailure;
 };
 
@@ -78,7 +87,26 @@ export function runEngineInThread(
   job: EngineJob,
   hooks: { onProgress?: (progress: EngineProgress) => void; signal?: AbortSignal } = {},
 ): Promise<EngineOutput> {
-  return new Promise<EngineOutput>((resolve, reject) => {
+  return inThread<EngineOutput>({ type: 'run', job }, hooks);
+}
+
+/**
+ * One pod's full explanation recomputed by replaying its run (engine-task's
+ * replayPodExplanation) on an engine thread; aborting the signal terminates the thread.
+ */
+export function replayInThread(
+  job: EngineJob,
+  pod: string,
+  hooks: { signal?: AbortSignal } = {},
+): Promise<PodReplay> {
+  return inThread<PodReplay>({ type: 'replay', job, pod }, hooks);
+}
+
+function inThread<T>(
+  request: ThreadRequest,
+  hooks: { onProgress?: (progress: EngineProgress) => void; signal?: AbortSignal },
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     if (hooks.signal?.aborted) return reject(new EngineAbortedError(hooks.signal.reason));
     const worker = takeThread();
     let settled = false;
@@ -96,7 +124,7 @@ export function runEngineInThread(
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
     const onMessage = (message: ThreadMessage) => {
       if (message.type === 'progress') hooks.onProgress?.(message.progress!);
-      else if (message.type === 'done') settle(() => resolve(message.output!), true);
+      else if (message.type === 'done') settle(() => resolve(message.output as T), true);
       else if (message.type === 'failed') settle(() => reject(new EngineError(message.failure!)), true);
     };
     const onError = (error: Error) => settle(() => reject(error), false);
@@ -106,6 +134,6 @@ export function runEngineInThread(
         false,
       );
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-    worker.postMessage({ type: 'run', job });
+    worker.postMessage(request);
   });
 }

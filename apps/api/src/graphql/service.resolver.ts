@@ -22,8 +22,9 @@ import { JsonScalar } from '../common/json.scalar';
 import { pageQuerySchema } from '../common/pagination';
 import { profileUploadQuerySchema, ProfileView } from '../profiles/profile.model';
 import { ProfilesService } from '../profiles/profiles.service';
-import { placementQuerySchema, submitRunSchema } from '../runs/run-input';
+import { explanationQuerySchema, placementQuerySchema, submitRunSchema } from '../runs/run-input';
 import {
+  ExplanationDetail,
   FINAL_RUN_STATUSES,
   PlacementPage,
   RunProgressView,
@@ -349,15 +350,21 @@ export class RunFieldsResolver {
   }
 
   @ResolveField(() => JsonScalar, {
-    description: "The engine's explanation for one pod",
-    complexity: FIELD_COST.explanation,
+    description:
+      "The engine's explanation for one pod: the stored compact record, or (detail: full, or one node) the full record recomputed by replaying the run up to the pod",
+    // A replay schedules every pod before this one: ten times a stored record's cost.
+    complexity: ({ args }) =>
+      args.detail === 'full' || args.node ? 10 * FIELD_COST.explanation : FIELD_COST.explanation,
   })
   explanation(
     @Parent() run: RunView,
     @CurrentTenant() auth: TenantAuth,
     @Args('namespace') namespace: string,
     @Args('name') name: string,
+    @Args('detail', { type: () => ExplanationDetail, nullable: true }) detail?: ExplanationDetail,
+    @Args('node', { nullable: true }) node?: string,
   ) {
-    return this.runs.explanation(auth.tenantId, run.id, namespace, name);
+    const query = explanationQuerySchema.parse(defined({ detail, node }));
+    return this.runs.explanation(auth.tenantId, run.id, namespace, name, query);
   }
 }

@@ -35,6 +35,7 @@ export class ReportsService {
           id: true,
           type: true,
           status: true,
+          attempts: true,
           scenarioId: true,
           engineVersion: true,
           snapshot: { select: { name: true, content: true } },
@@ -58,8 +59,13 @@ export class ReportsService {
           },
         );
       }
-      const placements = await tx.placement.findMany({ where: { runId }, orderBy: { ordinal: 'asc' } });
-      const explanations = await tx.podExplanation.findMany({ where: { runId } });
+      // The rows of the attempt that finished the run (the run is succeeded here).
+      const attempt = run.attempts;
+      const placements = await tx.placement.findMany({
+        where: { runId, attempt },
+        orderBy: { ordinal: 'asc' },
+      });
+      const explanations = await tx.podExplanation.findMany({ where: { runId, attempt } });
       return { run, placements, explanations };
     });
     const report = reportRunOfStored({

@@ -11,7 +11,16 @@ const schedulingOptions = {
   tieBreak: z.enum(['random', 'lowest-node-name']).optional(),
   preemption: z.boolean().optional(),
   percentageOfNodesToScore: z.number().int().min(0).max(100).optional(),
-  explain: z.enum(['full', 'summary']).optional(),
+  /**
+   * What each pod's stored explanation holds: `compact` (default: filter failures grouped with
+   * counts, the 10 best-scored nodes with their plugin breakdown) or `summary` (outcome only).
+   * `full` is accepted and stored as `compact`: every pod's full record (every node's verdict,
+   * every plugin's score) is recomputed on demand, `GET …/explanation?detail=full`.
+   */
+  explain: z
+    .enum(['compact', 'summary', 'full'])
+    .transform((level) => (level === 'full' ? 'compact' : level))
+    .optional(),
   /** false: skip the PV controller's binding of Immediate claims and show the scheduler alone. */
   pvController: z.boolean().optional(),
 };
@@ -91,3 +100,18 @@ export const placementQuerySchema = z
   })
   .strict();
 export type PlacementQuery = z.infer<typeof placementQuerySchema>;
+
+/** `GET …/pods/{namespace}/{name}/explanation` (and GraphQL `explanation`) options. */
+export const explanationQuerySchema = z
+  .object({
+    /** `compact` (stored) or `full` (recomputed by replaying the run up to the pod). */
+    detail: z.enum(['compact', 'full']).default('compact'),
+    /** One node's filter verdict and plugin scores (implies a replay). */
+    node: z
+      .string()
+      .max(253)
+      .regex(DNS_SUBDOMAIN, 'must be a node name (a lowercase RFC 1123 subdomain)')
+      .optional(),
+  })
+  .strict();
+export type ExplanationQuery = z.infer<typeof explanationQuerySchema>;

@@ -6,6 +6,13 @@ import { JsonScalar } from '../common/json.scalar';
 registerEnumType(RunStatus, { name: 'RunStatus' });
 registerEnumType(PlacementStatus, { name: 'PlacementStatus' });
 
+/** A pod explanation's detail: the stored compact record, or the full one replayed on demand. */
+export enum ExplanationDetail {
+  compact = 'compact',
+  full = 'full',
+}
+registerEnumType(ExplanationDetail, { name: 'ExplanationDetail' });
+
 export const FINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([
   RunStatus.succeeded,
   RunStatus.failed,

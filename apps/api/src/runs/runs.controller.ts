@@ -1,12 +1,19 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiBody,
+  ApiOkResponse,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { ApiRequest as Request } from '../common/http-types';
 import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-context';
 import { parseBodyDocument } from '../common/body-parsing';
 import { ResourceIdPipe } from '../common/id-param.pipe';
 import { pageQuerySchema } from '../common/pagination';
 import { parseQuery } from '../common/zod-query';
-import { placementQuerySchema, submitRunSchema } from './run-input';
+import { explanationQuerySchema, placementQuerySchema, submitRunSchema } from './run-input';
 import { PlacementPage, RunResultView, RunView, SubmitRunBody, UnschedulableGroup } from './run.model';
 import { RunsService } from './runs.service';
 
@@ -75,13 +82,25 @@ export class RunsController {
 
   @Get(':id/pods/:namespace/:name/explanation')
   @RequireScope('read')
-  @ApiOkResponse({ description: "The engine's explanation for one pod" })
+  @ApiQuery({ name: 'detail', required: false, enum: ['compact', 'full'] })
+  @ApiQuery({ name: 'node', required: false, description: "one node's filter verdict and plugin scores" })
+  @ApiOkResponse({
+    description:
+      "The engine's explanation for one pod: the stored compact record, or with ?detail=full (or ?node=NAME) the full record recomputed by replaying the run up to the pod",
+  })
   explanation(
     @CurrentTenant() auth: TenantAuth,
     @Param('id', runId()) id: string,
     @Param('namespace') namespace: string,
     @Param('name') name: string,
+    @Query() query: unknown,
   ) {
-    return this.runs.explanation(auth.tenantId, id, namespace, name);
+    return this.runs.explanation(
+      auth.tenantId,
+      id,
+      namespace,
+      name,
+      parseQuery(explanationQuerySchema, query),
+    );
   }
 }

@@ -5,7 +5,7 @@ import type { TenantTx } from '@schedlab/data';
 import { Prisma, RunStatus } from '@schedlab/db';
 import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/jobs';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
-import { runLinks } from '@schedlab/runs';
+import { type EngineJob, runLinks } from '@schedlab/runs';
 import { recordWebhookEvent } from '@schedlab/webhooks';
 import { ApiError } from '../common/api-error';
 import {
@@ -20,7 +20,9 @@ import { TenantData } from '../common/tenant-data';
 import { resolveProfile } from '../profiles/profiles.service';
 import { requireScenario } from '../scenarios/scenarios.service';
 import { requireSnapshot } from '../snapshots/snapshots.service';
-import type { PlacementQuery, SubmitRunInput } from './run-input';
+import { ExplanationReplays } from './explanation-replays';
+import { nodeExplanation } from './explanation-view';
+import type { ExplanationQuery, PlacementQuery, SubmitRunInput } from './run-input';
 import {
   FINAL_RUN_STATUSES,
   type PlacementView,
@@ -40,6 +42,15 @@ export async function requireRun(tx: TenantTx, tenantId: string, id: string) {
   return row;
 }
 
+/**
+ * The attempt whose placement and explanation rows are the run's result: the one that finished
+ * it (a succeeded run's `attempts` never changes again). Rows of other attempts, or of a run
+ * still being written, are never read (docs/worker.md, "Finish, once"); -1 matches no row.
+ */
+export function resultAttemptOf(run: { status: string; attempts: number }): number {
+  return run.status === RunStatus.succeeded ? run.attempts : -1;
+}
+
 @Injectable()
 export class RunsService implements OnModuleInit {
   private readonly logger = new Logger(RunsService.name);
@@ -48,6 +59,7 @@ export class RunsService implements OnModuleInit {
     private readonly data: TenantData,
     @InjectQueue(QueueName.Simulations) private readonly queue: Queue,
     @InjectAppConfig() private readonly config: AppConfig,
+    private readonly replays: ExplanationReplays,
   ) {}
 
   onModuleInit(): void {
@@ -186,10 +198,11 @@ export class RunsService implements OnModuleInit {
   async placements(tenantId: string, id: string, query: PlacementQuery): Promise<Page<PlacementView>> {
     const afterOrdinal = query.cursor ? decodeCursor<number>(query.cursor, 'number') : undefined;
     const rows = await this.data.run(tenantId, async (tx) => {
-      await requireRun(tx, tenantId, id);
+      const run = await requireRun(tx, tenantId, id);
       return tx.placement.findMany({
         where: {
           runId: id,
+          attempt: resultAttemptOf(run),
           ...(query.status ? { status: query.status } : {}),
           ...(query.node ? { node: query.node } : {}),
           ...(query.namespace ? { namespace: query.namespace } : {}),
@@ -207,9 +220,9 @@ export class RunsService implements OnModuleInit {
   /** Pods that did not schedule, grouped by the scheduler's message, largest group first. */
   async unschedulable(tenantId: string, id: string): Promise<UnschedulableGroup[]> {
     const rows = await this.data.run(tenantId, async (tx) => {
-      await requireRun(tx, tenantId, id);
+      const run = await requireRun(tx, tenantId, id);
       return tx.placement.findMany({
-        where: { runId: id, status: { not: 'scheduled' } },
+        where: { runId: id, attempt: resultAttemptOf(run), status: { not: 'scheduled' } },
         select: { podKey: true, message: true, status: true },
         orderBy: { ordinal: 'asc' },
       });
@@ -226,14 +239,78 @@ export class RunsService implements OnModuleInit {
       .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
   }
 
-  async explanation(tenantId: string, id: string, namespace: string, name: string): Promise<unknown> {
-    return this.data.run(tenantId, async (tx) => {
-      await requireRun(tx, tenantId, id);
-      const row = await tx.podExplanation.findUnique({
-        where: { runId_namespace_name: { runId: id, namespace, name } },
-      });
-      if (!row) throw ApiError.notFound('Pod explanation', `${namespace}/${name}`);
-      return row.explanation;
+  /**
+   * A pod's explanation: the stored compact record, or (`detail: full`, or one `node`) the full
+   * record recomputed by replaying the run up to the pod (ExplanationReplays), exactly the record
+   * the engine gives at explain level `full`.
+   */
+  async explanation(
+    tenantId: string,
+    id: string,
+    namespace: string,
+    name: string,
+    query: ExplanationQuery = { detail: 'compact' },
+  ): Promise<unknown> {
+    const pod = `${namespace}/${name}`;
+    const stored = await this.data.run(tenantId, async (tx) => {
+      const run = await requireRun(tx, tenantId, id);
+      if (run.status !== RunStatus.succeeded) {
+        throw ApiError.conflict('result_not_ready', `Run ${id} has no result (status ${run.status})`, {
+          status: run.status,
+        });
+      }
+      const where = { runId: id, attempt: resultAttemptOf(run), namespace, name };
+      if (query.detail === 'compact' && query.node === undefined) {
+        const row = await tx.podExplanation.findFirst({ where });
+        if (!row) throw ApiError.notFound('Pod explanation', pod);
+        return { explanation: row.explanation };
+      }
+      // Only pods the run placed are replayed: an unknown name costs no replay.
+      if (!(await tx.placement.findFirst({ where, select: { ordinal: true } }))) {
+        throw ApiError.notFound('Pod explanation', pod);
+      }
+      if (run.type !== 'simulate' || run.scenarioId !== null) {
+        throw ApiError.conflict(
+          'replay_unavailable',
+          `Full explanations are replayed for simulate runs without a scenario; run ${id} is a ${run.type} run${run.scenarioId ? ' with a scenario' : ''}`,
+          { type: run.type },
+        );
+      }
+      return null;
     });
+    if (stored) return stored.explanation;
+    const replay = await this.replays.replay(`${id}/${pod}`, pod, () => this.replayJob(tenantId, id));
+    if (query.node === undefined) return replay.result;
+    if (!replay.nodes.includes(query.node)) {
+      throw new ApiError(404, 'not_found', `Node ${query.node} is not in run ${id}'s snapshot`, {
+        field: 'node',
+        node: query.node,
+      });
+    }
+    return nodeExplanation(replay.result, query.node);
+  }
+
+  /** What the worker ran: the snapshot, the profile version pinned at submit, options and seed. */
+  private async replayJob(tenantId: string, id: string): Promise<EngineJob> {
+    const run = await this.data.run(tenantId, (tx) =>
+      tx.simulationRun.findFirstOrThrow({
+        where: { id, tenantId },
+        select: {
+          type: true,
+          seed: true,
+          options: true,
+          snapshot: { select: { content: true } },
+          profile: { select: { config: true } },
+        },
+      }),
+    );
+    return {
+      runId: id,
+      type: run.type as EngineJob['type'],
+      content: run.snapshot.content,
+      schedulerConfiguration: run.profile?.config ?? undefined,
+      seed: run.seed,
+      options: (run.options ?? {}) as Record<string, unknown>,
+    };
   }
 }

@@ -1,0 +1,123 @@
+/**
+ * Writes a run's placement and explanation rows in batches, from the engine thread (never the
+ * worker's event loop), each batch its own short statement (no transaction spans the write).
+ *
+ * Every row carries the execution's claim (`attempt` = simulation_runs.attempts when it claimed
+ * the run), and every batch inserts only while the run is still `running` under that claim: the
+ * run row is locked FOR SHARE by the insert, so a batch either commits before the final status
+ * flip (or a newer claim) takes the row, or runs after it and inserts nothing. Readers see only
+ * the rows of the attempt that finished the run; the final transaction (run-finalizer) deletes
+ * any other attempt's rows.
+ */
+import pg from 'pg';
+import type { EngineOutput, EngineProgress, PlacementRow } from './engine-job';
+
+/** Rows per INSERT: large enough to amortise a round trip, small enough to keep each statement short. */
+export const PLACEMENT_BATCH = 2000;
+export const EXPLANATION_BATCH = 500;
+/** No single statement of the write may hang the run. */
+const STATEMENT_TIMEOUT_MS = 60_000;
+
+export interface ResultWriteTarget {
+  databaseUrl: string;
+  /** The claim of the execution writing (attempts value it set). */
+  claim: number;
+}
+
+/** The claim moved on (a newer execution, cancellation, timeout): this execution's rows are void. */
+export class ClaimLostWhileWritingError extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} was finished or taken over while this execution wrote its result`);
+    this.name = 'ClaimLostWhileWritingError';
+  }
+}
+
+/** The claim still holds: locks the run row against the final flip until the batch commits. */
+const CLAIMED = `claimed AS (
+  SELECT 1 FROM simulation_runs WHERE id = $1::uuid AND status = 'running' AND attempts = $2::int FOR SHARE
+)`;
+
+const INSERT_PLACEMENTS = `WITH ${CLAIMED}
+INSERT INTO placements (run_id, attempt, ordinal, pod_key, namespace, name, owner_kind, owner_name, node, zone, status, priority, message, nominated_node, victims)
+SELECT $1::uuid, $2::int, u.* FROM claimed, unnest(
+  $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+  $11::"PlacementStatus"[], $12::int[], $13::text[], $14::text[], $15::jsonb[]
+) AS u`;
+
+const INSERT_EXPLANATIONS = `WITH ${CLAIMED}
+INSERT INTO pod_explanations (run_id, attempt, namespace, name, explanation)
+SELECT $1::uuid, $2::int, u.namespace, u.name, u.explanation::jsonb FROM claimed,
+  unnest($3::text[], $4::text[], $5::text[]) AS u(namespace, name, explanation)`;
+
+function placementParams(rows: readonly PlacementRow[]): unknown[] {
+  const col = <T>(pick: (r: PlacementRow) => T) => rows.map(pick);
+  return [
+    col((r) => r.ordinal),
+    col((r) => r.podKey),
+    col((r) => r.namespace),
+    col((r) => r.name),
+    col((r) => r.ownerKind),
+    col((r) => r.ownerName),
+    col((r) => r.node),
+    col((r) => r.zone),
+    col((r) => r.status),
+    col((r) => r.priority),
+    col((r) => r.message),
+    col((r) => r.nominatedNode),
+    col((r) => (r.victims ? JSON.stringify(r.victims) : null)),
+  ];
+}
+
+/**
+ * Writes `output`'s rows for `runId` under `target.claim`. Rows of older attempts (a lost or
+ * killed execution) are deleted first: once this execution holds the claim, theirs insert nothing.
+ */
+export async function writeResultRows(
+  runId: string,
+  output: Pick<EngineOutput, 'placements' | 'explanations'>,
+  target: ResultWriteTarget,
+  report: (progress: EngineProgress) => void,
+): Promise<void> {
+  const client = new pg.Client({
+    connectionString: target.databaseUrl,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+  });
+  await client.connect();
+  try {
+    const total = output.placements.length + output.explanations.length;
+    let written = 0;
+    report({ phase: 'writing', podsProcessed: 0, podsTotal: total });
+    for (const table of ['placements', 'pod_explanations']) {
+      // Only older attempts' rows, and only while this execution holds the claim: a stale
+      // execution starting its write late can never remove a newer one's rows.
+      const sql = `WITH ${CLAIMED} DELETE FROM ${table} t USING claimed WHERE t.run_id = $1::uuid AND t.attempt < $2::int`;
+      await client.query(sql, [runId, target.claim]);
+    }
+    for (let i = 0; i < output.placements.length; i += PLACEMENT_BATCH) {
+      const rows = output.placements.slice(i, i + PLACEMENT_BATCH);
+      const { rowCount } = await client.query(INSERT_PLACEMENTS, [
+        runId,
+        target.claim,
+        ...placementParams(rows),
+      ]);
+      if (rowCount !== rows.length) throw new ClaimLostWhileWritingError(runId);
+      written += rows.length;
+      report({ phase: 'writing', podsProcessed: written, podsTotal: total });
+    }
+    for (let i = 0; i < output.explanations.length; i += EXPLANATION_BATCH) {
+      const rows = output.explanations.slice(i, i + EXPLANATION_BATCH);
+      // Serialised a batch at a time: the JSON of a whole large run is never held at once.
+      const params = [
+        rows.map((e) => e.namespace),
+        rows.map((e) => e.name),
+        rows.map((e) => JSON.stringify(e.explanation)),
+      ];
+      const { rowCount } = await client.query(INSERT_EXPLANATIONS, [runId, target.claim, ...params]);
+      if (rowCount !== rows.length) throw new ClaimLostWhileWritingError(runId);
+      written += rows.length;
+      report({ phase: 'writing', podsProcessed: written, podsTotal: total });
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
