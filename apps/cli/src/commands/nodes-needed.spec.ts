@@ -20,7 +20,7 @@ describe('schedlab nodes-needed', () => {
         pod: 'db/postgres-1',
         reasons: [
           { template: 'm5-xlarge', reason: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector." },
-          { template: 'g4dn-2xlarge', reason: '0/1 nodes are available: 1 node(s) had untolerated taint {nvidia.com/gpu: present}.' },
+          { template: 'g4dn-2xlarge', reason: '0/1 nodes are available: 1 node(s) had untolerated taint(s).' },
         ],
       },
     ]);

@@ -7,12 +7,13 @@ describe('schedlab simulate runs the PV controller before scheduling', () => {
   const pod = 'shop/orders-db';
   const claimKey = 'shop/data-orders-db';
 
-  it('provisions the Immediate claim in zone a, leaving the zone-b pod with a volume node affinity conflict', () => {
+  it('provisions the Immediate claim in zone a, leaving the zone-b pod unable to reach the PersistentVolume (volume node affinity conflict)', () => {
     const doc = schedlabJson<SimulationDocument>('simulate', '--cluster', conflictExample);
     const placement = doc.placements.find((p) => p.pod === pod)!;
     expect(placement.outcome).toBe('unschedulable');
     expect(placement.node).toBeNull();
-    expect(placement.message).toContain('node(s) had volume node affinity conflict');
+    // The default release's wording (1.33+; before: "node(s) had volume node affinity conflict").
+    expect(placement.message).toContain("node(s) didn't match PersistentVolume's node affinity");
     expect(doc.storage!.volumes.find((v) => v.claim === claimKey)).toMatchObject({
       storageClass: 'gp2-immediate',
       zone: 'eu-west-1a',
@@ -24,7 +25,7 @@ describe('schedlab simulate runs the PV controller before scheduling', () => {
   it('prints the pending pod and the zone-a volume in the tables', () => {
     const r = schedlab('simulate', '--cluster', conflictExample);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/shop\/orders-db\s+<pending>.*volume node affinity conflict/);
+    expect(r.stdout).toMatch(/shop\/orders-db\s+<pending>.*didn't match PersistentVolume's node affinity/);
     expect(r.stdout).toMatch(/shop\/data-orders-db\s+gp2-immediate\s+pvc-\S+\s+10Gi\s+eu-west-1a/);
   });
 

@@ -122,7 +122,7 @@ describe('schedlab simulate --report', () => {
       const filterRows = details.getByRole('table', { name: 'Filter results' }).locator('tbody tr');
       expect(await filterRows.count()).toBe(9);
       expect(await filterRows.filter({ hasText: 'node-c3-db' }).textContent()).toContain(
-        'node(s) had untolerated taint {dedicated: database}',
+        'node(s) had untolerated taint(s)',
       );
       mkdirSync(path.join(workspace, 'tmp'), { recursive: true });
       await page.screenshot({ path: path.join(workspace, 'tmp/report-cluster-small.png'), fullPage: true });
