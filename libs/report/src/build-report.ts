@@ -2,7 +2,7 @@
 import type { Node, Pod } from '@schedlab/k8s';
 import type { PodSchedulingResult } from '@schedlab/scheduler';
 import { nodeUtilization, zoneOf } from '@schedlab/scenarios';
-import type { ReportNode, ReportNodeScore, ReportPod, ReportRun } from './report-input';
+import type { ReportFilterFailure, ReportNode, ReportNodeScore, ReportPod, ReportRun } from './report-input';
 
 /**
  * The parts of a PodSchedulingResult a report reads. Stored runs may only have the placement
@@ -21,6 +21,7 @@ export type ReportableResult = Pick<PodSchedulingResult, 'pod' | 'outcome' | 'no
       | 'scores'
       | 'pluginScores'
       | 'firstAttempt'
+      | 'explanation'
     >
   >;
 
@@ -54,27 +55,62 @@ function bestScores(all: ReportNodeScore[], chosen: string | null, max: number):
   return kept;
 }
 
+/**
+ * Filter rows: one per node where the record has every node's verdict (unschedulable attempts,
+ * full records), else one per group of the compact explanation ("12 nodes").
+ */
+function filterRows(r: ReportableResult): { rows: ReportFilterFailure[]; failedNodes: number } {
+  const perNode = Object.entries(r.filterReasons ?? {});
+  const groups = r.explanation?.filterFailures ?? [];
+  if (perNode.length > 0 || groups.length === 0) {
+    const rows = perNode
+      .map(([node, reasons]) => ({ node, plugin: r.filterPlugin?.[node] ?? '', reasons: [...reasons] }))
+      .sort((a, b) => a.node.localeCompare(b.node));
+    return { rows, failedNodes: rows.length };
+  }
+  const rows = groups.map((g) => ({
+    node: `${g.nodes} node${g.nodes === 1 ? '' : 's'}`,
+    plugin: g.plugin,
+    reasons: [...g.reasons],
+  }));
+  return { rows, failedNodes: groups.reduce((n, g) => n + g.nodes, 0) };
+}
+
+/** Scored nodes: every one where the record has them all, else the compact explanation's best. */
+function scoreRows(r: ReportableResult): { rows: ReportNodeScore[]; scoredNodes: number } {
+  const top = r.explanation?.topScores ?? [];
+  if (Object.keys(r.scores ?? {}).length > 1 || top.length === 0) {
+    const rows = Object.entries(r.scores ?? {}).map(([node, total]) => ({
+      node,
+      total,
+      plugins: Object.fromEntries(
+        Object.entries(r.pluginScores ?? {})
+          .filter(([, byNode]) => node in byNode)
+          .map(([plugin, byNode]) => [plugin, byNode[node]]),
+      ),
+    }));
+    return { rows, scoredNodes: rows.length };
+  }
+  const rows = top.map((s) => ({
+    node: s.node,
+    total: s.total,
+    plugins: Object.fromEntries(s.plugins.map((p) => [p.plugin, p.weighted])),
+  }));
+  return { rows, scoredNodes: r.explanation!.nodesFeasible };
+}
+
 export function reportPodOf(r: ReportableResult, maxScores = DEFAULT_MAX_SCORES_PER_POD): ReportPod {
+  const filters = filterRows(r);
+  const scores = scoreRows(r);
   const pod: ReportPod = {
     pod: r.pod,
     outcome: r.outcome,
     node: r.node,
     priority: r.priority,
-    filters: Object.entries(r.filterReasons ?? {})
-      .map(([node, reasons]) => ({ node, plugin: r.filterPlugin?.[node] ?? '', reasons: [...reasons] }))
-      .sort((a, b) => a.node.localeCompare(b.node)),
-    scoredNodes: Object.keys(r.scores ?? {}).length,
-    scores: Object.entries(r.scores ?? {})
-      .map(([node, total]) => ({
-        node,
-        total,
-        plugins: Object.fromEntries(
-          Object.entries(r.pluginScores ?? {})
-            .filter(([, byNode]) => node in byNode)
-            .map(([plugin, byNode]) => [plugin, byNode[node]]),
-        ),
-      }))
-      .sort((a, b) => b.total - a.total || a.node.localeCompare(b.node)),
+    filters: filters.rows,
+    failedNodes: filters.failedNodes,
+    scoredNodes: scores.scoredNodes,
+    scores: scores.rows.sort((a, b) => b.total - a.total || a.node.localeCompare(b.node)),
   };
   pod.scores = bestScores(pod.scores, r.node, maxScores);
   // Same choice as the CLI's placements: the failure that explains the pod is the first attempt's.

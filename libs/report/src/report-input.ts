@@ -46,7 +46,10 @@ export interface ReportPod {
   message?: string;
   nominatedNode?: string;
   victims?: string[];
+  /** One row per failed node, or per group of failed nodes (`node` then reads e.g. "12 nodes"). */
   filters: ReportFilterFailure[];
+  /** How many nodes failed Filter (absent in reports stored before groups existed: filters.length). */
+  failedNodes?: number;
   /** How many nodes were scored; `scores` keeps only the best of them (see maxScoresPerPod). */
   scoredNodes: number;
   scores: ReportNodeScore[];

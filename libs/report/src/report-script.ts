@@ -136,7 +136,7 @@ export const REPORT_SCRIPT = String.raw`
       el('h3', {}, [p.pod]),
       el('dl', {}, facts.reduce(function (acc, f) { return acc.concat([el('dt', {}, [f[0]]), el('dd', {}, [f[1]])]); }, [])),
       p.message ? el('p', { className: 'reason', 'aria-label': 'Scheduling message' }, [p.message]) : null,
-      el('h3', {}, ['Filter: nodes that failed (' + p.filters.length + ')']),
+      el('h3', {}, ['Filter: nodes that failed (' + (p.failedNodes === undefined ? p.filters.length : p.failedNodes) + ')']),
       table('Filter results', ['Node', 'Plugin', 'Reasons'], p.filters.map(function (f) { return [f.node, f.plugin, f.reasons.join('; ')]; })),
       el('h3', {}, ['Scores of feasible nodes (' + (p.scores.length < p.scoredNodes ? 'best ' + p.scores.length + ' of ' + p.scoredNodes : p.scores.length) + ')']),
       p.scores.length

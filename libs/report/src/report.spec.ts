@@ -56,6 +56,30 @@ describe('buildRunReport', () => {
     expect(total).toBe(scheduled.scores[0].total);
   });
 
+  it('shows a scheduled pod its filter failures grouped (compact explanation), counting the same nodes a full record lists', () => {
+    const { objects } = parseKubernetesObjects(
+      readFileSync(path.join(examples, 'cluster-small.yaml'), 'utf8'),
+    );
+    const state = buildClusterState(objects);
+    const fullRun = buildRunReport({
+      label: 'full',
+      nodes: state.nodes,
+      pods: [...state.runningPods, ...state.pendingPods],
+      result: simulate(state, { seed: 0, explain: 'full' }),
+    });
+    const compact = run.pods.find((p) => p.pod === 'shop/web-7d9f8b6c5-z7rjs')!;
+    const full = fullRun.pods.find((p) => p.pod === 'shop/web-7d9f8b6c5-z7rjs')!;
+    expect(compact.node).not.toBeNull();
+    expect(compact.filters.every((f) => /^\d+ nodes?$/.test(f.node))).toBe(true);
+    expect(compact.failedNodes).toBe(full.filters.length);
+    expect(compact.filters.find((f) => f.plugin === 'NodeResourcesFit')).toEqual({
+      node: '3 nodes',
+      plugin: 'NodeResourcesFit',
+      reasons: ['Insufficient cpu'],
+    });
+    expect(compact.scores).toEqual(full.scores);
+  });
+
   it('keeps only the best scored nodes per pod, always with the chosen one, and says how many were scored', () => {
     const { objects } = parseKubernetesObjects(
       readFileSync(path.join(examples, 'cluster-small.yaml'), 'utf8'),
