@@ -233,7 +233,7 @@ describe('pod requests (component-helpers TestPodResourceRequests rows)', () => 
     const p = pod({
       resources: { requests: { cpu: '2', memory: '1Gi' } },
       containers: [container('c', { cpu: '1', memory: '512Mi' })],
-    } as Pod['spec']);
+    } as unknown as Pod['spec']);
     expect(podRequests(p).get('cpu')).toBe(2000);
     expect(podRequests(p, { skipPodLevelResources: true }).get('cpu')).toBe(1000);
   });
@@ -285,7 +285,10 @@ describe('DynamicResources: claims must exist (upstream v1.34.4 TestPlugin "clai
   const withClaim = (claim: Record<string, string>, statuses?: unknown) =>
     makePod({
       name: 'p',
-      spec: { containers: [{ name: 'c' }], resourceClaims: [{ name: 'my-claim', ...claim }] } as Pod['spec'],
+      spec: {
+        containers: [{ name: 'c' }],
+        resourceClaims: [{ name: 'my-claim', ...claim }],
+      } as unknown as Pod['spec'],
       ...(statuses ? {} : {}),
     });
 
@@ -323,7 +326,7 @@ describe('DynamicResources: claims must exist (upstream v1.34.4 TestPlugin "clai
         spec: {
           containers: [{ name: 'c' }],
           resourceClaims: [{ name: 'x', resourceClaimName: 'gone' }],
-        } as Pod['spec'],
+        } as unknown as Pod['spec'],
       }),
     ];
     const r = simulate(items as never, { compatibilityVersion: '1.34' }).results[0];
@@ -455,7 +458,7 @@ describe('ImageLocality image volumes (upstream v1.37.2 TestImageLocalityPriorit
     spec: {
       containers: [{ name: 'c', image: 'gcr.io/none' }],
       volumes: [{ name: 'v', image: { reference: 'gcr.io/300' } }],
-    } as Pod['spec'],
+    } as unknown as Pod['spec'],
   });
   it('counts the volume image from 1.36', () => {
     const at = (v: string) => {
