@@ -19,6 +19,7 @@ type engine struct {
 	ctx        context.Context
 	fw         framework.Framework
 	rt         *runtimeEnv
+	items      []*v1.Node // items order
 	order      []*v1.Node // node tree order
 	podsOn     map[string][]*v1.Pod
 	percentage *int32 // nil: use the global value
@@ -53,7 +54,7 @@ func (e *engine) nodeNames() []string {
 	return out
 }
 
-func (e *engine) refresh() { e.rt.lister.refresh(e.order, e.podsOn) }
+func (e *engine) refresh() { e.rt.lister.refresh(e.items, e.order, e.podsOn) }
 
 func (e *engine) bind(pod *v1.Pod, node string) {
 	pod.Spec.NodeName = node

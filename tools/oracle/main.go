@@ -272,7 +272,7 @@ func recordFile(inPath, outPath, version string) error {
 	defer factory.Shutdown()
 	defer cancel()
 
-	e := &engine{ctx: ctx, fw: f, rt: rt, order: nodeTreeOrder(cl.nodes), podsOn: map[string][]*v1.Pod{},
+	e := &engine{ctx: ctx, fw: f, rt: rt, items: cl.nodes, order: nodeTreeOrder(cl.nodes), podsOn: map[string][]*v1.Pod{},
 		percentage: f.PercentageOfNodesToScore(), preemption: analysis.Type != "capacity"}
 	if kc.PercentageOfNodesToScore != nil {
 		e.globalPct = *kc.PercentageOfNodesToScore

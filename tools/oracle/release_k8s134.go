@@ -3,11 +3,11 @@
 package main
 
 // API of the 1.34 line: framework types in k8s.io/kubernetes/pkg/scheduler/framework
-// with the plugin-facing ones (Status, CycleState, NodeInfo) in k8s.io/kube-scheduler.
+// with the plugin-facing ones (Status, CycleState, NodeInfo) in k8s.io/kube-scheduler;
+// the scheduler cache (pkg/scheduler/backend/cache) is importable.
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
@@ -20,6 +20,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
@@ -87,88 +88,9 @@ func fitErrorMessage(pod *v1.Pod, numNodes int, statuses *nodeToStatusT, preFilt
 	return fe.Error()
 }
 
-// snapLister is the oracle's own snapshot: NodeInfos rebuilt before every
-// attempt from the replay's cluster state, listed in node-tree order.
-type snapLister struct {
-	list_   []nodeInfoT
-	byName  map[string]*framework.NodeInfo
-	aff     []nodeInfoT
-	antiAff []nodeInfoT
-	pvcs    sets.Set[string]
+func newSchedulerCache() internalcache.Cache {
+	return internalcache.New(context.Background(), 0, nil)
 }
-
-func newSnapLister() *snapLister { return &snapLister{byName: map[string]*framework.NodeInfo{}} }
-
-func (l *snapLister) refresh(order []*v1.Node, podsOn map[string][]*v1.Pod) {
-	images := map[string]int{}
-	for _, n := range order {
-		seen := map[string]bool{}
-		for _, img := range n.Status.Images {
-			for _, name := range img.Names {
-				if !seen[name] {
-					seen[name] = true
-					images[name]++
-				}
-			}
-		}
-	}
-	l.list_, l.aff, l.antiAff = nil, nil, nil
-	l.byName = map[string]*framework.NodeInfo{}
-	l.pvcs = sets.New[string]()
-	for _, n := range order {
-		ni := framework.NewNodeInfo(podsOn[n.Name]...)
-		ni.SetNode(n)
-		ni.ImageStates = map[string]*fwk.ImageStateSummary{}
-		for _, img := range n.Status.Images {
-			for _, name := range img.Names {
-				ni.ImageStates[name] = &fwk.ImageStateSummary{Size: img.SizeBytes, NumNodes: images[name]}
-			}
-		}
-		for _, p := range podsOn[n.Name] {
-			for _, vol := range p.Spec.Volumes {
-				if vol.PersistentVolumeClaim != nil {
-					l.pvcs.Insert(p.Namespace + "/" + vol.PersistentVolumeClaim.ClaimName)
-				}
-			}
-		}
-		l.byName[n.Name] = ni
-		l.list_ = append(l.list_, ni)
-		if len(ni.PodsWithAffinity) > 0 {
-			l.aff = append(l.aff, ni)
-		}
-		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
-			l.antiAff = append(l.antiAff, ni)
-		}
-	}
-}
-
-func (l *snapLister) podAdded(*v1.Pod)   {}
-func (l *snapLister) podRemoved(*v1.Pod) {}
-
-func (l *snapLister) list() []nodeInfoT { return l.list_ }
-func (l *snapLister) get(name string) nodeInfoT {
-	if ni, ok := l.byName[name]; ok {
-		return ni
-	}
-	return nil
-}
-
-func (l *snapLister) NodeInfos() framework.NodeInfoLister       { return l }
-func (l *snapLister) StorageInfos() framework.StorageInfoLister { return l }
-func (l *snapLister) List() ([]nodeInfoT, error)                { return l.list_, nil }
-func (l *snapLister) HavePodsWithAffinityList() ([]nodeInfoT, error) {
-	return l.aff, nil
-}
-func (l *snapLister) HavePodsWithRequiredAntiAffinityList() ([]nodeInfoT, error) {
-	return l.antiAff, nil
-}
-func (l *snapLister) Get(name string) (nodeInfoT, error) {
-	if ni, ok := l.byName[name]; ok {
-		return ni, nil
-	}
-	return nil, fmt.Errorf("nodeinfo not found for node name %q", name)
-}
-func (l *snapLister) IsPVCUsedByPods(key string) bool { return l.pvcs.Has(key) }
 
 // emptyNominator: in the replay a nominated pod is retried at once, so no
 // pod is ever left nominated for another pod to see.
@@ -238,7 +160,7 @@ func newFramework(ctx context.Context, cfg *config.KubeSchedulerConfiguration, r
 	opts := []frameworkruntime.Option{
 		frameworkruntime.WithClientSet(rt.cs),
 		frameworkruntime.WithInformerFactory(factory),
-		frameworkruntime.WithSnapshotSharedLister(rt.lister),
+		frameworkruntime.WithSnapshotSharedLister(rt.lister.snap),
 		frameworkruntime.WithPodNominator(emptyNominator{}),
 		frameworkruntime.WithParallelism(1),
 		frameworkruntime.WithEventRecorder(&events.FakeRecorder{}),

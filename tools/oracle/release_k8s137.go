@@ -89,67 +89,8 @@ func fitErrorMessage(pod *v1.Pod, numNodes int, statuses *nodeToStatusT, preFilt
 	return fe.Error()
 }
 
-// snapLister keeps the scheduler cache (node tree, image states, pod groups)
-// up to date with the replay and refreshes the cache's snapshot before every
-// attempt, as the scheduler does at the start of a cycle.
-type snapLister struct {
-	cache  internalcache.Cache
-	snap   *internalcache.Snapshot
-	inited bool
-}
-
-func newSnapLister() *snapLister {
-	return &snapLister{snap: internalcache.NewEmptySnapshot(),
-		cache: internalcache.New(context.Background(), nil, false, false)}
-}
-
-func (l *snapLister) refresh(order []*v1.Node, podsOn map[string][]*v1.Pod) {
-	logger := klog.Background()
-	if !l.inited {
-		l.inited = true
-		for _, n := range order {
-			l.cache.AddNode(logger, n)
-		}
-		for _, n := range order {
-			for _, p := range podsOn[n.Name] {
-				if err := l.cache.AddPod(logger, p); err != nil {
-					panic(err)
-				}
-			}
-		}
-	}
-	if err := l.cache.UpdateSnapshot(logger, l.snap); err != nil {
-		panic(err)
-	}
-}
-
-func (l *snapLister) podAdded(p *v1.Pod) {
-	if l.inited {
-		if err := l.cache.AddPod(klog.Background(), p); err != nil {
-			panic(err)
-		}
-	}
-}
-
-func (l *snapLister) podRemoved(p *v1.Pod) {
-	if l.inited {
-		if err := l.cache.RemovePod(klog.Background(), p); err != nil {
-			panic(err)
-		}
-	}
-}
-
-func (l *snapLister) list() []nodeInfoT {
-	out, _ := l.snap.NodeInfos().List()
-	return out
-}
-
-func (l *snapLister) get(name string) nodeInfoT {
-	ni, err := l.snap.NodeInfos().Get(name)
-	if err != nil {
-		return nil
-	}
-	return ni
+func newSchedulerCache() internalcache.Cache {
+	return internalcache.New(context.Background(), nil, false, false)
 }
 
 // emptyNominator: in the replay a nominated pod is retried at once, so no
