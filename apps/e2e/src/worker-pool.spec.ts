@@ -24,7 +24,8 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
 
   async function startWorkers(count: number, prefix: string) {
     const started: ServiceProcess[] = [];
-    for (let i = 0; i < count; i++) started.push((await startService('worker', workerEnv(db.url, prefix))).service);
+    for (let i = 0; i < count; i++)
+      started.push((await startService('worker', workerEnv(db.url, prefix))).service);
     workers.push(...started);
     return started;
   }
@@ -35,7 +36,11 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
 
   async function expectOneResultSet(runId: string, pods: number) {
     expect(await prisma.runResult.count({ where: { runId } })).toBe(1);
+    // Every row is the finishing attempt's: a killed attempt's rows are gone.
+    const { attempts } = await prisma.simulationRun.findUniqueOrThrow({ where: { id: runId } });
     expect(await prisma.placement.count({ where: { runId } })).toBe(pods);
+    expect(await prisma.placement.count({ where: { runId, attempt: attempts } })).toBe(pods);
+    expect(await prisma.podExplanation.count({ where: { runId, attempt: { not: attempts } } })).toBe(0);
   }
 
   beforeAll(async () => {
@@ -55,7 +60,8 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
     const prefix = uniqueName('pool');
     const queue = simulationsQueue(prefix);
     try {
-      const size = { nodes: 200, pods: 3000 };
+      // Long enough (several seconds) that it is still scheduling once the second worker is up.
+      const size = { nodes: 400, pods: 8000 };
       const owner = await seedTenantWithSnapshot(prisma, size);
       const [first] = await startWorkers(1, prefix);
       const runId = await submitRun(prisma, queue, owner);
@@ -65,6 +71,10 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
         return run.status === 'running' && run.podsProcessed > 0 ? run : undefined;
       });
       const [second] = await startWorkers(1, prefix);
+      expect(await prisma.simulationRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+        status: 'running',
+        attempts: 1,
+      });
       first!.child.kill('SIGKILL');
 
       const run = await eventually(async () => {
@@ -108,23 +118,30 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
     }
   }, 180_000);
 
-  it.each([2, 3])('shares a burst of runs among %i worker processes; every run completes once', async (count) => {
-    const prefix = uniqueName(`burst${count}`);
-    const queue = simulationsQueue(prefix);
-    try {
-      // Big enough that runs overlap, so every process is busy while the burst lasts.
-      const owner = await seedTenantWithSnapshot(prisma, { nodes: 30, pods: 400 });
-      const pool = await startWorkers(count, prefix);
-      const ids: string[] = [];
-      for (let i = 0; i < 6 * count; i++) ids.push(await submitRun(prisma, queue, owner, i));
-      await eventually(async () => ((await runsInStatus(prisma, ids, 'succeeded')) === ids.length ? true : undefined));
-      for (const id of ids) await expectOneResultSet(id, 400);
-      const finishers = new Map<string, number>();
-      for (const worker of pool) for (const [runId, pid] of finishedBy(worker.output())) finishers.set(runId, pid);
-      expect([...finishers.keys()].sort()).toEqual([...ids].sort());
-      expect(new Set(finishers.values()).size).toBeGreaterThan(1); // more than one process did work
-    } finally {
-      await queue.close();
-    }
-  }, 180_000);
+  it.each([2, 3])(
+    'shares a burst of runs among %i worker processes; every run completes once',
+    async (count) => {
+      const prefix = uniqueName(`burst${count}`);
+      const queue = simulationsQueue(prefix);
+      try {
+        // Big enough that runs overlap, so every process is busy while the burst lasts.
+        const owner = await seedTenantWithSnapshot(prisma, { nodes: 30, pods: 400 });
+        const pool = await startWorkers(count, prefix);
+        const ids: string[] = [];
+        for (let i = 0; i < 6 * count; i++) ids.push(await submitRun(prisma, queue, owner, i));
+        await eventually(async () =>
+          (await runsInStatus(prisma, ids, 'succeeded')) === ids.length ? true : undefined,
+        );
+        for (const id of ids) await expectOneResultSet(id, 400);
+        const finishers = new Map<string, number>();
+        for (const worker of pool)
+          for (const [runId, pid] of finishedBy(worker.output())) finishers.set(runId, pid);
+        expect([...finishers.keys()].sort()).toEqual([...ids].sort());
+        expect(new Set(finishers.values()).size).toBeGreaterThan(1); // more than one process did work
+      } finally {
+        await queue.close();
+      }
+    },
+    180_000,
+  );
 });
