@@ -190,11 +190,10 @@ export class PodInfo {
   readonly requiredAntiAffinityTerms: AffinityTerm[];
   readonly preferredAffinityTerms: WeightedAffinityTerm[];
   readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
-  /** Requests as the Filter fit check counts them (a missing request counts as 0). */
-  readonly requests: Resource;
-  /** cpu/memory with upstream's non-zero defaults per container, for scoring. */
-  readonly nonZeroMilliCPU: number;
-  readonly nonZeroMemory: number;
+  /** Requests, computed on first use: sorting the queue or evicting by uid never needs them. */
+  private computed?: { requests: Resource; nonZeroMilliCPU: number; nonZeroMemory: number };
+  /** The release's accounting in force when the PodInfo was made (the requests follow it). */
+  private readonly policy = activeRequestPolicy();
 
   constructor(readonly pod: Pod) {
     const ns = pod.metadata?.namespace ?? 'default';
@@ -217,17 +216,38 @@ export class PodInfo {
       pod,
       aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
     );
-    const policy = activeRequestPolicy();
+  }
+
+  /** Requests as the Filter fit check counts them (a missing request counts as 0). */
+  get requests(): Resource {
+    return (this.computed ??= this.computeRequests()).requests;
+  }
+
+  /** cpu with upstream's non-zero defaults per container, for scoring. */
+  get nonZeroMilliCPU(): number {
+    return (this.computed ??= this.computeRequests()).nonZeroMilliCPU;
+  }
+
+  /** memory with upstream's non-zero defaults per container, for scoring. */
+  get nonZeroMemory(): number {
+    return (this.computed ??= this.computeRequests()).nonZeroMemory;
+  }
+
+  private computeRequests(): { requests: Resource; nonZeroMilliCPU: number; nonZeroMemory: number } {
+    const pod = this.pod;
+    const policy = this.policy;
     const requests = podRequests(pod, policy);
-    this.requests = Resource.fromList(requests);
     // With pod-level requests, the scoring defaults fill only what neither level requests.
     const podLevel = !policy.skipPodLevelResources && hasPodLevelRequests(pod);
     const nonMissing: Record<string, number> = {};
     if (!podLevel || !requests.has(RESOURCE_CPU)) nonMissing.cpu = DEFAULT_MILLI_CPU_REQUEST;
     if (!podLevel || !requests.has(RESOURCE_MEMORY)) nonMissing.memory = DEFAULT_MEMORY_REQUEST;
     const nonZero = podRequests(pod, { ...policy, nonMissingContainerRequests: nonMissing });
-    this.nonZeroMilliCPU = nonZero.get(RESOURCE_CPU) ?? 0;
-    this.nonZeroMemory = nonZero.get(RESOURCE_MEMORY) ?? 0;
+    return {
+      requests: Resource.fromList(requests),
+      nonZeroMilliCPU: nonZero.get(RESOURCE_CPU) ?? 0,
+      nonZeroMemory: nonZero.get(RESOURCE_MEMORY) ?? 0,
+    };
   }
 
   get namespace(): string {
