@@ -40,9 +40,10 @@ describe('Immediate binding provisions without regard to pods', () => {
     const result = simulate([...state.items(), podWithClaim('web', 'data', { nodeSelector: { 'topology.kubernetes.io/zone': 'b' } })], { seed });
     const web = result.results.find((r) => r.pod === 'default/web')!;
     expect(web.node).toBeNull();
-    expect(web.filterReasons['node-b']).toEqual(['node(s) had volume node affinity conflict']);
+    // Worded so from 1.33 (before: "node(s) had volume node affinity conflict").
+    expect(web.filterReasons['node-b']).toEqual(["node(s) didn't match PersistentVolume's node affinity"]);
     expect(web.message).toContain("1 node(s) didn't match Pod's node affinity/selector");
-    expect(web.message).toContain('1 node(s) had volume node affinity conflict');
+    expect(web.message).toContain("1 node(s) didn't match PersistentVolume's node affinity");
   });
 
   it('WaitForFirstConsumer avoids it: the volume follows the pod to zone b', () => {

@@ -43,7 +43,7 @@ describe('settleImmediateClaims: the dump as the PV controller leaves it before 
     const seed = Array.from({ length: 32 }, (_, s) => s).find((s) => zoneFor(s) === 'a')!;
     const result = simulate(settleImmediateClaims(items(), { seed }).items, { seed });
     expect(result.results[0]).toMatchObject({ pod: 'default/web', outcome: 'unschedulable' });
-    expect(result.results[0].message).toContain('volume node affinity conflict');
+    expect(result.results[0].message).toContain("didn't match PersistentVolume's node affinity");
     const unsettled = simulate(items(), { seed });
     expect(unsettled.results[0].message).toContain('pod has unbound immediate PersistentVolumeClaims');
   });
