@@ -470,3 +470,100 @@ describe('ImageLocality image volumes (upstream v1.37.2 TestImageLocalityPriorit
     expect(at('1.35')).toBe(0);
   });
 });
+
+describe('VolumeBinding storage capacity scoring (upstream v1.37.2 TestVolumeBinding "local volumes with close capacity are preferred")', () => {
+  const pv = (name: string, capacity: string, node: string) => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name },
+    spec: {
+      capacity: { storage: capacity },
+      accessModes: ['ReadWriteOnce'],
+      storageClassName: 'wait-sc',
+      local: { path: `/mnt/${name}` },
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [
+            { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] },
+          ],
+        },
+      },
+    },
+    status: { phase: 'Available' },
+  });
+  const items = [
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'wait-sc' },
+      provisioner: 'kubernetes.io/no-provisioner',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    },
+    makeNode({ name: 'node-a' }),
+    makeNode({ name: 'node-b' }),
+    makeNode({ name: 'node-c' }),
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'pvc-a', namespace: 'default' },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: 'wait-sc',
+        resources: { requests: { storage: '50Gi' } },
+      },
+    },
+    pv('pv-a-0', '200Gi', 'node-a'),
+    pv('pv-a-1', '200Gi', 'node-a'),
+    pv('pv-b-0', '100Gi', 'node-b'),
+    pv('pv-b-1', '100Gi', 'node-b'),
+    makePod({
+      name: 'pod-a',
+      spec: {
+        containers: [{ name: 'c' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'pvc-a' } }],
+      },
+    }),
+  ];
+  it('scores the emptier volume higher from 1.37 (StorageCapacityScoring on)', () => {
+    const r = simulate(items as never, { compatibilityVersion: '1.37', explain: 'full' }).results[0];
+    expect(r.pluginScores.VolumeBinding).toEqual({ 'node-a': 75, 'node-b': 50 });
+    expect(r.filterReasons['node-c']).toEqual(["node(s) didn't find available persistent volumes to bind"]);
+  });
+  it('leaves the scores before 1.37 (PreScore skips without a scorer)', () => {
+    const r = simulate(items as never, { compatibilityVersion: '1.36', explain: 'full' }).results[0];
+    expect(r.pluginScores.VolumeBinding).toBeUndefined();
+  });
+});
+
+describe('PreFilter phase', () => {
+  it('nodes a PreFilterResult leaves out count in the FitError from 1.32', () => {
+    const items = [
+      makeNode({ name: 'n1' }),
+      makePod({
+        name: 'p',
+        spec: {
+          containers: [{ name: 'c' }],
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [
+                  { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['missing'] }] },
+                ],
+              },
+            },
+          },
+        },
+      }),
+    ];
+    const r = simulate(items as never, { compatibilityVersion: '1.37' }).results[0];
+    expect(r.node).toBeNull();
+    // From 1.32 the node left out counts in the FitError and preemption skips it.
+    expect(r.message).toBe(
+      "0/1 nodes are available: 1 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+    );
+    // Before, it had no status: no histogram entry, and preemption tried it.
+    expect(simulate(items as never, { compatibilityVersion: '1.31' }).results[0].message).toBe(
+      '0/1 nodes are available: preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    );
+  });
+});
