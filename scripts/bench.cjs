@@ -3,7 +3,8 @@
 // whole-process rows (bench/whole-process.ts; `--engine-only` skips them).
 // `npm run bench -- --service`: the service measurements too (need PostgreSQL and Redis):
 // snapshot import of a 5,000-node / 50,000-pod dump, submit→result latency, GraphQL placements
-// under steady load, and worker-pool throughput. The scripts run from TypeScript sources with the
+// under steady load, large runs (submit→succeeded, stored size, explanation latency) and
+// worker-pool throughput. The scripts run from TypeScript sources with the
 // @schedlab/* aliases resolved; the api and worker they start are the compiled apps, as users run them.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
@@ -28,13 +29,19 @@ const engineArgs = args.filter((a) => a !== '--service' && a !== '--engine-only'
 
 let status = runScript('bench/run.ts', engineArgs);
 // What a user runs: the bin as a whole process, default options (bench/whole-process.ts).
-if (!engineOnly && !engineArgs.some((a) => a === '--list')) status = runScript('bench/whole-process.ts', []) || status;
+if (!engineOnly && !engineArgs.some((a) => a === '--list'))
+  status = runScript('bench/whole-process.ts', []) || status;
 if (service) {
   // The service measurements start the compiled api and worker (apps/e2e/src/service-process.ts).
   const build = ['scripts/build.cjs', '--stale', 'apps/api', 'apps/worker'];
   const built = spawnSync(process.execPath, build, { stdio: 'inherit', cwd: root }).status ?? 1;
   if (built !== 0) process.exit(built);
-  for (const script of ['bench/snapshot-import.ts', 'bench/service-latency.ts', 'bench/worker-pool.ts']) {
+  for (const script of [
+    'bench/snapshot-import.ts',
+    'bench/service-latency.ts',
+    'bench/service-runs.ts',
+    'bench/worker-pool.ts',
+  ]) {
     status = runScript(script, []) || status;
   }
 }

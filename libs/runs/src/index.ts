@@ -15,7 +15,13 @@ export {
 } from './engine-task';
 export { storedExplanation, STORED_NODE_VERDICTS_MAX } from './stored-explanation';
 export { isDeterministicError } from './deterministic-errors';
-export { runEngineInThread, replayInThread, EngineError, EngineAbortedError } from './thread-runner';
+export {
+  runEngineInThread,
+  replayInThread,
+  prewarmEngineThread,
+  EngineError,
+  EngineAbortedError,
+} from './thread-runner';
 export { syntheticCluster, syntheticSnapshotContent } from './synthetic-cluster';
 export { RunExecutor, type ExecutorSettings, type ExecutionOutcome } from './run-executor';
 export { finishRun, runLinks, sweepLinks, type FinalStatus } from './run-finalizer';

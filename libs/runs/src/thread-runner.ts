@@ -73,6 +73,24 @@ function takeThread(): Worker {
   return new Worker(threadBootstrap(), { eval: true, execArgv: [] });
 }
 
+/**
+ * Starts an engine thread ahead of need and keeps it idle once the engine is loaded, so the first
+ * job (say, the api's first explanation replay) does not pay for loading it. Never keeps the
+ * process alive.
+ */
+export function prewarmEngineThread(): void {
+  const worker = new Worker(threadBootstrap(), { eval: true, execArgv: [] });
+  worker.unref();
+  const forget = () => worker.off('message', onReady);
+  const onReady = (message: ThreadMessage) => {
+    if (message.type !== 'ready') return;
+    forget();
+    worker.off('error', forget);
+    releaseThread(worker);
+  };
+  worker.on('message', onReady).once('error', forget);
+}
+
 function releaseThread(worker: Worker): void {
   if (idle.length >= MAX_IDLE_THREADS) {
     void worker.terminate();

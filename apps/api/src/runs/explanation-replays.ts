@@ -7,13 +7,14 @@
  * its arrival (the thread is terminated after it). A finished run never changes, so recent
  * replays are cached, and concurrent requests for the same pod share one replay.
  */
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import {
   EngineAbortedError,
   EngineError,
   type EngineJob,
   type PodReplay,
+  prewarmEngineThread,
   replayInThread,
 } from '@schedlab/runs';
 import { ApiError } from '../common/api-error';
@@ -26,7 +27,7 @@ const WAITING_PER_SLOT = 4;
 class ReplayTimeout extends Error {}
 
 @Injectable()
-export class ExplanationReplays implements OnModuleDestroy {
+export class ExplanationReplays implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly cache = new Map<string, PodReplay>();
   private readonly inFlight = new Map<string, Promise<PodReplay>>();
   private readonly waiting: (() => void)[] = [];
@@ -48,6 +49,14 @@ export class ExplanationReplays implements OnModuleDestroy {
     const replay = this.compute(key, pod, load).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, replay);
     return replay;
+  }
+
+  /**
+   * One engine thread loaded ahead of the first replay (~0.5 s saved on it). Not under tests: there
+   * the thread would compile the engine from TypeScript for every api the suite starts.
+   */
+  onApplicationBootstrap(): void {
+    if (this.config.nodeEnv !== 'test') prewarmEngineThread();
   }
 
   onModuleDestroy(): void {

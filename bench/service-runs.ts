@@ -1,0 +1,347 @@
+/**
+ * Large runs through the service, end to end (a measurement, not a test): the compiled api and
+ * one worker as their own processes on a fresh PostgreSQL database, default run options
+ * (compact explanations). Per run size:
+ *   1. submit → succeeded: `POST /v1/simulations`, polled with `GET /v1/simulations/{id}` every
+ *      100 ms; also the run's own durationMs (claim → final flip, the write included), the
+ *      worker's peak RSS and its slowest /metrics answer during the run (polled every 250 ms).
+ *   2. stored size: the run's placement and explanation rows (pg_column_size, i.e. as stored,
+ *      TOAST-compressed) and the explanations' JSON text.
+ *   3. explanation latency over REST: the stored compact view (random pods), and the full view
+ *      replayed on demand (`?detail=full`) for distinct pods (every one a cache miss), the run's
+ *      last pod (the worst case: the replay schedules every pod before it) among them.
+ * Sizes: 100 nodes × 1,000 and 300 nodes × 6,000 pending pods (libs/runs syntheticCluster: zone
+ * spread, 100m/128Mi), and 5,000 nodes × 10,000 pending pods (bench/workloads.ts SchedulingBasic,
+ * 1,000 running).
+ *
+ *   node -r @swc-node/register bench/service-runs.ts [--only 100x1000|300x6000|5000x10000] [--full 10] [--json out.json]
+ *   (SWC_NODE_PROJECT=tsconfig.base.json, as npm run bench sets it; `npm run build` first)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import pg from 'pg';
+import type { KubeObject } from '@schedlab/k8s';
+import { createTenantWithAdminKey } from '@schedlab/data';
+import { createPrismaClient } from '@schedlab/db';
+import { syntheticCluster } from '@schedlab/runs';
+import { createTestDatabase, uniqueName } from '@schedlab/testing';
+import { type ServiceProcess, startService } from '../apps/e2e/src/service-process';
+import { workloadByName } from './workloads';
+
+const POLL_MS = 100;
+const RUN_LIMIT_MS = 15 * 60_000;
+
+interface Size {
+  label: string;
+  nodes: number;
+  pods: number;
+  build: () => KubeObject[];
+}
+
+const SIZES: Size[] = [
+  {
+    label: '100x1000',
+    nodes: 100,
+    pods: 1000,
+    build: () => syntheticCluster({ nodes: 100, pods: 1000 }).items as KubeObject[],
+  },
+  {
+    label: '300x6000',
+    nodes: 300,
+    pods: 6000,
+    build: () => syntheticCluster({ nodes: 300, pods: 6000 }).items as KubeObject[],
+  },
+  {
+    label: '5000x10000',
+    nodes: 5000,
+    pods: 10000,
+    build: () => workloadByName('SchedulingBasic').build(1),
+  },
+];
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n: number) => Math.round(n);
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+function stats(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    n: sorted.length,
+    p50Ms: round(percentile(sorted, 50)),
+    p99Ms: round(percentile(sorted, 99)),
+    maxMs: round(sorted.at(-1) ?? NaN),
+  };
+}
+const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+async function call(baseUrl: string, key: string, method: string, url: string, body?: string) {
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body,
+    signal: AbortSignal.timeout(120_000),
+  });
+  const json = (await res.json()) as any;
+  if (res.status >= 400)
+    throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
+  return json;
+}
+
+/** Peak resident set of a process (VmHWM), MiB; Linux only. */
+function peakRssMiB(pid: number | undefined): number | null {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmHWM:'));
+    return line ? Math.round(Number(line.split(/\s+/)[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function watchMetrics(url: string) {
+  let slowest = 0;
+  let failures = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+        await res.text();
+        if (!res.ok) failures++;
+      } catch {
+        failures++;
+      }
+      slowest = Math.max(slowest, performance.now() - started);
+      await sleep(250);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    return { slowestMs: round(slowest), failures };
+  };
+}
+
+async function storedSize(databaseUrl: string, runId: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT
+         (SELECT count(*) FROM placements WHERE run_id = $1)::int AS placements,
+         (SELECT coalesce(sum(pg_column_size(p.*)), 0) FROM placements p WHERE run_id = $1)::bigint AS placement_bytes,
+         (SELECT count(*) FROM pod_explanations WHERE run_id = $1)::int AS explanations,
+         (SELECT coalesce(sum(pg_column_size(e.*)), 0) FROM pod_explanations e WHERE run_id = $1)::bigint AS explanation_bytes,
+         (SELECT coalesce(sum(octet_length(explanation::text)), 0) FROM pod_explanations WHERE run_id = $1)::bigint AS explanation_json_bytes,
+         (SELECT coalesce(max(octet_length(explanation::text)), 0) FROM pod_explanations WHERE run_id = $1)::bigint AS largest_json_bytes,
+         (SELECT pg_column_size(r.*) FROM run_results r WHERE run_id = $1)::bigint AS result_bytes`,
+      [runId],
+    );
+    const r = rows[0];
+    return {
+      placements: r.placements,
+      placementsMiB: mib(Number(r.placement_bytes)),
+      explanations: r.explanations,
+      explanationsMiB: mib(Number(r.explanation_bytes)),
+      explanationJsonMiB: mib(Number(r.explanation_json_bytes)),
+      bytesPerExplanation: Math.round(Number(r.explanation_bytes) / Math.max(1, r.explanations)),
+      largestExplanationJsonBytes: Number(r.largest_json_bytes),
+      runResultKiB: Math.round(Number(r.result_bytes) / 1024),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(
+  size: Size,
+  baseUrl: string,
+  key: string,
+  worker: ServiceProcess,
+  metricsUrl: string,
+  databaseUrl: string,
+  fullSamples: number,
+) {
+  const items = size.build();
+  const snapshot = await call(
+    baseUrl,
+    key,
+    'POST',
+    `/v1/snapshots?name=${size.label}`,
+    JSON.stringify({ apiVersion: 'v1', kind: 'List', items }),
+  );
+  const stopWatching = watchMetrics(metricsUrl);
+  const started = performance.now();
+  const submitted = await call(
+    baseUrl,
+    key,
+    'POST',
+    '/v1/simulations',
+    JSON.stringify({ type: 'simulate', snapshotId: snapshot.id }),
+  );
+  let run: any;
+  for (;;) {
+    run = await call(baseUrl, key, 'GET', `/v1/simulations/${submitted.id}`);
+    if (['succeeded', 'failed', 'cancelled'].includes(run.status)) break;
+    if (performance.now() - started > RUN_LIMIT_MS)
+      throw new Error(`run ${submitted.id} not final after ${RUN_LIMIT_MS} ms`);
+    await sleep(POLL_MS);
+  }
+  const submitToSucceededMs = round(performance.now() - started);
+  const metrics = await stopWatching();
+  if (run.status !== 'succeeded') throw new Error(`run ${run.id} ${run.status}: ${run.error}`);
+  const stored = await storedSize(databaseUrl, run.id);
+  console.log(
+    `${size.label}: submit → succeeded ${submitToSucceededMs} ms, durationMs ${run.durationMs}, stored ${JSON.stringify(stored)}`,
+  );
+
+  // Pods in the run's order; the last one is the replay's worst case.
+  const pods: string[] = [];
+  for (let cursor: string | null = null; ;) {
+    const page: any = await call(
+      baseUrl,
+      key,
+      'GET',
+      `/v1/simulations/${run.id}/placements?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    pods.push(...page.items.map((p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`));
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  const explanationUrl = (pod: string, query = '') => {
+    const [ns, name] = pod.split('/');
+    return `/v1/simulations/${run.id}/pods/${ns}/${name}/explanation${query}`;
+  };
+  const timed = async (url: string) => {
+    const t = performance.now();
+    await call(baseUrl, key, 'GET', url);
+    return performance.now() - t;
+  };
+  let seed = 12345;
+  const randomPod = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return pods[seed % pods.length];
+  };
+  const compact: number[] = [];
+  for (let i = 0; i < 200; i++) compact.push(await timed(explanationUrl(randomPod())));
+  // Distinct pods, so every replay is a cache miss; the last pod first and alone.
+  const lastPod = pods[pods.length - 1];
+  const lastPodMs = round(await timed(explanationUrl(lastPod, '?detail=full')));
+  const cachedMs = round(await timed(explanationUrl(lastPod, '?detail=full')));
+  const sample = new Set<string>();
+  while (sample.size < Math.min(fullSamples, pods.length - 1)) {
+    const pod = randomPod();
+    if (pod !== lastPod) sample.add(pod);
+  }
+  const full: number[] = [lastPodMs];
+  for (const pod of sample) full.push(await timed(explanationUrl(pod, '?detail=full')));
+
+  return {
+    size: size.label,
+    nodes: size.nodes,
+    pendingPods: size.pods,
+    submitToSucceededMs,
+    runDurationMs: run.durationMs,
+    workerPeakRssMiB: peakRssMiB(worker.child.pid),
+    workerMetricsSlowestMs: metrics.slowestMs,
+    workerMetricsFailures: metrics.failures,
+    stored,
+    explanation: {
+      compact: stats(compact),
+      full: stats(full),
+      fullLastPodMs: lastPodMs,
+      fullCachedMs: cachedMs,
+    },
+  };
+}
+
+async function main() {
+  const only = arg('only');
+  const fullSamples = Number(arg('full') ?? 10);
+  const jsonPath = arg('json');
+  const db = await createTestDatabase({ migrated: true });
+  const prisma = createPrismaClient(db.url);
+  const services: ServiceProcess[] = [];
+  const results = [];
+  try {
+    const { apiKey } = await createTenantWithAdminKey(prisma, uniqueName('bench'));
+    const env = {
+      DATABASE_URL: db.url,
+      QUEUE_PREFIX: uniqueName('runs'),
+      LOG_LEVEL: 'warn',
+      API_PORT: '0',
+      API_RATE_LIMIT_PER_MINUTE: '1000000',
+      WORKER_CONCURRENCY: '1',
+    };
+    const api = await startService<{ type: string; endpoints: { graphql: string } }>('api', env);
+    services.push(api.service);
+    const graphqlUrl = new URL(api.ready.endpoints.graphql);
+    graphqlUrl.hostname = '127.0.0.1';
+    const baseUrl = graphqlUrl.origin;
+    for (const size of SIZES.filter((s) => !only || s.label === only)) {
+      // A fresh worker per size, so its peak RSS is this run's.
+      const metricsPort = String(20000 + Math.floor(Math.random() * 20000));
+      const worker = (await startService('worker', { ...env, WORKER_METRICS_PORT: metricsPort })).service;
+      services.push(worker);
+      const result = await measure(
+        size,
+        baseUrl,
+        apiKey.secret,
+        worker,
+        `http://127.0.0.1:${metricsPort}/metrics`,
+        db.url,
+        fullSamples,
+      );
+      results.push(result);
+      console.log(JSON.stringify(result));
+      await worker.stop();
+    }
+    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${os.loadavg()[0].toFixed(1)}, node ${process.version}`;
+    console.log(`machine: ${machine}`);
+    const row = (...cells: string[]) =>
+      console.log(cells.map((c, i) => (i === 0 ? c.padEnd(34) : c.padStart(12))).join(' | '));
+    row('figure', ...results.map((r) => r.size));
+    row('submit → succeeded (ms)', ...results.map((r) => String(r.submitToSucceededMs)));
+    row('run durationMs (write included)', ...results.map((r) => String(r.runDurationMs)));
+    row('worker peak RSS (MiB)', ...results.map((r) => String(r.workerPeakRssMiB)));
+    row('worker /metrics slowest (ms)', ...results.map((r) => String(r.workerMetricsSlowestMs)));
+    row('explanations stored (MiB)', ...results.map((r) => String(r.stored.explanationsMiB)));
+    row('bytes per explanation (stored)', ...results.map((r) => String(r.stored.bytesPerExplanation)));
+    row('explanation JSON (MiB)', ...results.map((r) => String(r.stored.explanationJsonMiB)));
+    row('placements stored (MiB)', ...results.map((r) => String(r.stored.placementsMiB)));
+    row(
+      'compact explanation p50/p99 (ms)',
+      ...results.map((r) => `${r.explanation.compact.p50Ms}/${r.explanation.compact.p99Ms}`),
+    );
+    row(
+      'full (replay) p50/p99 (ms)',
+      ...results.map((r) => `${r.explanation.full.p50Ms}/${r.explanation.full.p99Ms}`),
+    );
+    row('full, last pod (ms)', ...results.map((r) => String(r.explanation.fullLastPodMs)));
+    row('full, cached (ms)', ...results.map((r) => String(r.explanation.fullCachedMs)));
+    if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify({ machine, results }, null, 2)}\n`);
+  } finally {
+    await Promise.all(services.map((s) => s.stop()));
+    await prisma.$disconnect();
+    await db.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
