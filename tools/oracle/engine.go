@@ -113,6 +113,9 @@ func (e *engine) schedule(pod *v1.Pod) (*attempt, error) {
 	a := &attempt{state: newCycleState(), statuses: newNodeToStatus(), filterReasons: map[string][]string{}, filterPlugin: map[string]string{},
 		scores: map[string]int64{}, pluginScores: map[string]map[string]int64{}, startIndex: e.start, next: e.start}
 	all := e.rt.lister.list()
+	// Equal-capacity PVs are told apart only while Filter picks them.
+	e.rt.volumes.perturb(true)
+	defer e.rt.volumes.perturb(false)
 	preRes, s, prePlugins := runPreFilter(ctx, e.fw, a.state, pod)
 	if !s.IsSuccess() {
 		if !isRejected(s) {
@@ -182,6 +185,7 @@ func (e *engine) schedule(pod *v1.Pod) (*attempt, error) {
 		}
 		a.next = e.start
 	}
+	e.rt.volumes.perturb(false)
 	for _, ni := range feasible {
 		a.feasible = append(a.feasible, ni.Node().Name)
 	}

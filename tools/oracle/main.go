@@ -267,6 +267,7 @@ func recordFile(inPath, outPath, version string) error {
 	if err != nil {
 		return fmt.Errorf("framework: %w", err)
 	}
+	rt.volumes.pvLister = factory.Core().V1().PersistentVolumes().Lister()
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
 	defer factory.Shutdown()

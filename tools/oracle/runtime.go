@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	k8stesting "k8s.io/client-go/testing"
 )
 
@@ -49,8 +50,9 @@ func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
 	for _, o := range c.csiNodes {
 		objs = append(objs, o)
 	}
-	originals := map[string]resource.Quantity{}
-	for _, pv := range equalCapacityOrder(c.pvs, originals) {
+	originals, bumped := map[string]resource.Quantity{}, map[string]resource.Quantity{}
+	equalCapacityOrder(c.pvs, originals, bumped)
+	for _, pv := range c.pvs {
 		objs = append(objs, pv)
 	}
 	for _, o := range c.pvcs {
@@ -71,7 +73,7 @@ func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
 		}
 	}
 	env := &runtimeEnv{cs: fake.NewSimpleClientset(objs...), lister: newSnapLister()}
-	env.volumes = &volumeCapture{env: env, originals: originals, classes: c, rv: 1000}
+	env.volumes = &volumeCapture{env: env, originals: originals, bumped: bumped, classes: c, rv: 1000}
 	env.cs.PrependReactor("update", "persistentvolumes", env.volumes.onPVUpdate)
 	env.cs.PrependReactor("update", "persistentvolumeclaims", env.volumes.onPVCUpdate)
 	return env
@@ -79,11 +81,12 @@ func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
 
 // equalCapacityOrder makes the choice among unbound PVs of equal capacity
 // deterministic: upstream keeps the first one its cache lists (map order); the
-// replay rule takes the smallest name. Each PV of such a group is given a few
-// extra bytes of capacity in name order (the i-th gets i bytes), which keeps
-// every capacity comparison with a request unchanged and makes the smallest
-// name the smallest PV. The written-back objects get their capacity restored.
-func equalCapacityOrder(pvs []*v1.PersistentVolume, originals map[string]resource.Quantity) []*v1.PersistentVolume {
+// replay rule takes the smallest name. Each PV of such a group gets, in name
+// order, 0, 1, 2… extra bytes of capacity (returned in bumped; originals keeps
+// the real value). perturb applies them to the informer's objects only while
+// Filter chooses PVs, so no request comparison changes and scoring, Reserve and
+// the API objects see the real capacity.
+func equalCapacityOrder(pvs []*v1.PersistentVolume, originals, bumped map[string]resource.Quantity) {
 	groups := map[string][]*v1.PersistentVolume{}
 	for _, pv := range pvs {
 		if pv.Spec.ClaimRef != nil {
@@ -101,11 +104,28 @@ func equalCapacityOrder(pvs []*v1.PersistentVolume, originals map[string]resourc
 		for i, pv := range g {
 			q := pv.Spec.Capacity[v1.ResourceStorage]
 			originals[pv.Name] = q.DeepCopy()
-			bumped := *resource.NewQuantity(q.Value()+int64(i), q.Format)
-			pv.Spec.Capacity[v1.ResourceStorage] = bumped
+			bumped[pv.Name] = *resource.NewQuantity(q.Value()+int64(i), q.Format)
 		}
 	}
-	return pvs
+}
+
+// perturb switches the informer's copies of the grouped, still unbound PVs to
+// their bumped (on) or real (off) capacity. The VolumeBinding assume cache
+// holds the same objects, so Filter's smallest-PV choice sees the bumps.
+func (v *volumeCapture) perturb(on bool) {
+	if v.pvLister == nil || len(v.bumped) == 0 {
+		return
+	}
+	for name, q := range v.bumped {
+		pv, err := v.pvLister.Get(name)
+		if err != nil || pv.Spec.ClaimRef != nil {
+			continue
+		}
+		if !on {
+			q = v.originals[name]
+		}
+		pv.Spec.Capacity[v1.ResourceStorage] = q
+	}
 }
 
 // volumeRecord is the `volumes` field of a result.
@@ -134,6 +154,8 @@ func (r *volumeRecord) json() *ordered {
 type volumeCapture struct {
 	env       *runtimeEnv
 	originals map[string]resource.Quantity
+	bumped    map[string]resource.Quantity
+	pvLister  corelisters.PersistentVolumeLister
 	classes   *cluster
 	rv        int
 	mu        sync.Mutex

@@ -1,0 +1,190 @@
+#!/usr/bin/env node
+// npm run fuzz:upstream -- --release 1.34.4 --cases 200 --seed 1
+//   [--families cases,profiles,storage,capacity,node-loss] [--out DIR] [--max-shrink N] [--batch K]
+//
+// Differential fuzzing against the upstream oracle (tools/oracle): generates cases with the
+// conformance generator (../shared/conformance/generator/gen.js), records them with the oracle at
+// the release, replays them through the engine (@schedlab/conformance) and, for each disagreeing
+// case (at most --max-shrink of them), shrinks it (drops input items while oracle and engine
+// still disagree) and saves the minimal case with the oracle's answer in --out
+// (default tmp/fuzz/v<release>/). Exit code 1 when any case disagreed.
+'use strict';
+
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { ensureBinary, haveGo } = require('./oracle.cjs');
+
+const root = path.resolve(__dirname, '..');
+const generator = path.resolve(root, '..', 'shared', 'conformance', 'generator', 'gen.js');
+
+// Seeds are offset per family so fuzz cases never coincide with the public sets.
+const FAMILIES = {
+  cases: { gen: [], config: { featureGates: {}, percentageOfNodesToScore: 100 } },
+  profiles: { gen: ['--family', 'profiles'], config: { featureGates: {}, percentageOfNodesToScore: 0 } },
+  storage: { gen: ['--family', 'storage'], config: { featureGates: {}, percentageOfNodesToScore: 100 } },
+  scale: {
+    gen: ['--family', 'scale'],
+    config: { featureGates: {}, percentageOfNodesToScore: null, parallelism: 1 },
+  },
+  capacity: {
+    gen: ['--family', 'capacity'],
+    config: { featureGates: {}, percentageOfNodesToScore: 100, preemption: false },
+  },
+  'node-loss': {
+    gen: ['--family', 'node-loss'],
+    config: { featureGates: {}, percentageOfNodesToScore: 100, preemption: true },
+  },
+};
+
+function parseArgs(argv) {
+  const a = { cases: 100, seed: 1, families: 'cases,profiles,capacity,node-loss', maxShrink: 3, batch: 50 };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i].replace(/^--/, '');
+    const v = argv[++i];
+    if (k === 'release') a.release = v.replace(/^v/, '');
+    else if (k === 'cases') a.cases = Number(v);
+    else if (k === 'seed') a.seed = Number(v);
+    else if (k === 'families') a.families = v;
+    else if (k === 'out') a.out = path.resolve(v);
+    else if (k === 'max-shrink') a.maxShrink = Number(v);
+    else if (k === 'batch') a.batch = Number(v);
+    else throw new Error(`unknown option --${k}`);
+  }
+  if (!a.release) throw new Error('--release is required');
+  a.out ??= path.join(root, 'tmp', 'fuzz', `v${a.release}`);
+  return a;
+}
+
+function generate(family, seed) {
+  const r = spawnSync(process.execPath, [generator, ...FAMILIES[family].gen, '--seed', String(seed)], {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
+  if (r.status !== 0) throw new Error(`gen.js --seed ${seed}: ${r.stderr}`);
+  const c = JSON.parse(r.stdout);
+  const config = {
+    ...FAMILIES[family].config,
+    order: 'priority-desc-then-list-order',
+    tieBreak: 'lowest-node-name',
+    ...(c.config ?? {}),
+  };
+  return { ...c, config, ...(family === 'cases' ? {} : { family }) };
+}
+
+/** Records the given cases with the oracle (one process for the batch); returns the recorded ones. */
+function record(binary, cases) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-upstream-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'in'));
+    cases.forEach((c, i) => fs.writeFileSync(path.join(dir, 'in', `case-${i}.json`), JSON.stringify(c)));
+    const r = spawnSync(binary, ['--in', path.join(dir, 'in'), '--out', path.join(dir, 'out')], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
+    return cases.map((_, i) => {
+      const f = path.join(dir, 'out', `case-${i}.json`);
+      return fs.existsSync(f)
+        ? { text: fs.readFileSync(f, 'utf8'), golden: JSON.parse(fs.readFileSync(f, 'utf8')) }
+        : null;
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function disagrees(conformance, golden) {
+  const report = conformance.replayCase(golden);
+  return report.exact ? null : report;
+}
+
+/**
+ * Delta debugging over the input items: removes chunks (halves, quarters, … single items) and
+ * keeps a removal when the oracle still records the case and the engine still disagrees.
+ */
+function shrink(binary, conformance, golden, budget = 400) {
+  let c = JSON.parse(JSON.stringify(golden));
+  let best = { text: JSON.stringify(golden), golden };
+  let runs = 0;
+  for (let size = Math.ceil(c.input.items.length / 2); size >= 1 && runs < budget;) {
+    let removed = false;
+    for (let start = 0; start < c.input.items.length && runs < budget; start += size) {
+      const items = c.input.items.filter((_, i) => i < start || i >= start + size);
+      const candidate = { ...c, input: { ...c.input, items } };
+      runs++;
+      const [rec] = record(binary, [candidate]);
+      if (rec && disagrees(conformance, rec.golden)) {
+        c = candidate;
+        best = rec;
+        removed = true;
+        start -= size;
+      }
+    }
+    if (!removed) size = size === 1 ? 0 : Math.ceil(size / 2);
+  }
+  return { ...best, runs };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (!haveGo()) {
+    console.error('fuzz:upstream needs Go on PATH for the oracle (see npm run oracle).');
+    process.exit(2);
+  }
+  const binary = ensureBinary(args.release);
+  await require('./build.cjs').ensureBuilt('apps/cli');
+  const conformance = require(path.join(root, 'dist', 'libs', 'conformance', 'src', 'index.js'));
+  const families = args.families.split(',');
+  fs.mkdirSync(args.out, { recursive: true });
+  const started = Date.now();
+  let total = 0;
+  let exact = 0;
+  let shrunk = 0;
+  const failures = [];
+  for (let from = 0; from < args.cases; from += args.batch) {
+    const batch = [];
+    for (let i = from; i < Math.min(args.cases, from + args.batch); i++) {
+      const family = families[i % families.length];
+      batch.push({ family, seed: 100000 + args.seed + i, c: generate(family, 100000 + args.seed + i) });
+    }
+    const recorded = record(
+      binary,
+      batch.map((b) => b.c),
+    );
+    batch.forEach((b, i) => {
+      total++;
+      const rec = recorded[i];
+      if (!rec) {
+        failures.push(`${b.family} seed ${b.seed}: the oracle could not record it`);
+        return;
+      }
+      const report = disagrees(conformance, rec.golden);
+      if (!report) {
+        exact++;
+        return;
+      }
+      const first = report.error ?? JSON.stringify(report.mismatches[0]);
+      failures.push(`${b.family} seed ${b.seed}: ${first}`);
+      if (shrunk < args.maxShrink) {
+        shrunk++;
+        const min = shrink(binary, conformance, rec.golden);
+        const file = path.join(args.out, `${b.family}-case-${b.seed}.json`);
+        fs.writeFileSync(file, min.text);
+        console.log(
+          `disagreement ${b.family} seed ${b.seed}: shrunk ${rec.golden.input.items.length} → ${min.golden.input.items.length} items in ${min.runs} oracle runs: ${path.relative(root, file)}`,
+        );
+      }
+    });
+    console.log(
+      `fuzz:upstream v${args.release}: ${exact}/${total} exact (${Math.round((Date.now() - started) / 1000)} s)`,
+    );
+  }
+  for (const f of failures) console.log(`  ${f}`.slice(0, 400));
+  process.exit(exact === total ? 0 : 1);
+}
+
+main().catch((e) => {
+  console.error(`fuzz:upstream: ${e.message}`);
+  process.exit(2);
+});
