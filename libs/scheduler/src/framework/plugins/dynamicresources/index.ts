@@ -18,6 +18,7 @@ import type {
   ReservePlugin,
   PreBindPlugin,
   ScorePlugin,
+  NodeScore,
 } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
@@ -147,6 +148,11 @@ export class DynamicResources
    */
   score(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): [number, MaybeStatus] {
     return [0, null];
+  }
+
+  scoreNodes(_state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    for (const s of scores) s.score = 0;
+    return null;
   }
 
   scoreExtensions(): undefined {
