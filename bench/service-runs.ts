@@ -191,14 +191,18 @@ async function measure(
     JSON.stringify({ type: 'simulate', snapshotId: snapshot.id }),
   );
   let run: any;
+  let writingSeenAt: number | undefined;
   for (;;) {
     run = await call(baseUrl, key, 'GET', `/v1/simulations/${submitted.id}`);
+    if (run.phase === 'writing') writingSeenAt ??= performance.now();
     if (['succeeded', 'failed', 'cancelled'].includes(run.status)) break;
     if (performance.now() - started > RUN_LIMIT_MS)
       throw new Error(`run ${submitted.id} not final after ${RUN_LIMIT_MS} ms`);
     await sleep(POLL_MS);
   }
   const submitToSucceededMs = round(performance.now() - started);
+  // From the first poll that saw phase `writing` (so up to one poll late) to the one that saw succeeded.
+  const writingMs = writingSeenAt === undefined ? null : round(performance.now() - writingSeenAt);
   const metrics = await stopWatching();
   if (run.status !== 'succeeded') throw new Error(`run ${run.id} ${run.status}: ${run.error}`);
   const stored = await storedSize(databaseUrl, run.id);
@@ -253,6 +257,7 @@ async function measure(
     pendingPods: size.pods,
     submitToSucceededMs,
     runDurationMs: run.durationMs,
+    writingMs,
     workerPeakRssMiB: peakRssMiB(worker.child.pid),
     workerMetricsSlowestMs: metrics.slowestMs,
     workerMetricsFailures: metrics.failures,
@@ -314,6 +319,7 @@ async function main() {
     row('figure', ...results.map((r) => r.size));
     row('submit → succeeded (ms)', ...results.map((r) => String(r.submitToSucceededMs)));
     row('run durationMs (write included)', ...results.map((r) => String(r.runDurationMs)));
+    row('of which writing rows (ms)', ...results.map((r) => String(r.writingMs)));
     row('worker peak RSS (MiB)', ...results.map((r) => String(r.workerPeakRssMiB)));
     row('worker /metrics slowest (ms)', ...results.map((r) => String(r.workerMetricsSlowestMs)));
     row('explanations stored (MiB)', ...results.map((r) => String(r.stored.explanationsMiB)));

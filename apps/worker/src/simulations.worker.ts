@@ -9,7 +9,7 @@ import {
   type SimulationJobData,
   simulationJobDataSchema,
 } from '@schedlab/jobs';
-import { onChildFinished, RunExecutor, SWEEPS_QUEUE } from '@schedlab/runs';
+import { onChildFinished, prewarmEngineThread, RunExecutor, SWEEPS_QUEUE } from '@schedlab/runs';
 import { bullmqConnection } from './bullmq-options';
 
 /** Retry delay after a transient failure: 2 s, 4 s, 8 s … at most a minute, with jitter. */
@@ -53,6 +53,9 @@ export class SimulationsWorker implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     const { lockDurationMs, concurrency } = this.config.worker;
+    // The first run would otherwise load the engine on its thread (~1 s); not under tests, which
+    // start many short-lived workers.
+    if (this.config.nodeEnv !== 'test') prewarmEngineThread();
     this.worker = new Worker<SimulationJobData>(SIMULATIONS_QUEUE, (job, token) => this.process(job, token), {
       ...bullmqConnection(this.config),
       concurrency,

@@ -75,4 +75,8 @@ export interface EngineFailure {
 }
 
 /** What the parent posts to an engine thread: a run, or one pod's explanation replay. */
-export type ThreadRequest = { type: 'run'; job: EngineJob } | { type: 'replay'; job: EngineJob; pod: string };
+export type ThreadRequest =
+  | { type: 'run'; job: EngineJob }
+  | { type: 'replay'; job: EngineJob; pod: string }
+  /** Runs a small replay so the engine's code is compiled and optimised before real work. */
+  | { type: 'warm' };

@@ -10,6 +10,7 @@ import type { EngineFailure, EngineJob, EngineProgress, ThreadRequest } from './
 import { executeEngineJob, replayPodExplanation } from './engine-task';
 import { errorClassOf, isDeterministicError } from './deterministic-errors';
 import { writeResultRows } from './result-writer';
+import { syntheticSnapshotContent } from './synthetic-cluster';
 
 /** Progress messages per second at most; the engine calls back after every pod. */
 const PROGRESS_INTERVAL_MS = 200;
@@ -46,7 +47,22 @@ function fail(error: unknown): void {
   parentPort!.postMessage({ type: 'failed', failure });
 }
 
+/** A replay of the last pod of a small synthetic run: every default plugin's hot path runs. */
+function warm(): void {
+  const content = syntheticSnapshotContent({ nodes: 50, pods: 400 });
+  replayPodExplanation({ runId: 'warm', type: 'simulate', content, seed: 0, options: {} }, 'default/pod-399');
+}
+
 parentPort!.on('message', (message: ThreadRequest) => {
+  if (message.type === 'warm') {
+    try {
+      warm();
+      parentPort!.postMessage({ type: 'done', output: null });
+    } catch (error) {
+      fail(error);
+    }
+    return;
+  }
   if (message.type === 'replay') {
     try {
       parentPort!.postMessage({ type: 'done', output: replayPodExplanation(message.job, message.pod) });

@@ -74,21 +74,26 @@ function takeThread(): Worker {
 }
 
 /**
- * Starts an engine thread ahead of need and keeps it idle once the engine is loaded, so the first
- * job (say, the api's first explanation replay) does not pay for loading it. Never keeps the
- * process alive.
+ * Starts an engine thread ahead of need, warms it with a small replay (loading the engine and
+ * optimising its hot code is most of a first small job's time) and keeps it idle, so the first
+ * real job (say, the api's first explanation replay) does not pay for either. Never keeps the
+ * process alive; a thread that fails to warm is dropped.
  */
 export function prewarmEngineThread(): void {
   const worker = new Worker(threadBootstrap(), { eval: true, execArgv: [] });
   worker.unref();
-  const forget = () => worker.off('message', onReady);
-  const onReady = (message: ThreadMessage) => {
-    if (message.type !== 'ready') return;
-    forget();
-    worker.off('error', forget);
-    releaseThread(worker);
+  const onMessage = (message: ThreadMessage) => {
+    if (message.type === 'ready') worker.postMessage({ type: 'warm' } satisfies ThreadRequest);
+    else if (message.type === 'done') {
+      worker.off('message', onMessage).off('error', onError);
+      releaseThread(worker);
+    } else if (message.type === 'failed') {
+      worker.off('message', onMessage).off('error', onError);
+      void worker.terminate();
+    }
   };
-  worker.on('message', onReady).once('error', forget);
+  const onError = () => worker.off('message', onMessage);
+  worker.on('message', onMessage).once('error', onError);
 }
 
 function releaseThread(worker: Worker): void {
