@@ -49,6 +49,10 @@ func kubernetesVersion() string {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "bench" {
+		runBench(os.Args[2:])
+		return
+	}
 	in := flag.String("in", "", "case file or directory of case-*.json files")
 	out := flag.String("out", "", "output directory")
 	showVersion := flag.Bool("version", false, "print the recorded kube-scheduler release")
