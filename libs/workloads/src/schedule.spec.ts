@@ -22,7 +22,7 @@ const nodes = [node('node-a', 'z1'), node('node-b', 'z1'), node('node-c', 'z2')]
 describe('end to end with the engine', () => {
   it('system default spreading: Deployment pods are constrained through their ReplicaSet, bare pods with the same labels are not', () => {
     const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare', namespace: 'default', labels: { app: 'web' } }, spec: { containers: container() } };
-    const sim = scheduleWorkloads([...nodes, deployment('web', 3, { app: 'web' }), bare], { seed: 1 });
+    const sim = scheduleWorkloads([...nodes, deployment('web', 3, { app: 'web' }), bare], { seed: 1, explain: 'full' });
     expect(sim.summary.scheduled).toBe(4);
     const third = sim.results[2];
     expect(third.pod).toMatch(/^default\/web-/);
@@ -44,7 +44,10 @@ describe('end to end with the engine', () => {
       spec: { nodeName: 'node-c', containers: container() },
     });
     const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare', namespace: 'default', labels: { app: 'web' } }, spec: { containers: container() } };
-    const sim = scheduleWorkloads([...nodes, service, old(1), old(2), deployment('web', 1, { app: 'web' }), bare], { seed: 1 });
+    const sim = scheduleWorkloads([...nodes, service, old(1), old(2), deployment('web', 1, { app: 'web' }), bare], {
+      seed: 1,
+      explain: 'full',
+    });
     const depPod = sim.results.find((r) => r.pod.startsWith('default/web-') && r.pod !== 'default/bare')!;
     const barePod = sim.results.find((r) => r.pod === 'default/bare')!;
     // The Deployment pod ignores the old pods (different hash); the bare pod, selected only by the Service, counts them.
@@ -135,7 +138,11 @@ describe('static pods and deletions', () => {
   it('mirror pods are not scheduled but take room on their node', () => {
     const big = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: container('3') } }) as KubeObject;
     const staticPod = { metadata: { name: 'etcd', namespace: 'kube-system' }, spec: { containers: container('2') } };
-    const sim = scheduleWorkloads([node('n1', 'z1'), node('n2', 'z1'), big('p1')], { seed: 0, staticPods: [{ nodeName: 'n1', pod: staticPod }] });
+    const sim = scheduleWorkloads([node('n1', 'z1'), node('n2', 'z1'), big('p1')], {
+      seed: 0,
+      explain: 'full',
+      staticPods: [{ nodeName: 'n1', pod: staticPod }],
+    });
     expect(sim.results.map((r) => r.pod)).toEqual(['default/p1']);
     expect(sim.results[0].node).toBe('n2');
     expect(sim.results[0].filterReasons['n1']).toEqual(['Insufficient cpu']);
