@@ -26,6 +26,15 @@ const WAITING_PER_SLOT = 4;
 
 class ReplayTimeout extends Error {}
 
+/** Rejects when the signal aborts (reading the run from the database counts against the limit too). */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () => reject(new EngineAbortedError(signal.reason));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+}
+
 @Injectable()
 export class ExplanationReplays implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly cache = new Map<string, PodReplay>();
@@ -71,7 +80,7 @@ export class ExplanationReplays implements OnApplicationBootstrap, OnModuleDestr
     try {
       await this.slot(stop.signal, concurrency);
       try {
-        const job = await load();
+        const job = await Promise.race([load(), aborted(stop.signal)]);
         const result = await replayInThread(job, pod, { signal: stop.signal });
         this.remember(key, result);
         return result;

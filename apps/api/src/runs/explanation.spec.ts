@@ -195,3 +195,47 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
     expect(pending.body.error.code).toBe('result_not_ready');
   });
 });
+
+describe('pod explanation replays have a time limit', () => {
+  let api: ApiHarness;
+  let acme: TestTenant;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    api = await ApiHarness.start({ EXPLAIN_REPLAY_TIMEOUT_MS: '1' });
+    acme = await api.tenant('acme');
+    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await api?.stop();
+  });
+
+  it('answers 503 replay_timeout past EXPLAIN_REPLAY_TIMEOUT_MS; the compact view still answers', async () => {
+    const items = syntheticCluster({ nodes: 20, pods: 50 }).items as KubeObject[];
+    const snapshotId = (
+      await api.http
+        .post('/v1/snapshots?name=bounded')
+        .set(bearer(acme.key))
+        .set('content-type', 'application/json')
+        .send({ apiVersion: 'v1', kind: 'List', items })
+        .expect(201)
+    ).body.id;
+    const run = await api.http
+      .post('/v1/simulations')
+      .set(bearer(acme.key))
+      .send({ type: 'simulate', snapshotId })
+      .expect(202);
+    const executor = new RunExecutor(api.prisma, redis, {
+      runTimeoutMs: 120_000,
+      maxAttempts: 3,
+      publicApiUrl: 'https://schedlab.example',
+      databaseUrl: api.db.url,
+    });
+    expect(await executor.execute(run.body.id)).toMatchObject({ status: 'succeeded' });
+    const url = `/v1/simulations/${run.body.id}/pods/default/pod-49/explanation`;
+    const full = await api.http.get(`${url}?detail=full`).set(bearer(acme.key)).expect(503);
+    expect(full.body.error.code).toBe('replay_timeout');
+    await api.http.get(url).set(bearer(acme.key)).expect(200);
+  });
+});
