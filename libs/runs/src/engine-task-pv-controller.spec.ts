@@ -25,7 +25,8 @@ describe('engine task: the PV controller runs before scheduling', () => {
     const out = run({});
     expect(out.placements).toHaveLength(1);
     expect(out.placements[0]).toMatchObject({ podKey: 'shop/orders-db', status: 'unschedulable' });
-    expect(out.placements[0].message).toContain('node(s) had volume node affinity conflict');
+    // The default release's wording (1.33+; before: "node(s) had volume node affinity conflict").
+    expect(out.placements[0].message).toContain("node(s) didn't match PersistentVolume's node affinity");
     const zones = out.storageSummary!.flatMap((c) => c.zones).filter((z) => z.claimedBytes > 0);
     expect(zones.map((z) => z.zone)).toEqual(['eu-west-1a']);
   });
