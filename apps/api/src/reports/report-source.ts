@@ -40,11 +40,31 @@ function resultOfPlacement(p: StoredPlacement): ReportableResult {
   return result;
 }
 
+interface CompactExplanation {
+  topScores?: { node: string; total: number; plugins: { plugin: string; weighted: number }[] }[];
+}
+
+/**
+ * Runs store compact explanations: per-node scores only for the best-scored nodes
+ * (`explanation.topScores`). The report's score table is drawn from those.
+ */
+function withTopScores(stored: Record<string, unknown>): ReportableResult {
+  const top = (stored.explanation as CompactExplanation | undefined)?.topScores;
+  if (!top?.length || stored.pluginScores !== undefined) return stored as unknown as ReportableResult;
+  const scores: Record<string, number> = {};
+  const pluginScores: Record<string, Record<string, number>> = {};
+  for (const scored of top) {
+    scores[scored.node] = scored.total;
+    for (const p of scored.plugins) (pluginScores[p.plugin] ??= {})[scored.node] = p.weighted;
+  }
+  return { ...(stored as unknown as ReportableResult), scores, pluginScores };
+}
+
 export function reportRunOfStored(run: StoredRunForReport): ReportRun {
   const state = buildClusterState(run.items as KubeObject[]);
   const results = run.placements.map((p) => {
     const explained = run.explanations.get(`${p.namespace}/${p.name}`);
-    return explained ? (explained as unknown as ReportableResult) : resultOfPlacement(p);
+    return explained ? withTopScores(explained) : resultOfPlacement(p);
   });
   return buildRunReport({
     label: run.label,

@@ -123,6 +123,11 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
       /^0\/9 nodes are available: .*6 node\(s\) didn't match Pod's node affinity\/selector/,
     );
     expect(postgres.filters).toHaveLength(9);
+    // Scheduled pods: the best-scored nodes of the stored compact record, with plugin breakdown.
+    const scheduled = run.pods.find((p) => p.node && p.scores.length > 1)!;
+    expect(scheduled).toBeDefined();
+    expect(scheduled.scores.some((s) => s.node === scheduled.node)).toBe(true);
+    expect(Object.keys(scheduled.scores[0].plugins).length).toBeGreaterThan(1);
     // After the run node-b2 holds the preempting pod, not its victim.
     const b2 = run.nodes.find((n) => n.name === 'node-b2')!;
     expect(b2.pods).toContain('shop/checkout-5c7b9-0');
