@@ -8,7 +8,12 @@ import { ApiModule, GRAPHQL_PATH } from './api.module';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { bodyParserErrorHandler, graphqlAcceptGuard, v1BodyMiddleware } from './common/body-parsing';
+import {
+  bodyParserErrorHandler,
+  graphqlAcceptGuard,
+  rejectMalformedText,
+  v1BodyMiddleware,
+} from './common/body-parsing';
 import { errorBody } from './common/error-body';
 
 export const OPENAPI_PATH = 'docs';
@@ -25,7 +30,7 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
   answerClientErrorsInOurShape(app.getHttpServer() as Server);
   app.use(GRAPHQL_PATH, graphqlAcceptGuard());
   app.use('/v1', v1BodyMiddleware(config.apiLimits.bodyBytes, config.inputLimits));
-  app.useBodyParser('json', { limit: config.apiLimits.graphqlBodyBytes });
+  app.useBodyParser('json', { limit: config.apiLimits.graphqlBodyBytes, reviver: rejectMalformedText });
   app.use(bodyParserErrorHandler(config.apiLimits.graphqlBodyBytes));
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();

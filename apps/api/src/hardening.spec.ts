@@ -241,6 +241,50 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('headers_too_large');
     });
 
+    it('a YAML alias without its anchor answers 400 malformed_body on every YAML endpoint', async () => {
+      for (const path of [
+        '/v1/scenarios',
+        '/v1/sweeps',
+        '/v1/profiles?name=a',
+        '/v1/snapshots?name=a',
+        '/v1/api-keys',
+      ]) {
+        const error = await rejected(
+          () => api.http.post(path).set(bearer(acme.key)).set('content-type', 'text/yaml').send('*nP5|(3v8'),
+          400,
+        );
+        expect(error.code).toBe('malformed_body');
+      }
+    });
+
+    it('a lone UTF-16 surrogate in a JSON string answers 400, REST and GraphQL', async () => {
+      const rest = await rejected(
+        () =>
+          api.http
+            .post('/v1/api-keys')
+            .set(bearer(acme.key))
+            .set('content-type', 'application/json')
+            .send('{"name":"\\ud800"}'),
+        400,
+      );
+      expect(rest).toMatchObject({ code: 'malformed_body', details: { field: 'name' } });
+      const dump = await rejected(
+        () => importJson(list({ ...node('n1'), metadata: { name: 'n1', labels: { a: '\ud800' } } })),
+        400,
+      );
+      expect(dump.code).toBe('malformed_body');
+      const before = await rowCounts(api);
+      const res = await api.http
+        .post('/graphql')
+        .set(bearer(acme.key))
+        .set('content-type', 'application/json')
+        .send(
+          '{"query":"mutation($n: String!) { createApiKey(name: $n) { id } }","variables":{"n":"\\ud800"}}',
+        );
+      expect(res.status).toBe(400);
+      expect(await rowCounts(api)).toEqual(before);
+    });
+
     it('a subscription over HTTP answers 400, not an internal error', async () => {
       const res = await gql(`subscription { simulationProgress(id: "${runId}") { status } }`);
       expect(res.status).toBe(400);

@@ -54,6 +54,14 @@ describe('input limits', () => {
     expect(thrown(() => parseKubernetesObjects(bomb))).toMatchObject({ setting: 'INPUT_MAX_YAML_ALIASES' });
   });
 
+  it('a YAML alias without an anchor is a ParseError; a lone surrogate a MalformedTextError naming the field', () => {
+    expect(thrown(() => parseKubernetesObjects('*a'))).toBeInstanceOf(ParseError);
+    expect(thrown(() => parseKubernetesObjects(list(pod('p', { nodeName: 'n\ud800' }))))).toMatchObject({
+      name: 'MalformedTextError',
+      field: 'items[0].spec.nodeName',
+    });
+  });
+
   it('object count', () => {
     const error = thrown(() =>
       parseKubernetesObjects(list(pod('a'), pod('b'), pod('c')), { limits: { maxObjects: 2 } }),

@@ -43,6 +43,24 @@ export class InputLimitError extends Error {
   }
 }
 
+/**
+ * A string that is not well-formed Unicode (a lone UTF-16 surrogate, e.g. from a JSON "\ud800"
+ * escape): no UTF-8 encoding exists for it, so nothing downstream can store or compare it.
+ */
+export class MalformedTextError extends Error {
+  constructor(readonly field: string) {
+    super(`${field ? `${field}: ` : ''}string is not well-formed Unicode (a lone surrogate)`);
+    this.name = 'MalformedTextError';
+  }
+}
+
+export function isWellFormedText(s: string): boolean {
+  const check = (s as string & { isWellFormed?: () => boolean }).isWellFormed;
+  return check
+    ? check.call(s)
+    : !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+}
+
 export function inputLimits(overrides: Partial<InputLimits> = {}): InputLimits {
   return { ...DEFAULT_INPUT_LIMITS, ...overrides };
 }
@@ -89,6 +107,7 @@ export function checkValueLimits(
   if (typeof value === 'string') {
     if (tooLong(value))
       throw new InputLimitError('maxStringBytes', limits.maxStringBytes, base, 'string is too long');
+    if (!isWellFormedText(value)) throw new MalformedTextError(base);
     return;
   }
   if (typeof value !== 'object' || value === null) return;
@@ -106,6 +125,7 @@ export function checkValueLimits(
             prefixed(pathOf(frame, key)),
             'string is too long',
           );
+        if (!isWellFormedText(child)) throw new MalformedTextError(prefixed(pathOf(frame, key)));
       } else if (typeof child === 'object' && child !== null) {
         stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
       }
@@ -121,6 +141,7 @@ export function checkValueLimits(
             prefixed(pathOf(frame)),
             'key is too long',
           );
+        if (!isWellFormedText(key)) throw new MalformedTextError(prefixed(pathOf(frame)));
         visit(key, child);
       }
     }

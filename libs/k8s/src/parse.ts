@@ -183,6 +183,8 @@ function parseYaml(text: string, source: string | undefined, limits: InputLimits
         throw new InputLimitError('maxYamlAliases', limits.maxYamlAliases, where, 'YAML aliases expand too far');
       }
       if (isStackExhaustion(e)) throw new InputLimitError('maxDepth', limits.maxDepth, '', 'nested too deeply');
+      // e.g. an alias whose anchor is never set: a syntax error of the document, not a crash.
+      if (e instanceof ReferenceError || e instanceof TypeError) throw new ParseError(`invalid YAML: ${e.message.split('\n')[0]}`, undefined, undefined, source);
       throw e;
     }
   }

@@ -6,7 +6,9 @@ import {
   InputLimitError,
   type InputLimits,
   isStackExhaustion,
+  isWellFormedText,
   isYamlAliasExhaustion,
+  MalformedTextError,
 } from '@schedlab/k8s';
 import { ApiError } from './api-error';
 import { sendError } from './error-body';
@@ -185,6 +187,22 @@ export function graphqlAcceptGuard() {
   };
 }
 
+export function malformedTextApiError(error: MalformedTextError): ApiError {
+  return ApiError.badRequest(
+    'malformed_body',
+    error.message,
+    error.field ? { field: error.field } : undefined,
+  );
+}
+
+/** JSON.parse reviver for GraphQL bodies: a lone surrogate anywhere is a malformed body (400). */
+export function rejectMalformedText(key: string, value: unknown): unknown {
+  if (typeof value === 'string' && !isWellFormedText(value))
+    throw new SyntaxError('string is not well-formed Unicode');
+  if (!isWellFormedText(key)) throw new SyntaxError('key is not well-formed Unicode');
+  return value;
+}
+
 function yamlSyntaxError(text: string): ApiError | undefined {
   const first = parseDocument(text, { prettyErrors: false }).errors[0];
   if (!first) return undefined;
@@ -210,6 +228,7 @@ export function parseBodyText(
     return value;
   } catch (error) {
     if (error instanceof InputLimitError) throw inputLimitApiError(error);
+    if (error instanceof MalformedTextError) throw malformedTextApiError(error);
     if (isStackExhaustion(error)) {
       throw inputLimitApiError(new InputLimitError('maxDepth', limits.maxDepth, '', 'nested too deeply'));
     }
@@ -238,6 +257,10 @@ function parseYamlText(text: string, limits: InputLimits): unknown {
   } catch (e) {
     if (isYamlAliasExhaustion(e)) {
       throw new InputLimitError('maxYamlAliases', limits.maxYamlAliases, '', 'YAML aliases expand too far');
+    }
+    if (e instanceof ReferenceError || e instanceof TypeError) {
+      // e.g. "*a" with no anchor a: a malformed document
+      throw ApiError.badRequest('malformed_body', `Malformed YAML: ${e.message.split('\n')[0]}`);
     }
     throw e;
   }

@@ -4,6 +4,7 @@ import {
   InputLimitError,
   type InputLimits,
   type KubeObject,
+  MalformedTextError,
   ObjectValidationError,
   ParseError,
   parseKubernetesObjects,
@@ -13,7 +14,7 @@ import { packSnapshotItems, type TenantTx } from '@schedlab/data';
 import { Prisma } from '@schedlab/db';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { ApiError } from '../common/api-error';
-import { inputLimitApiError } from '../common/body-parsing';
+import { inputLimitApiError, malformedTextApiError } from '../common/body-parsing';
 import {
   afterCreatedAtCursor,
   createdAtCursorOf,
@@ -60,6 +61,7 @@ export function parseDump(
     return parseKubernetesObjects(text, { limits });
   } catch (error) {
     if (error instanceof InputLimitError) throw inputLimitApiError(error);
+    if (error instanceof MalformedTextError) throw malformedTextApiError(error);
     if (error instanceof ParseError) {
       throw ApiError.badRequest('malformed_body', error.message, { line: error.line, column: error.column });
     }
