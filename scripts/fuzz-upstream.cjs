@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run fuzz:upstream -- --release 1.34.4 --cases 200 --seed 1
 //   [--families cases,profiles,storage,capacity,node-loss] [--out DIR] [--max-shrink N] [--batch K]
+//   [--binary PATH]   (an oracle binary already built for the release, instead of npm run oracle's)
 //
 // Differential fuzzing against the upstream oracle (tools/oracle): generates cases with the
 // conformance generator (../shared/conformance/generator/gen.js), records them with the oracle at
@@ -50,6 +51,7 @@ function parseArgs(argv) {
     else if (k === 'out') a.out = path.resolve(v);
     else if (k === 'max-shrink') a.maxShrink = Number(v);
     else if (k === 'batch') a.batch = Number(v);
+    else if (k === 'binary') a.binary = path.resolve(v);
     else throw new Error(`unknown option --${k}`);
   }
   if (!a.release) throw new Error('--release is required');
@@ -132,7 +134,7 @@ async function main() {
     console.error('fuzz:upstream needs Go on PATH for the oracle (see npm run oracle).');
     process.exit(2);
   }
-  const binary = ensureBinary(args.release);
+  const binary = args.binary ?? ensureBinary(args.release);
   await require('./build.cjs').ensureBuilt('apps/cli');
   const conformance = require(path.join(root, 'dist', 'libs', 'conformance', 'src', 'index.js'));
   const families = args.families.split(',');
