@@ -30,6 +30,7 @@ const IN_TREE_EXTENSION_POINTS: Record<string, Since[]> = {
     { point: 'filter' },
     { point: 'preScore', since: '1.27' },
     { point: 'score' },
+    { point: 'placementScore', since: '1.36' },
   ],
   [N.NodeResourcesBalancedAllocation]: [{ point: 'preScore', since: '1.27' }, { point: 'score' }],
   [N.ImageLocality]: [{ point: 'score' }],
@@ -61,13 +62,18 @@ const IN_TREE_EXTENSION_POINTS: Record<string, Since[]> = {
   ],
   [N.VolumeZone]: [{ point: 'preFilter', since: '1.27' }, { point: 'filter' }],
   // PreEnqueue (async preemption) was added in 1.33.
-  [N.DefaultPreemption]: [{ point: 'preEnqueue', since: '1.33' }, { point: 'postFilter' }],
+  [N.DefaultPreemption]: [
+    { point: 'preEnqueue', since: '1.33' },
+    { point: 'postFilter' },
+    { point: 'podGroupPostFilter', since: '1.37' },
+  ],
   [N.DefaultBinder]: [{ point: 'bind' }],
   [N.DynamicResources]: [
     { point: 'preEnqueue' },
     { point: 'preFilter' },
     { point: 'filter' },
     { point: 'postFilter' },
+    { point: 'podGroupPostFilter', since: '1.37' },
     { point: 'reserve' },
     { point: 'preBind', since: '1.30' },
     { point: 'score', since: '1.35' },

@@ -23,6 +23,9 @@ const FRAMEWORK_POINT_ORDER: readonly ExtensionPoint[] = [
   'permit',
   'preEnqueue',
   'queueSort',
+  'placementGenerate',
+  'placementScore',
+  'podGroupPostFilter',
 ];
 
 /** Go interface names used in upstream's messages. */
@@ -39,6 +42,9 @@ const INTERFACE_NAME: Record<ExtensionPoint, string> = {
   preBind: 'PreBindPlugin',
   bind: 'BindPlugin',
   postBind: 'PostBindPlugin',
+  placementGenerate: 'PlacementGeneratePlugin',
+  placementScore: 'PlacementScorePlugin',
+  podGroupPostFilter: 'PodGroupPostFilterPlugin',
 };
 
 export interface ResolveContext {
@@ -138,14 +144,18 @@ export function resolveFrameworkPlugins(
         if (!ctx.isKnown(p.name)) fail(path, `${INTERFACE_NAME[point]} "${p.name}" does not exist`);
         const impl = implementsPoint(p.name, point, ctx.version);
         if (impl === undefined) {
-          fail(path, `plugin "${p.name}": its extension points are unknown, so it cannot be enabled through multiPoint`);
+          fail(
+            path,
+            `plugin "${p.name}": its extension points are unknown, so it cannot be enabled through multiPoint`,
+          );
         }
         if (!impl || disabled.has(p.name)) continue;
         if (enabledSet.has(p.name)) {
           overrides.add(p.name);
           continue;
         }
-        if (multiPointEnabled.has(p.name)) fail(path, `plugin "${p.name}" already registered as "${INTERFACE_NAME[point]}"`);
+        if (multiPointEnabled.has(p.name))
+          fail(path, `plugin "${p.name}" already registered as "${INTERFACE_NAME[point]}"`);
         multiPointEnabled.insert(p.name);
       }
 
@@ -172,7 +182,10 @@ export function resolveFrameworkPlugins(
     );
   }
   if (lists.bind.length === 0) {
-    fail(`${ctx.profilePath}.plugins.bind`, `at least one bind plugin is needed for profile with scheduler name "${ctx.schedulerName}"`);
+    fail(
+      `${ctx.profilePath}.plugins.bind`,
+      `at least one bind plugin is needed for profile with scheduler name "${ctx.schedulerName}"`,
+    );
   }
 
   // Weights: a score-point entry wins over the multiPoint entry; unset or 0 means 1.
@@ -184,7 +197,9 @@ export function resolveFrameworkPlugins(
 
   const out = {} as Record<ExtensionPoint, ResolvedPlugin[]>;
   for (const point of FRAMEWORK_POINT_ORDER) {
-    out[point] = lists[point].map((name) => (point === 'score' ? { name, weight: weights.get(name) ?? 1 } : { name }));
+    out[point] = lists[point].map((name) =>
+      point === 'score' ? { name, weight: weights.get(name) ?? 1 } : { name },
+    );
   }
   return out;
 }

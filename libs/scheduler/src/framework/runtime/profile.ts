@@ -12,6 +12,11 @@ export const EXTENSION_POINTS = [
   'preBind',
   'bind',
   'postBind',
+  // Workload (pod group) scheduling points (placements from 1.36, podGroupPostFilter from 1.37): a
+  // single pod's cycle never calls them, but the default profile lists plugins there.
+  'placementGenerate',
+  'placementScore',
+  'podGroupPostFilter',
 ] as const;
 
 export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
