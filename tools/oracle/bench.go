@@ -1,13 +1,193 @@
 package main
 
+// `oracle bench`: times upstream scheduling every pending pod of a cluster
+// dump (a v1 List), for the side-by-side benchmark of docs/benchmarks.md.
+//
+//	oracle bench --in dump.json [--mode loop|scheduler] [--first N] [--placements FILE]
+//
+// loop: the replay engine of the golden files (parallelism 1, adaptive
+// percentageOfNodesToScore, lowest-node-name tie-break, preemption on), timed
+// from the first pod's attempt to the last pod's binding.
+// scheduler: the real scheduler (scheduler.New over a fake clientset, default
+// options), timed from the first pending pod's creation to the last binding.
+// Both print one JSON object on stdout.
+
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/klog/v2"
+	schedmetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
 )
 
-// runBench is the `oracle bench` subcommand: it times upstream scheduling a
-// whole dump (see docs/benchmarks.md).
+type benchResult struct {
+	Mode               string   `json:"mode"`
+	Release            string   `json:"release"`
+	Nodes              int      `json:"nodes"`
+	Pods               int      `json:"pods"`
+	Scheduled          int      `json:"scheduled"`
+	Seconds            float64  `json:"seconds"`
+	PodsPerSecond      float64  `json:"podsPerSecond"`
+	PeakRssMiB         float64  `json:"peakRssMiB"`
+	PlacementsChecksum string   `json:"placementsChecksum,omitempty"`
+	FirstPlacements    []string `json:"firstPlacements,omitempty"`
+}
+
 func runBench(args []string) {
-	fmt.Fprintln(os.Stderr, "oracle bench: not built yet")
-	os.Exit(2)
+	fs := flag.NewFlagSet("bench", flag.ExitOnError)
+	in := fs.String("in", "", "cluster dump: a v1 List of nodes, pods (running and pending) and what they refer to")
+	mode := fs.String("mode", "loop", "loop (parallelism 1, deterministic) or scheduler (scheduler.New, default options)")
+	first := fs.Int("first", 0, "also print the first N placements in scheduling order (loop)")
+	placementsOut := fs.String("placements", "", "write the sorted \"ns/name=node\" lines to this file")
+	showLogs := fs.Bool("klog", false, "show the upstream scheduler's log lines")
+	klog.InitFlags(nil)
+	_ = fs.Parse(args)
+	if !*showLogs {
+		_ = flag.Set("logtostderr", "false")
+		klog.SetOutput(io.Discard)
+	}
+	if *in == "" {
+		fmt.Fprintln(os.Stderr, "usage: oracle bench --in dump.json [--mode loop|scheduler] [--first N] [--placements FILE]")
+		os.Exit(2)
+	}
+	data, err := os.ReadFile(*in)
+	if err != nil {
+		fatal(err)
+	}
+	cl, err := parseItems(data)
+	if err != nil {
+		fatal(err)
+	}
+	var pending []*v1.Pod
+	for _, p := range cl.pods {
+		if p.Spec.NodeName == "" {
+			pending = append(pending, p)
+		}
+	}
+	var res *benchResult
+	var placements map[string]string
+	switch *mode {
+	case "loop":
+		res, placements, err = benchLoop(cl, pending, *first)
+	case "scheduler":
+		res, placements, err = benchScheduler(cl, pending)
+	default:
+		err = fmt.Errorf("unknown mode %q", *mode)
+	}
+	if err != nil {
+		fatal(err)
+	}
+	res.Release = kubernetesVersion()
+	res.Nodes = len(cl.nodes)
+	res.Pods = len(pending)
+	if res.Seconds > 0 {
+		res.PodsPerSecond = float64(res.Scheduled) / res.Seconds
+	}
+	res.PeakRssMiB = peakRssMiB()
+	lines := placementLines(pending, placements)
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n") + "\n"))
+	if *mode == "loop" {
+		res.PlacementsChecksum = hex.EncodeToString(sum[:])
+	}
+	if *placementsOut != "" {
+		if err := os.WriteFile(*placementsOut, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			fatal(err)
+		}
+	}
+	out, _ := json.Marshal(res)
+	fmt.Println(string(out))
+}
+
+// placementLines: "ns/name=node" per pending pod, sorted; an unscheduled pod
+// has an empty node.
+func placementLines(pending []*v1.Pod, placements map[string]string) []string {
+	lines := make([]string, 0, len(pending))
+	for _, p := range pending {
+		lines = append(lines, podKey(p)+"="+placements[podKey(p)])
+	}
+	sort.Strings(lines)
+	return lines
+}
+
+func peakRssMiB() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) / 1024 // KiB on Linux
+}
+
+// benchLoop replays the pending pods with the golden files' engine and the
+// release's default profile.
+func benchLoop(cl *cluster, pending []*v1.Pod, first int) (*benchResult, map[string]string, error) {
+	_ = utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{asyncPreemptionGate(): false})
+	schedmetrics.Register()
+	kc, err := loadSchedulerConfig(map[string]any{})
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt := newRuntimeEnv(cl, nil)
+	f, factory, err := newFramework(ctx, kc, rt)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt.volumes.pvLister = factory.Core().V1().PersistentVolumes().Lister()
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+	defer factory.Shutdown()
+	defer cancel() // before Shutdown, which waits for the informers to stop
+	e := &engine{ctx: ctx, fw: f, rt: rt, items: cl.nodes, order: nodeTreeOrder(cl.nodes), podsOn: map[string][]*v1.Pod{},
+		percentage: f.PercentageOfNodesToScore(), preemption: true}
+	if kc.PercentageOfNodesToScore != nil {
+		e.globalPct = *kc.PercentageOfNodesToScore
+	}
+	for _, p := range cl.pods {
+		if p.Spec.NodeName != "" {
+			e.podsOn[p.Spec.NodeName] = append(e.podsOn[p.Spec.NodeName], p)
+		}
+	}
+	order := append([]*v1.Pod(nil), pending...)
+	sort.SliceStable(order, func(i, j int) bool { return priorityOf(order[i]) > priorityOf(order[j]) })
+
+	res := &benchResult{Mode: "loop"}
+	placements := map[string]string{}
+	t0 := time.Now()
+	for k, p := range order {
+		r, err := e.replayPod(p, k)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pod %s: %w", podKey(p), err)
+		}
+		// Preemption victims lose their place; pending pods among them
+		// would be rescheduled by upstream, here they count as evicted.
+		for _, v := range r.victims {
+			if _, ok := placements[v]; ok {
+				placements[v] = ""
+			}
+		}
+		placements[podKey(p)] = r.final.node
+		if k < first {
+			res.FirstPlacements = append(res.FirstPlacements, podKey(p)+"="+r.final.node)
+		}
+	}
+	res.Seconds = time.Since(t0).Seconds()
+	for _, n := range placements {
+		if n != "" {
+			res.Scheduled++
+		}
+	}
+	return res, placements, nil
 }
