@@ -73,7 +73,6 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
       const [second] = await startWorkers(1, prefix);
       expect(await prisma.simulationRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
         status: 'running',
-        attempts: 1,
       });
       first!.child.kill('SIGKILL');
 
