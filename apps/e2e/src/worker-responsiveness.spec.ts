@@ -137,6 +137,31 @@ describe('worker responsiveness during a 2,000-node × 6,000-pod run', () => {
     expect(metrics.slowest).toBeLessThan(METRICS_MAX_MS);
   }, 120_000);
 
+  it('a worker SIGKILLed halfway through writing rows: another completes the run with exactly one result set', async () => {
+    const prefix = uniqueName('midwrite');
+    const first = await startWorker(prefix);
+    const id = await submit(prefix);
+    // Kill once some of its rows are committed (the write has begun, and is not over).
+    const partial = await eventually(async () => {
+      const written = await prisma.placement.count({ where: { runId: id } });
+      return written > 0 ? written : undefined;
+    }, 20);
+    first.service.child.kill('SIGKILL');
+    expect(partial).toBeLessThan(SIZE.pods + 1);
+    await startWorker(prefix);
+    const run = await eventually(async () => {
+      const row = await runRow(id);
+      return ['succeeded', 'failed', 'cancelled'].includes(row.status) ? row : undefined;
+    });
+    expect(run).toMatchObject({ status: 'succeeded', podsProcessed: SIZE.pods });
+    expect(run.attempts).toBeGreaterThanOrEqual(2);
+    expect(await prisma.runResult.count({ where: { runId: id } })).toBe(1);
+    // Only the finishing attempt's rows are left: the killed attempt's are gone.
+    expect(await prisma.placement.count({ where: { runId: id } })).toBe(SIZE.pods);
+    expect(await prisma.placement.count({ where: { runId: id, attempt: run.attempts } })).toBe(SIZE.pods);
+    expect(await prisma.podExplanation.count({ where: { runId: id } })).toBe(SIZE.pods);
+  }, 240_000);
+
   it('SIGTERM stops the worker within seconds mid-run; the run stays running for another worker', async () => {
     const prefix = uniqueName('sigterm');
     const { service } = await startWorker(prefix);
