@@ -34,13 +34,13 @@ export interface WholeProcessRow {
   enginePodsPerSecond: number;
 }
 
-interface Timed {
+export interface Timed {
   seconds: number;
   peakRssMiB: number | null;
   stdout: string;
 }
 
-function timed(args: string[]): Timed {
+export function timed(args: string[]): Timed {
   const useTime = existsSync(GNU_TIME);
   const command = useTime ? GNU_TIME : process.execPath;
   const timeFile = path.join(os.tmpdir(), `schedlab-bench-time-${process.pid}.txt`);
@@ -57,7 +57,7 @@ function timed(args: string[]): Timed {
   };
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }

@@ -363,6 +363,19 @@ function realisticCluster(seed: number): KubeObject[] {
 
 export const SHAPES: readonly Workload[] = [
   {
+    name: 'SmokeBasic',
+    description: 'SchedulingBasic at CI size: 200 nodes, 100 pods running, 1,000 pending',
+    nodes: 200,
+    pods: 1000,
+    build(seed) {
+      const rng = new SeededRandom(seed);
+      const running = Array.from({ length: 100 }, (_, i) =>
+        pod({ name: `init-${i}`, ...requests(rng), nodeName: nodeName(i % 200) }),
+      );
+      return [...nodes(200), ...running, ...pendingPods(1000, rng)];
+    },
+  },
+  {
     name: 'Realistic',
     description:
       '2,000 nodes in 3 zones, 200 Deployments with 20,000 running pods, 5,000 pending (zone spread, node selectors)',

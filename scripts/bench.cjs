@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench [-- workload… --json file]`: the engine benchmarks (bench/run.ts), then the
-// whole-process rows (bench/whole-process.ts; `--engine-only` skips them).
+// whole-process rows (bench/whole-process.ts) and the same shapes side by side with upstream
+// kube-scheduler (bench/upstream.ts); `--engine-only` skips both.
 // `npm run bench -- --service`: the service measurements too (need PostgreSQL and Redis):
 // snapshot import of a 5,000-node / 50,000-pod dump, submit→result latency, GraphQL placements
 // under steady load, large runs (submit→succeeded, stored size, explanation latency) and
@@ -31,6 +32,10 @@ let status = runScript('bench/run.ts', engineArgs);
 // What a user runs: the bin as a whole process, default options (bench/whole-process.ts).
 if (!engineOnly && !engineArgs.some((a) => a === '--list'))
   status = runScript('bench/whole-process.ts', []) || status;
+// Side by side with upstream (bench/upstream.ts): the oracle program runs kube-scheduler as a
+// library on the same dumps when `go` is on PATH; differing placements fail the benchmark.
+if (!engineOnly && !engineArgs.some((a) => a === '--list'))
+  status = runScript('bench/upstream.ts', []) || status;
 if (service) {
   // The service measurements start the compiled api and worker (apps/e2e/src/service-process.ts).
   const build = ['scripts/build.cjs', '--stale', 'apps/api', 'apps/worker'];
