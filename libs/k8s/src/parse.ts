@@ -215,6 +215,9 @@ const GROUP_OF_KIND: Record<string, string> = {
   CSIDriver: 'storage.k8s.io',
   CSIStorageCapacity: 'storage.k8s.io',
   RuntimeClass: 'node.k8s.io',
+  ResourceClaim: 'resource.k8s.io',
+  DeviceClass: 'resource.k8s.io',
+  ResourceSlice: 'resource.k8s.io',
 };
 
 function editDistance(a: string, b: string): number {

@@ -262,4 +262,13 @@ export const KIND_SCHEMAS: Record<string, z.ZodType> = {
   Namespace: z.looseObject({}),
   CSINode: z.looseObject({}),
   CSIDriver: z.looseObject({}),
+  // resource.k8s.io (DRA): the scheduler reads claims' requests and allocations, slices' nodes.
+  ResourceClaim: z.looseObject({
+    spec: z.looseObject({ devices: z.looseObject({ requests: z.array(z.looseObject({ name: str.min(1) })).nullish() }).nullish() }).nullish(),
+    status: z.looseObject({ allocation: z.looseObject({ nodeSelector: nodeSelectorSchema.nullish() }).nullish() }).nullish(),
+  }),
+  DeviceClass: z.looseObject({}),
+  ResourceSlice: z.looseObject({
+    spec: z.looseObject({ nodeName: str.nullish(), allNodes: z.boolean().nullish(), nodeSelector: nodeSelectorSchema.nullish() }).nullish(),
+  }),
 };

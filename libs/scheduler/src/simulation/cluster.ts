@@ -113,6 +113,12 @@ export function buildClusterState(items: readonly KubeObject[]): ClusterState {
       case 'ResourceClaim':
         objects.resourceClaims.set(obj as never);
         break;
+      case 'DeviceClass':
+        objects.deviceClasses.set(obj as never);
+        break;
+      case 'ResourceSlice':
+        objects.resourceSlices.set(obj as never);
+        break;
       default:
         unmodelled.push(obj as KubeObject);
     }

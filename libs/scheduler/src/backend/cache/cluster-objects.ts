@@ -7,6 +7,7 @@ import type {
   CSINode,
   CSIStorageCapacity,
   Namespace,
+  NodeSelector,
   PersistentVolume,
   PersistentVolumeClaim,
   PodDisruptionBudget,
@@ -28,8 +29,22 @@ export interface ResourceClaim {
     deletionTimestamp?: string;
     ownerReferences?: unknown[];
   };
-  spec?: unknown;
-  status?: unknown;
+  spec?: { devices?: { requests?: DeviceRequest[] } };
+  status?: { allocation?: { nodeSelector?: NodeSelector } };
+}
+
+/** One request of a claim: `exactly` (v1), the v1beta1 fields inline, or `firstAvailable`. */
+export interface DeviceRequest {
+  name: string;
+  exactly?: { deviceClassName?: string };
+  deviceClassName?: string;
+  firstAvailable?: { name: string; deviceClassName?: string }[];
+}
+
+/** The parts of a ResourceSlice that say which nodes it offers devices on. */
+export interface ResourceSlice {
+  metadata?: { name?: string };
+  spec?: { nodeName?: string; allNodes?: boolean; nodeSelector?: NodeSelector; devices?: unknown[] };
 }
 
 function nsName(obj: { metadata?: { namespace?: string; name?: string } }): string {
@@ -97,8 +112,10 @@ export class ClusterObjects {
   readonly podDisruptionBudgets = new NamespacedStore<PodDisruptionBudget>();
   readonly persistentVolumeClaims = new NamespacedStore<PersistentVolumeClaim>();
   readonly csiStorageCapacities = new NamespacedStore<CSIStorageCapacity>();
-  /** resource.k8s.io ResourceClaims; only their existence and deletion are modelled so far. */
+  /** resource.k8s.io objects; claims' existence, allocations' node selectors, classes and slices. */
   readonly resourceClaims = new NamespacedStore<ResourceClaim>();
+  readonly deviceClasses = new ClusterStore<{ metadata?: { name?: string } }>();
+  readonly resourceSlices = new ClusterStore<ResourceSlice>();
   readonly persistentVolumes = new ClusterStore<PersistentVolume>();
   readonly storageClasses = new ClusterStore<StorageClass>();
   readonly csiNodes = new ClusterStore<CSINode>();
