@@ -153,7 +153,7 @@ export function simulate(
   const unmodelledKinds: Record<string, number> = {};
   for (const o of cluster.unmodelled) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
   return {
-    compatibilityVersion: setup.features.version,
+    compatibilityVersion: setup.features.release,
     summary: summarize(results),
     results,
     orphanPods: cluster.orphanPods.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`),
