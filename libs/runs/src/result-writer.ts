@@ -44,10 +44,16 @@ SELECT $1::uuid, $2::int, u.* FROM claimed, unnest(
   $11::"PlacementStatus"[], $12::int[], $13::text[], $14::text[], $15::jsonb[]
 ) AS u`;
 
+/**
+ * The explanations travel as one JSON array (not a text[] of JSON documents: PostgreSQL then
+ * parses no array literal full of escaped quotes; measured 3x faster), paired with the keys by
+ * position.
+ */
 const INSERT_EXPLANATIONS = `WITH ${CLAIMED}
 INSERT INTO pod_explanations (run_id, attempt, namespace, name, explanation)
-SELECT $1::uuid, $2::int, u.namespace, u.name, u.explanation::jsonb FROM claimed,
-  unnest($3::text[], $4::text[], $5::text[]) AS u(namespace, name, explanation)`;
+SELECT $1::uuid, $2::int, k.namespace, k.name, j.value FROM claimed,
+  unnest($3::text[], $4::text[]) WITH ORDINALITY AS k(namespace, name, i)
+  JOIN jsonb_array_elements($5::jsonb) WITH ORDINALITY AS j(value, i) USING (i)`;
 
 function placementParams(rows: readonly PlacementRow[]): unknown[] {
   const col = <T>(pick: (r: PlacementRow) => T) => rows.map(pick);
@@ -110,7 +116,7 @@ export async function writeResultRows(
       const params = [
         rows.map((e) => e.namespace),
         rows.map((e) => e.name),
-        rows.map((e) => JSON.stringify(e.explanation)),
+        JSON.stringify(rows.map((e) => e.explanation)),
       ];
       const { rowCount } = await client.query(INSERT_EXPLANATIONS, [runId, target.claim, ...params]);
       if (rowCount !== rows.length) throw new ClaimLostWhileWritingError(runId);
