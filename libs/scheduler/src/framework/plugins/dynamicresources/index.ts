@@ -218,7 +218,9 @@ export class DynamicResources
     return null;
   }
 
-  unreserve(): void {}
+  unreserve(): void {
+    // Nothing was reserved: claims are not written back in this model.
+  }
 
   preBind(): MaybeStatus {
     return null;
