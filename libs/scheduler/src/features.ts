@@ -146,6 +146,12 @@ export interface BehaviourSwitches {
    */
   readWriteOncePodConflictInFilter: boolean;
   /**
+   * From 1.34 that Filter says `node(s) unavailable due to PersistentVolumeClaim with
+   * ReadWriteOncePod access mode already in-use by another pod`; 1.27–1.33 kept `node has pod using
+   * PersistentVolumeClaim with the same name and ReadWriteOncePod access mode`.
+   */
+  readWriteOncePodReasonSaysInUse: boolean;
+  /**
    * From 1.33, NodeResourcesBalancedAllocation skips a pod that requests none of its resources
    * (kubernetes#129138), so it contributes nothing to the scores.
    */
@@ -216,6 +222,7 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   preFilterPluginListSorted: '1.31',
   nodeToStatusCountsAbsentNodes: '1.32',
   readWriteOncePodConflictInFilter: '1.27',
+  readWriteOncePodReasonSaysInUse: '1.34',
   balancedAllocationSkipsBestEffortPods: '1.33',
   nodePortsCountSidecarPorts: '1.33.6',
   nodeNameBeforeNodeUnschedulable: '1.37',

@@ -444,6 +444,10 @@ describe('ReadWriteOncePod claim in use', () => {
     expect(r.message).toMatch(
       /^0\/2 nodes are available: 2 node\(s\) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod\./,
     );
+    // 1.27–1.33 fail Filter too, with the PreFilter-era words.
+    expect(simulate(items as never, { compatibilityVersion: '1.33' }).results[0].message).toMatch(
+      /^0\/2 nodes are available: 2 node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\./,
+    );
   });
 });
 

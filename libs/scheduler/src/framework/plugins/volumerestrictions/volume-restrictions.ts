@@ -163,7 +163,13 @@ export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin {
     const diskConflict = this.diskConflict(pod, nodeInfo);
     if (diskConflict || !this.conflictInFilter) return diskConflict;
     const s = state.read<ReadWriteOncePodState>(PRE_FILTER_KEY);
-    return s && s.conflicts > 0 ? Status.unschedulable(ERR_REASON_READ_WRITE_ONCE_POD_IN_USE) : null;
+    if (!s || s.conflicts === 0) return null;
+    // Worded as in-use from 1.34; 1.27–1.33 kept the PreFilter-era wording.
+    return Status.unschedulable(
+      this.handle.features.behaviour.readWriteOncePodReasonSaysInUse
+        ? ERR_REASON_READ_WRITE_ONCE_POD_IN_USE
+        : ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT,
+    );
   }
 
   private diskConflict(pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
