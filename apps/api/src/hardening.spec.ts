@@ -483,6 +483,45 @@ profiles:
       ]);
     });
 
+    it('run options carrying objects are validated at submit: capacity podTemplate, nodes-needed templates', async () => {
+      const snapshotId = (await api.prisma.snapshot.findFirstOrThrow({ where: { tenantId: acme.id } })).id;
+      const submit = (body: object) => () =>
+        api.http.post('/v1/simulations').set(bearer(acme.key)).send(body);
+      const capacity = await rejected(
+        submit({
+          type: 'capacity',
+          snapshotId,
+          options: {
+            podTemplate: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1e309' } } }] } },
+          },
+        }),
+        400,
+      );
+      expect(capacity.details).toEqual([
+        expect.objectContaining({ field: 'options.podTemplate.spec.containers[0].resources.requests.cpu' }),
+      ]);
+      const templates = await rejected(
+        submit({
+          type: 'nodes-needed',
+          snapshotId,
+          options: { templates: [{ name: 'big', allocatable: { cpu: '4', memory: '1Ei' } }] },
+        }),
+        400,
+      );
+      expect(templates.details).toEqual([
+        expect.objectContaining({ field: 'options.templates.0.allocatable.memory' }),
+      ]);
+      await api.http
+        .post('/v1/simulations')
+        .set(bearer(acme.key))
+        .send({
+          type: 'nodes-needed',
+          snapshotId,
+          options: { templates: [{ name: 'ok', allocatable: { cpu: '4' } }] },
+        })
+        .expect(202);
+    });
+
     it('a node filter that is not a node name answers 400', async () => {
       const error = await rejected(
         () =>

@@ -1,4 +1,5 @@
 import { RUN_TYPES, type RunType } from '@schedlab/jobs';
+import { ObjectValidationError, validateObject } from '@schedlab/k8s';
 import { z } from 'zod';
 
 /** Engine options any run type takes (names as the worker's engine task reads them). */
@@ -73,8 +74,74 @@ export const submitRunSchema = z
         ctx.addIssue({ ...issue, path: ['options', ...issue.path] } as never);
       return z.NEVER;
     }
+    for (const problem of objectProblems(input.type, parsed.data)) ctx.addIssue(problem as never);
     return { ...input, options: parsed.data };
   });
+
+function recordOr(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function validationIssue(
+  error: unknown,
+  base: (string | number)[],
+  rename: (field: string) => string = (f) => f,
+) {
+  if (!(error instanceof ObjectValidationError)) throw error;
+  return {
+    code: 'custom',
+    path: [...base, rename(error.field)].filter((p) => p !== ''),
+    message: error.detail,
+  };
+}
+
+/**
+ * Objects inside run options checked as the apiserver would, at submit (not when a worker runs
+ * them): a capacity run's podTemplate as a Pod, nodes-needed templates' allocatable, labels and
+ * taints as a Node's, so e.g. a template cpu of 1e309 is a 400 naming the field.
+ */
+function objectProblems(type: RunType, options: Record<string, unknown>) {
+  const issues: ReturnType<typeof validationIssue>[] = [];
+  if (type === 'capacity') {
+    const template = recordOr(options.podTemplate);
+    try {
+      validateObject({
+        apiVersion: 'v1',
+        ...template,
+        kind: 'Pod',
+        metadata: { name: 'template', namespace: 'default', ...recordOr(template.metadata) },
+      } as never);
+    } catch (error) {
+      issues.push(validationIssue(error, ['options', 'podTemplate']));
+    }
+  }
+  if (type === 'nodes-needed' && Array.isArray(options.templates)) {
+    options.templates.forEach((raw, i) => {
+      const t = recordOr(raw);
+      try {
+        validateObject({
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: { name: typeof t.name === 'string' && t.name ? t.name : 'template', labels: t.labels },
+          spec: { taints: t.taints },
+          status: { allocatable: t.allocatable },
+        } as never);
+      } catch (error) {
+        issues.push(
+          validationIssue(error, ['options', 'templates', i], (f) =>
+            f
+              .replace(/^status\.allocatable/, 'allocatable')
+              .replace(/^spec\.taints/, 'taints')
+              .replace(/^metadata\./, ''),
+          ),
+        );
+      }
+    });
+  }
+  return issues;
+}
 export type SubmitRunInput = z.output<typeof submitRunSchema>;
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
