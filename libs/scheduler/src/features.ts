@@ -73,6 +73,11 @@ export interface BehaviourSwitches {
    * 1.26 also rejected an over-committed node for a resource the pod requests 0 of.
    */
   fitChecksOnlyRequestedResources: boolean;
+  /**
+   * From 1.28, NodeResourcesFit's PreFilter refuses a pod with a restartable init container when
+   * the SidecarContainers gate is off (default on from 1.29).
+   */
+  fitRejectsSidecarsWithoutGate: boolean;
   /** From 1.30, ImageLocality counts init containers' images (and their number in the max threshold). */
   imageLocalityCountsInitContainers: boolean;
   /**
@@ -208,6 +213,7 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   schedulingGatesInDefaultProfile: '1.27',
   resourceScoringOverheadInMilliCpu: '1.27',
   fitChecksOnlyRequestedResources: '1.28',
+  fitRejectsSidecarsWithoutGate: '1.28',
   imageLocalityCountsInitContainers: '1.30',
   interPodAffinityPreFilterSkips: '1.27',
   spreadSkipsWithoutConstraints: '1.28',

@@ -571,3 +571,19 @@ describe('PreFilter phase', () => {
     );
   });
 });
+
+describe('sidecars without the SidecarContainers gate', () => {
+  const items = [
+    makeNode({ name: 'n1' }),
+    makePod({
+      name: 'p',
+      spec: { containers: [{ name: 'c' }], initContainers: [{ name: 's', restartPolicy: 'Always' }] },
+    }),
+  ];
+  it('1.28 (gate off by default) refuses the pod in PreFilter; 1.29 schedules it', () => {
+    expect(simulate(items as never, { compatibilityVersion: '1.28' }).results[0].message).toBe(
+      '0/1 nodes are available: Pod has a restartable init container and the SidecarContainers feature is disabled. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling..',
+    );
+    expect(simulate(items as never, { compatibilityVersion: '1.29' }).results[0].node).toBe('n1');
+  });
+});

@@ -207,6 +207,19 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
   }
 
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    // From 1.28, with SidecarContainers off, a pod with a restartable init container is refused.
+    const features = this.handle.features;
+    if (
+      features.behaviour.fitRejectsSidecarsWithoutGate &&
+      !features.enabled('SidecarContainers') &&
+      (pod.spec?.initContainers ?? []).some((c) => c.restartPolicy === 'Always')
+    ) {
+      return {
+        status: Status.unresolvable(
+          'Pod has a restartable init container and the SidecarContainers feature is disabled',
+        ),
+      };
+    }
     state.write(
       PRE_FILTER_STATE_KEY,
       new FitPreFilterState(
