@@ -26,7 +26,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeWorkloadDump } from './dump';
 import { median, timed } from './whole-process';
-import { workloadByName } from './workloads';
+import { CAPACITY, CAPACITY_POD, workloadByName } from './workloads';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const oracle = require('../scripts/oracle.cjs') as {
@@ -34,12 +34,12 @@ const oracle = require('../scripts/oracle.cjs') as {
   haveGo(): boolean;
 };
 
-export const UPSTREAM_SHAPES = ['SchedulingBasic', 'Running40k', 'Realistic'] as const;
+export const UPSTREAM_SHAPES = ['SchedulingBasic', 'Running40k', 'Realistic', 'Capacity'] as const;
 /** Schedlab's default compatibility version is 1.37: compare with the newest pinned 1.37 patch. */
 export const DEFAULT_RELEASE = '1.37.2';
 
 export interface OracleResult {
-  mode: 'loop' | 'scheduler';
+  mode: 'loop' | 'scheduler' | 'capacity';
   release: string;
   nodes: number;
   pods: number;
@@ -90,8 +90,22 @@ function simulatePlacements(out: SimulateJson): [string, string][] {
   return out.placements.map((p) => [p.pod, p.outcome === 'scheduled' ? (p.node ?? '') : '']);
 }
 
-function runOracle(bin: string, mode: 'loop' | 'scheduler', file: string, placements?: string): OracleResult {
-  const args = ['bench', '--in', file, '--mode', mode, ...(placements ? ['--placements', placements] : [])];
+function runOracle(
+  bin: string,
+  mode: OracleResult['mode'],
+  file: string,
+  placements?: string,
+  extra: string[] = [],
+): OracleResult {
+  const args = [
+    'bench',
+    '--in',
+    file,
+    '--mode',
+    mode,
+    ...(placements ? ['--placements', placements] : []),
+    ...extra,
+  ];
   const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 60 * 60_000 });
   if (r.status !== 0) throw new Error(`oracle ${args.join(' ')} exited ${r.status ?? r.signal}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as OracleResult;
@@ -103,7 +117,19 @@ export function comparePlacements(
   upstreamLines: string[],
   upstream: OracleResult,
 ): Agreement {
-  const ours = simulatePlacements(schedlab);
+  return compareEntries(simulatePlacements(schedlab), schedlab.summary.scheduled, upstreamLines, upstream);
+}
+
+/**
+ * Compares "key=value" entries (Schedlab's, in its order) with the oracle's sorted lines: pods and
+ * their nodes, or for capacity nodes and their copies.
+ */
+export function compareEntries(
+  ours: [string, string][],
+  ourScheduled: number,
+  upstreamLines: string[],
+  upstream: OracleResult,
+): Agreement {
   const { checksum } = placementLines(ours);
   const theirs = new Map<string, string>();
   for (const line of upstreamLines) {
@@ -111,10 +137,10 @@ export function comparePlacements(
     theirs.set(line.slice(0, at), line.slice(at + 1));
   }
   const agreement: Agreement = {
-    agree: checksum === upstream.placementsChecksum && schedlab.summary.scheduled === upstream.scheduled,
+    agree: checksum === upstream.placementsChecksum && ourScheduled === upstream.scheduled,
     schedlabChecksum: checksum,
     upstreamChecksum: upstream.placementsChecksum ?? '',
-    schedlabScheduled: schedlab.summary.scheduled,
+    schedlabScheduled: ourScheduled,
     upstreamScheduled: upstream.scheduled,
   };
   if (!agreement.agree) {
@@ -138,6 +164,71 @@ export function comparePlacements(
     }
   }
   return agreement;
+}
+
+interface CapacityJson {
+  compatibilityVersion: string;
+  replicas: number;
+  perNode: { node: string; replicas: number }[];
+  stopReason: string;
+}
+
+/**
+ * The capacity row: `schedlab capacity` (default options, then lowest-node-name) against the
+ * oracle's capacity loop (copies one at a time, no preemption, parallelism 1). Upstream's real
+ * scheduler has no capacity mode (cluster-capacity drives it through an API server).
+ */
+function capacityRow(
+  bin: string | undefined,
+  file: string,
+  dir: string,
+  opts: UpstreamOptions,
+  log: (s: string) => void,
+): UpstreamRow {
+  const w = CAPACITY;
+  const podFile = path.join(dir, 'capacity-pod.json');
+  writeFileSync(podFile, JSON.stringify(CAPACITY_POD));
+  const row: UpstreamRow = { shape: w.name, nodes: w.nodes, pending: w.pods };
+  const args = [
+    'capacity',
+    '--cluster',
+    file,
+    '--pod',
+    podFile,
+    '--max-replicas',
+    String(w.pods),
+    '-o',
+    'json',
+  ];
+  if (!opts.checkOnly) {
+    log(`upstream: ${w.name}: schedlab capacity, default options (${opts.runs} runs) …`);
+    const runs = Array.from({ length: opts.runs }, () => timed(args));
+    const seconds = median(runs.map((t) => t.seconds));
+    const rss = runs.map((t) => t.peakRssMiB);
+    const replicas = (JSON.parse(runs[0].stdout) as CapacityJson).replicas;
+    row.schedlab = {
+      seconds,
+      podsPerSecond: replicas / seconds,
+      peakRssMiB: rss.some((v) => v === null) ? null : median(rss as number[]),
+      scheduled: replicas,
+    };
+  }
+  if (!bin) return row;
+  log(
+    `upstream: ${w.name}: schedlab capacity --tie-break lowest-node-name vs the v${opts.release} capacity loop …`,
+  );
+  const out = JSON.parse(timed([...args, '--tie-break', 'lowest-node-name']).stdout) as CapacityJson;
+  const linesFile = path.join(dir, `${w.name}.per-node`);
+  const loops: OracleResult[] = [];
+  for (let i = 0; i < (opts.checkOnly ? 1 : opts.upstreamRuns); i++) {
+    const extra = ['--pod', podFile, '--max-replicas', String(w.pods)];
+    loops.push(runOracle(bin, 'capacity', file, i === 0 ? linesFile : undefined, extra));
+  }
+  row.loop = medianRun(loops);
+  const ours = out.perNode.map((n): [string, string] => [n.node, String(n.replicas)]);
+  const upstreamLines = readFileSync(linesFile, 'utf8').split('\n').filter(Boolean);
+  row.agreement = compareEntries(ours, out.replicas, upstreamLines, loops[0]);
+  return row;
 }
 
 export interface UpstreamOptions {
@@ -169,6 +260,12 @@ export function runUpstream(
       const w = workloadByName(shape);
       const file = path.join(dir, `${w.name}.json`);
       writeWorkloadDump(w.name, file);
+      if (w.name === CAPACITY.name) {
+        const row = capacityRow(bin, file, dir, opts, log);
+        rows.push(row);
+        if (row.agreement) ok = reportAgreement(row, log) && ok;
+        continue;
+      }
       const row: UpstreamRow = { shape: w.name, nodes: w.nodes, pending: w.pods };
       rows.push(row);
       if (!opts.checkOnly) {
@@ -202,19 +299,7 @@ export function runUpstream(
       row.loop = medianRun(loops);
       const upstreamLines = readFileSync(placementsFile, 'utf8').split('\n').filter(Boolean);
       row.agreement = comparePlacements(out, upstreamLines, loops[0]);
-      if (!row.agreement.agree) {
-        ok = false;
-        const d = row.agreement.firstDifference;
-        log(
-          `upstream: ${w.name}: PLACEMENTS DIFFER (Schedlab ${row.agreement.schedlabScheduled} scheduled, ` +
-            `upstream ${row.agreement.upstreamScheduled})` +
-            (d ? `; first differing pod ${d.pod}: Schedlab "${d.schedlab}", upstream "${d.upstream}"` : ''),
-        );
-      } else {
-        log(
-          `upstream: ${w.name}: placements agree (${row.agreement.schedlabScheduled} of ${w.pods} scheduled, sha256 ${row.agreement.schedlabChecksum.slice(0, 16)}…)`,
-        );
-      }
+      ok = reportAgreement(row, log) && ok;
       if (opts.checkOnly) continue;
       log(`upstream: ${w.name}: the real scheduler (${opts.upstreamRuns} runs) …`);
       row.scheduler = medianRun(
@@ -232,6 +317,24 @@ export function runUpstream(
     log(formatUpstream(rows));
   }
   return { rows, ok };
+}
+
+/** Prints the row's placement comparison; false when they differ. */
+function reportAgreement(row: UpstreamRow, log: (s: string) => void): boolean {
+  const a = row.agreement!;
+  const what = row.shape === CAPACITY.name ? 'copies per node' : 'placements';
+  if (a.agree) {
+    log(
+      `upstream: ${row.shape}: ${what} agree (${a.schedlabScheduled} of ${row.pending} scheduled, sha256 ${a.schedlabChecksum.slice(0, 16)}…)`,
+    );
+    return true;
+  }
+  const d = a.firstDifference;
+  log(
+    `upstream: ${row.shape}: ${what.toUpperCase()} DIFFER (Schedlab ${a.schedlabScheduled} scheduled, upstream ${a.upstreamScheduled})` +
+      (d ? `; first difference ${d.pod}: Schedlab "${d.schedlab}", upstream "${d.upstream}"` : ''),
+  );
+  return false;
 }
 
 function medianRun(runs: OracleResult[]): OracleResult {

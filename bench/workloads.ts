@@ -398,8 +398,28 @@ export const SHAPES: readonly Workload[] = [
   },
 ];
 
+/**
+ * The capacity run of issue #22: 2,000 nodes with 4,000 pods running and no pending pods; `pods`
+ * is the number of copies of CAPACITY_POD asked for (`schedlab capacity --max-replicas`).
+ */
+export const CAPACITY: Workload = {
+  name: 'Capacity',
+  description: '2,000 nodes with 4,000 pods running; 20,000 copies of a 100m/128Mi pod',
+  nodes: 2000,
+  pods: 20000,
+  build(seed) {
+    const rng = new SeededRandom(seed);
+    const running = Array.from({ length: 4000 }, (_, i) =>
+      pod({ name: `run-${i}`, ...requests(rng), nodeName: nodeName(i % 2000) }),
+    );
+    return [...nodes(2000), ...running];
+  },
+};
+
+export const CAPACITY_POD: KubeObject = pod({ name: 'clone', cpuMillis: 100, memoryMi: 128 });
+
 export function workloadByName(name: string): Workload {
-  const w = [...WORKLOADS, ...SHAPES].find((x) => x.name.toLowerCase() === name.toLowerCase());
+  const w = [...WORKLOADS, ...SHAPES, CAPACITY].find((x) => x.name.toLowerCase() === name.toLowerCase());
   if (!w)
     throw new Error(
       `unknown workload "${name}"; known: ${[...WORKLOADS, ...SHAPES].map((x) => x.name).join(', ')}`,

@@ -43,12 +43,16 @@ type benchResult struct {
 	PeakRssMiB         float64  `json:"peakRssMiB"`
 	PlacementsChecksum string   `json:"placementsChecksum,omitempty"`
 	FirstPlacements    []string `json:"firstPlacements,omitempty"`
+	StopReason         string   `json:"stopReason,omitempty"`
+	perNodeLines       []string // capacity: sorted "node=copies"
 }
 
 func runBench(args []string) {
 	fs := flag.NewFlagSet("bench", flag.ExitOnError)
 	in := fs.String("in", "", "cluster dump: a v1 List of nodes, pods (running and pending) and what they refer to")
-	mode := fs.String("mode", "loop", "loop (parallelism 1, deterministic) or scheduler (scheduler.New, default options)")
+	mode := fs.String("mode", "loop", "loop (parallelism 1, deterministic), scheduler (scheduler.New, default options) or capacity")
+	podFile := fs.String("pod", "", "capacity: the pod to copy (one Pod in JSON)")
+	maxReplicas := fs.Int("max-replicas", 1000, "capacity: stop after this many copies")
 	first := fs.Int("first", 0, "also print the first N placements in scheduling order (loop)")
 	placementsOut := fs.String("placements", "", "write the sorted \"ns/name=node\" lines to this file")
 	showLogs := fs.Bool("klog", false, "show the upstream scheduler's log lines")
@@ -83,6 +87,8 @@ func runBench(args []string) {
 		res, placements, err = benchLoop(cl, pending, *first)
 	case "scheduler":
 		res, placements, err = benchScheduler(cl, pending)
+	case "capacity":
+		res, err = benchCapacity(cl, *podFile, *maxReplicas)
 	default:
 		err = fmt.Errorf("unknown mode %q", *mode)
 	}
@@ -91,14 +97,19 @@ func runBench(args []string) {
 	}
 	res.Release = kubernetesVersion()
 	res.Nodes = len(cl.nodes)
-	res.Pods = len(pending)
+	if *mode != "capacity" {
+		res.Pods = len(pending)
+	}
 	if res.Seconds > 0 {
 		res.PodsPerSecond = float64(res.Scheduled) / res.Seconds
 	}
 	res.PeakRssMiB = peakRssMiB()
 	lines := placementLines(pending, placements)
+	if *mode == "capacity" {
+		lines = res.perNodeLines
+	}
 	sum := sha256.Sum256([]byte(strings.Join(lines, "\n") + "\n"))
-	if *mode == "loop" {
+	if *mode != "scheduler" {
 		res.PlacementsChecksum = hex.EncodeToString(sum[:])
 	}
 	if *placementsOut != "" {
@@ -129,9 +140,9 @@ func peakRssMiB() float64 {
 	return float64(ru.Maxrss) / 1024 // KiB on Linux
 }
 
-// benchLoop replays the pending pods with the golden files' engine and the
-// release's default profile.
-func benchLoop(cl *cluster, pending []*v1.Pod, first int) (*benchResult, map[string]string, error) {
+// newBenchEngine builds the golden files' replay engine over the dump with
+// the release's default profile; stop cancels its informers.
+func newBenchEngine(cl *cluster, preemption bool) (e *engine, stop func(), err error) {
 	_ = utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{asyncPreemptionGate(): false})
 	schedmetrics.Register()
 	kc, err := loadSchedulerConfig(map[string]any{})
@@ -139,19 +150,21 @@ func benchLoop(cl *cluster, pending []*v1.Pod, first int) (*benchResult, map[str
 		return nil, nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	rt := newRuntimeEnv(cl, nil)
 	f, factory, err := newFramework(ctx, kc, rt)
 	if err != nil {
+		cancel()
 		return nil, nil, err
 	}
 	rt.volumes.pvLister = factory.Core().V1().PersistentVolumes().Lister()
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
-	defer factory.Shutdown()
-	defer cancel() // before Shutdown, which waits for the informers to stop
-	e := &engine{ctx: ctx, fw: f, rt: rt, items: cl.nodes, order: nodeTreeOrder(cl.nodes), podsOn: map[string][]*v1.Pod{},
-		percentage: f.PercentageOfNodesToScore(), preemption: true}
+	stop = func() {
+		cancel() // before Shutdown, which waits for the informers to stop
+		factory.Shutdown()
+	}
+	e = &engine{ctx: ctx, fw: f, rt: rt, items: cl.nodes, order: nodeTreeOrder(cl.nodes), podsOn: map[string][]*v1.Pod{},
+		percentage: f.PercentageOfNodesToScore(), preemption: preemption}
 	if kc.PercentageOfNodesToScore != nil {
 		e.globalPct = *kc.PercentageOfNodesToScore
 	}
@@ -160,6 +173,17 @@ func benchLoop(cl *cluster, pending []*v1.Pod, first int) (*benchResult, map[str
 			e.podsOn[p.Spec.NodeName] = append(e.podsOn[p.Spec.NodeName], p)
 		}
 	}
+	return e, stop, nil
+}
+
+// benchLoop replays the pending pods with the golden files' engine and the
+// release's default profile, preemption on.
+func benchLoop(cl *cluster, pending []*v1.Pod, first int) (*benchResult, map[string]string, error) {
+	e, stop, err := newBenchEngine(cl, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer stop()
 	order := append([]*v1.Pod(nil), pending...)
 	sort.SliceStable(order, func(i, j int) bool { return priorityOf(order[i]) > priorityOf(order[j]) })
 
@@ -190,4 +214,57 @@ func benchLoop(cl *cluster, pending []*v1.Pod, first int) (*benchResult, map[str
 		}
 	}
 	return res, placements, nil
+}
+
+// benchCapacity binds copies of the pod one at a time, without preemption,
+// until one fits nowhere or maxReplicas are bound (what `schedlab capacity`
+// and cluster-capacity answer). Pending pods of the dump are ignored.
+func benchCapacity(cl *cluster, podFile string, maxReplicas int) (*benchResult, error) {
+	data, err := os.ReadFile(podFile)
+	if err != nil {
+		return nil, err
+	}
+	template := &v1.Pod{}
+	if err := json.Unmarshal(data, template); err != nil {
+		return nil, fmt.Errorf("%s: %w", podFile, err)
+	}
+	template.Spec.NodeName = ""
+	cl.defaultPod(template)
+	var running []*v1.Pod
+	for _, p := range cl.pods {
+		if p.Spec.NodeName != "" {
+			running = append(running, p)
+		}
+	}
+	cl.pods = running
+	e, stop, err := newBenchEngine(cl, false)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	res := &benchResult{Mode: "capacity", StopReason: "maxReplicas"}
+	perNode := map[string]int{}
+	t0 := time.Now()
+	for k := 0; k < maxReplicas; k++ {
+		clone := template.DeepCopy()
+		clone.Name = fmt.Sprintf("%s-%d", template.Name, k)
+		clone.UID = uidFor("pod", clone.Namespace, clone.Name)
+		r, err := e.replayPod(clone, k)
+		if err != nil {
+			return nil, err
+		}
+		if r.final.node == "" {
+			res.StopReason = r.final.message
+			break
+		}
+		res.Scheduled++
+		perNode[r.final.node]++
+	}
+	res.Seconds = time.Since(t0).Seconds()
+	res.Pods = maxReplicas
+	for n, c := range perNode {
+		res.perNodeLines = append(res.perNodeLines, fmt.Sprintf("%s=%d", n, c))
+	}
+	sort.Strings(res.perNodeLines)
+	return res, nil
 }
