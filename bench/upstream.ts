@@ -28,7 +28,6 @@ import { writeWorkloadDump } from './dump';
 import { median, timed } from './whole-process';
 import { CAPACITY, CAPACITY_POD, workloadByName } from './workloads';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const oracle = require('../scripts/oracle.cjs') as {
   ensureBinary(release: string, log?: (s: string) => void): string;
   haveGo(): boolean;
@@ -159,7 +158,7 @@ export function compareEntries(
         agreement.firstDifference = {
           pod: missing,
           schedlab: '(not in Schedlab’s list)',
-          upstream: theirs.get(missing)!,
+          upstream: theirs.get(missing) ?? '',
         };
     }
   }
@@ -301,9 +300,10 @@ export function runUpstream(
       row.agreement = comparePlacements(out, upstreamLines, loops[0]);
       ok = reportAgreement(row, log) && ok;
       if (opts.checkOnly) continue;
+      const oracleBin = bin;
       log(`upstream: ${w.name}: the real scheduler (${opts.upstreamRuns} runs) …`);
       row.scheduler = medianRun(
-        Array.from({ length: opts.upstreamRuns }, () => runOracle(bin!, 'scheduler', file)),
+        Array.from({ length: opts.upstreamRuns }, () => runOracle(oracleBin, 'scheduler', file)),
       );
     }
   } finally {
@@ -321,7 +321,8 @@ export function runUpstream(
 
 /** Prints the row's placement comparison; false when they differ. */
 function reportAgreement(row: UpstreamRow, log: (s: string) => void): boolean {
-  const a = row.agreement!;
+  const a = row.agreement;
+  if (!a) return true;
   const what = row.shape === CAPACITY.name ? 'copies per node' : 'placements';
   if (a.agree) {
     log(
