@@ -587,3 +587,38 @@ describe('sidecars without the SidecarContainers gate', () => {
     expect(simulate(items as never, { compatibilityVersion: '1.29' }).results[0].node).toBe('n1');
   });
 });
+
+describe('what running pods take, per release', () => {
+  const node = makeNode({ name: 'n1', allocatable: { cpu: '2', memory: '4Gi', pods: '10' } });
+  const pending = makePod({ name: 'p', requests: [{ cpu: '1500m' }] });
+  const fitsBeside = (running: Pod, version: string) =>
+    simulate([node, running, pending] as never, { compatibilityVersion: version, preemption: false })
+      .results[0].node;
+
+  it('pod-level requests count from 1.34 (PodLevelResources)', () => {
+    const podLevel = makePod({
+      name: 'r',
+      nodeName: 'n1',
+      requests: [{ cpu: '100m' }],
+      spec: {
+        containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }],
+        resources: { requests: { cpu: '1' } },
+      } as unknown as Pod['spec'],
+    });
+    expect(fitsBeside(podLevel, '1.33')).toBe('n1');
+    expect(fitsBeside(podLevel, '1.34')).toBeNull();
+  });
+
+  it("a resized pod's allocated resources count from 1.33 (InPlacePodVerticalScaling)", () => {
+    const resized = {
+      ...makePod({ name: 'r', nodeName: 'n1', requests: [{ cpu: '100m' }] }),
+      status: {
+        containerStatuses: [
+          { name: 'c0', allocatedResources: { cpu: '1' }, resources: { requests: { cpu: '1' } } },
+        ],
+      },
+    } as unknown as Pod;
+    expect(fitsBeside(resized, '1.32')).toBe('n1');
+    expect(fitsBeside(resized, '1.33')).toBeNull();
+  });
+});
