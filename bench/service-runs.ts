@@ -3,8 +3,9 @@
  * one worker as their own processes on a fresh PostgreSQL database, default run options
  * (compact explanations). Per run size:
  *   1. submit → succeeded: `POST /v1/simulations`, polled with `GET /v1/simulations/{id}` every
- *      100 ms; also the run's own durationMs (claim → final flip, the write included), the
- *      worker's peak RSS and its slowest /metrics answer during the run (polled every 250 ms).
+ *      100 ms; also the run's own durationMs (claim → final flip, the write included), the time
+ *      spent in phase `writing`, the worker's peak RSS, and its slowest /metrics answer and worst
+ *      event-loop delay (prom-client's, read from /metrics) during the run (polled every 250 ms).
  *   2. stored size: the run's placement and explanation rows (pg_column_size, i.e. as stored,
  *      TOAST-compressed) and the explanations' JSON text.
  *   3. explanation latency over REST: the stored compact view (random pods), and the full view
@@ -111,14 +112,18 @@ function peakRssMiB(pid: number | undefined): number | null {
 function watchMetrics(url: string) {
   let slowest = 0;
   let failures = 0;
+  let lagMax = 0;
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
       const started = performance.now();
       try {
         const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-        await res.text();
+        const text = await res.text();
         if (!res.ok) failures++;
+        // prom-client's event-loop delay histogram, reset at every scrape: the worst delay since the last.
+        const lag = /^schedlab_nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
+        if (lag) lagMax = Math.max(lagMax, Number(lag[1]) * 1000);
       } catch {
         failures++;
       }
@@ -129,7 +134,7 @@ function watchMetrics(url: string) {
   return async () => {
     stopped = true;
     await loop;
-    return { slowestMs: round(slowest), failures };
+    return { slowestMs: round(slowest), failures, eventLoopLagMaxMs: round(lagMax) };
   };
 }
 
@@ -261,6 +266,7 @@ async function measure(
     workerPeakRssMiB: peakRssMiB(worker.child.pid),
     workerMetricsSlowestMs: metrics.slowestMs,
     workerMetricsFailures: metrics.failures,
+    workerEventLoopLagMaxMs: metrics.eventLoopLagMaxMs,
     stored,
     explanation: {
       compact: stats(compact),
@@ -322,6 +328,7 @@ async function main() {
     row('of which writing rows (ms)', ...results.map((r) => String(r.writingMs)));
     row('worker peak RSS (MiB)', ...results.map((r) => String(r.workerPeakRssMiB)));
     row('worker /metrics slowest (ms)', ...results.map((r) => String(r.workerMetricsSlowestMs)));
+    row('worker event-loop delay max (ms)', ...results.map((r) => String(r.workerEventLoopLagMaxMs)));
     row('explanations stored (MiB)', ...results.map((r) => String(r.stored.explanationsMiB)));
     row('bytes per explanation (stored)', ...results.map((r) => String(r.stored.bytesPerExplanation)));
     row('explanation JSON (MiB)', ...results.map((r) => String(r.stored.explanationJsonMiB)));

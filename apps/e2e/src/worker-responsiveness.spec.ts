@@ -51,13 +51,17 @@ describe('worker responsiveness during a 2,000-node × 6,000-pod run', () => {
     let slowest = 0;
     let failures = 0;
     let answered = 0;
+    let lagMax = 0;
     let stopped = false;
     const loop = (async () => {
       while (!stopped) {
         const started = Date.now();
         try {
           const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-          await res.text();
+          const text = await res.text();
+          // prom-client's event-loop delay, reset at every scrape: the worst delay since the last.
+          const lag = /^schedlab_nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
+          if (lag) lagMax = Math.max(lagMax, Math.round(Number(lag[1]) * 1000));
           if (res.ok) answered++;
           else failures++;
         } catch {
@@ -70,7 +74,7 @@ describe('worker responsiveness during a 2,000-node × 6,000-pod run', () => {
     return async () => {
       stopped = true;
       await loop;
-      return { slowest, failures, answered };
+      return { slowest, failures, answered, lagMax };
     };
   }
 
@@ -105,7 +109,7 @@ describe('worker responsiveness during a 2,000-node × 6,000-pod run', () => {
     }, 100);
     const metrics = await stopWatching();
     console.log(
-      `worker responsiveness: ${SIZE.nodes}x${SIZE.pods} run ${run.finishedAt!.getTime() - run.createdAt.getTime()} ms submit→succeeded; /metrics answered ${metrics.answered}×, slowest ${metrics.slowest} ms`,
+      `worker responsiveness: ${SIZE.nodes}x${SIZE.pods} run ${run.finishedAt!.getTime() - run.createdAt.getTime()} ms submit→succeeded; /metrics answered ${metrics.answered}×, slowest ${metrics.slowest} ms; event-loop delay max ${metrics.lagMax} ms`,
     );
     expect(run).toMatchObject({ status: 'succeeded', podsProcessed: SIZE.pods });
     expect(phases).toContain('writing');
