@@ -6,7 +6,7 @@ import { z } from 'zod';
 const schedulingOptions = {
   compatibilityVersion: z
     .string()
-    .regex(/^1\.\d+$/, 'must look like "1.33"')
+    .regex(/^v?1\.\d+(\.\d+)?$/, 'must look like "1.33" or, pinning a patch, "1.34.0"')
     .optional(),
   featureGates: z.record(z.string(), z.boolean()).optional(),
   tieBreak: z.enum(['random', 'lowest-node-name']).optional(),
