@@ -44,6 +44,7 @@ type benchResult struct {
 	PlacementsChecksum string   `json:"placementsChecksum,omitempty"`
 	FirstPlacements    []string `json:"firstPlacements,omitempty"`
 	StopReason         string   `json:"stopReason,omitempty"`
+	FailedAttempts     int      `json:"failedAttempts,omitempty"` // scheduler: PodScheduled=False status patches
 	perNodeLines       []string // capacity: sorted "node=copies"
 }
 

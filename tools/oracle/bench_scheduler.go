@@ -85,10 +85,12 @@ func benchScheduler(cl *cluster, pending []*v1.Pod) (*benchResult, map[string]st
 	})
 	// A pod that failed an attempt gets its PodScheduled condition patched.
 	attempted := map[string]bool{}
+	failed := 0
 	cs.PrependReactor("patch", "pods", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		if action.GetSubresource() == "status" {
 			mu.Lock()
 			attempted[action.GetNamespace()+"/"+action.(k8stesting.PatchAction).GetName()] = true
+			failed++
 			mu.Unlock()
 		}
 		return false, nil, nil
@@ -145,7 +147,7 @@ func benchScheduler(cl *cluster, pending []*v1.Pod) (*benchResult, map[string]st
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	res := &benchResult{Mode: "scheduler", Scheduled: len(placements)}
+	res := &benchResult{Mode: "scheduler", Scheduled: len(placements), FailedAttempts: failed}
 	if !lastBind.IsZero() {
 		res.Seconds = lastBind.Sub(t0).Seconds()
 	}
