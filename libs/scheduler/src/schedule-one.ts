@@ -97,14 +97,7 @@ export class ScheduleAlgorithm {
   ): AttemptRecord {
     const state = new CycleState();
     const record: AttemptRecord = {
-      feasible: [],
-      scores: {},
-      pluginScores: {},
-      rawScores: {},
-      maxScoreNodes: [],
-      filterReasons: {},
-      filterPlugin: {},
-      filterCode: {},
+      ...emptyAttemptFields(),
       selectedNode: null,
       diagnosis: { nodeToStatusMap: new Map() },
       state,
@@ -368,3 +361,27 @@ export function priorityOf(pod: Pod): number {
 }
 
 export { Status };
+
+/** The per-node fields of an attempt, empty: what an attempt records before any node is tried. */
+export function emptyAttemptFields(): Pick<
+  AttemptRecord,
+  | 'feasible'
+  | 'scores'
+  | 'pluginScores'
+  | 'rawScores'
+  | 'maxScoreNodes'
+  | 'filterReasons'
+  | 'filterPlugin'
+  | 'filterCode'
+> {
+  return {
+    feasible: [],
+    scores: {},
+    pluginScores: {},
+    rawScores: {},
+    maxScoreNodes: [],
+    filterReasons: {},
+    filterPlugin: {},
+    filterCode: {},
+  };
+}

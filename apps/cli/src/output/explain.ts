@@ -292,18 +292,7 @@ export function explanationDocument(input: ExplainInput, detail: ExplainDetail):
       filterCode,
       ...rest
     } = a;
-    if (detail.kind === 'all-nodes')
-      return {
-        ...rest,
-        feasible,
-        scores,
-        pluginScores,
-        rawScores,
-        maxScoreNodes,
-        filterReasons,
-        filterPlugin,
-        filterCode,
-      };
+    if (detail.kind === 'all-nodes') return { ...a };
     if (detail.kind === 'node') {
       const n = detail.node;
       return {

@@ -18,6 +18,7 @@ import { PodInfo } from '../framework/types';
 import {
   AttemptRecord,
   DEFAULT_EXPLAIN_LEVEL,
+  emptyAttemptFields,
   ExplainLevel,
   ScheduleAlgorithm,
   TieBreak,
@@ -133,7 +134,7 @@ export class Simulator {
     if (!fwk) {
       return {
         ...base,
-        ...emptyAttempt(),
+        ...emptyAttemptFields(),
         outcome: 'no-profile',
         node: null,
         attempts: 0,
@@ -144,7 +145,7 @@ export class Simulator {
     if (!isSuccess(gate)) {
       return {
         ...base,
-        ...emptyAttempt(),
+        ...emptyAttemptFields(),
         outcome: 'gated',
         node: null,
         attempts: 0,
@@ -255,19 +256,6 @@ export class Simulator {
 
 export function podKey(pod: Pod): string {
   return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
-}
-
-function emptyAttempt(): AttemptSummary {
-  return {
-    feasible: [],
-    scores: {},
-    pluginScores: {},
-    rawScores: {},
-    maxScoreNodes: [],
-    filterReasons: {},
-    filterPlugin: {},
-    filterCode: {},
-  };
 }
 
 function summarize(r: AttemptRecord): AttemptSummary {
