@@ -6,12 +6,10 @@ import { DbModule } from '@schedlab/db';
 import { LoggingModule } from '@schedlab/logging';
 import { HealthModule } from './health/health.module';
 import { ApiMetricsModule } from './metrics/metrics.module';
-import { PingJobsModule } from './ping-jobs/ping-jobs.module';
 import { ReportsModule } from './reports/reports.module';
 import { graphqlContext } from './graphql/context';
 import { httpStatusPlugin, queryLimitsPlugin } from './graphql/query-limits';
 import { ServiceApiModule } from './service-api.module';
-import { TenantsModule } from './tenants/tenants.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -46,8 +44,6 @@ export class ApiModule {
         }),
         HealthModule,
         ApiMetricsModule,
-        TenantsModule,
-        PingJobsModule,
         ReportsModule,
         ServiceApiModule,
         WebhooksModule,

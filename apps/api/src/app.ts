@@ -22,7 +22,7 @@ export const OPENAPI_PATH = 'docs';
 export async function createApiApp(config: AppConfig): Promise<INestApplication> {
   process.env.SCHEDLAB_SERVICE ??= 'api';
   // Body parsing is ours: /v1 reads JSON or YAML as bytes under a configurable limit (see
-  // common/body-parsing); everything else (GraphQL, the ping example) gets plain JSON.
+  // common/body-parsing); everything else (GraphQL) gets plain JSON.
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
     bufferLogs: true,
     bodyParser: false,

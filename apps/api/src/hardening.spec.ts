@@ -291,17 +291,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
       expect(res.body.errors[0].extensions.code).toBe('subscription_over_http');
     });
 
-    it('values PostgreSQL cannot hold answer 400 (operator tenant(id: junk), NUL in a name)', async () => {
-      const operator = await ApiHarness.start({ OPERATOR_TOKEN: 'fuzz-operator-token-0123456789' });
-      try {
-        const res = await operator.http
-          .post('/graphql')
-          .set(bearer('fuzz-operator-token-0123456789'))
-          .send({ query: '{ tenant(id: "../../etc/passwd") { id } }' });
-        expect(res.body.errors[0].extensions).toMatchObject({ status: 400, code: 'invalid_value' });
-      } finally {
-        await operator.stop();
-      }
+    it('values PostgreSQL cannot hold answer 400 (NUL in a name)', async () => {
       const nul = await rejected(
         () =>
           api.http

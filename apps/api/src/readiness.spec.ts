@@ -68,7 +68,7 @@ describe('api health endpoints (real PostgreSQL and Redis)', () => {
     await request(server).get('/docs').expect(200).expect('content-type', /html/);
     const spec = await request(server).get('/docs/openapi.json').expect(200);
     expect(Object.keys(spec.body.paths)).toEqual(
-      expect.arrayContaining(['/healthz', '/readyz', '/api/tenants', '/api/ping-jobs/{id}']),
+      expect.arrayContaining(['/healthz', '/readyz', '/v1/admin/tenants', '/v1/snapshots/{id}']),
     );
   });
 });

@@ -2,8 +2,8 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { Queue } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
-import { SIMULATIONS_QUEUE } from '@schedlab/jobs';
-import { enqueueSweepAggregation, RunReconciler, SWEEPS_QUEUE } from '@schedlab/runs';
+import { enqueueSweepAggregation, QueueName } from '@schedlab/jobs';
+import { RunReconciler } from '@schedlab/runs';
 import { bullmqConnection } from './bullmq-options';
 
 /** Re-enqueues runs PostgreSQL says are open but Redis has no live job for: at start, then every RECONCILE_INTERVAL_MS. */
@@ -17,8 +17,8 @@ export class ReconcilerService implements OnApplicationBootstrap, OnApplicationS
   private pass: Promise<void> = Promise.resolve();
 
   constructor(prisma: PrismaService, @InjectAppConfig() private readonly config: AppConfig) {
-    this.simulations = new Queue(SIMULATIONS_QUEUE, bullmqConnection(config));
-    this.sweeps = new Queue(SWEEPS_QUEUE, bullmqConnection(config));
+    this.simulations = new Queue(QueueName.Simulations, bullmqConnection(config));
+    this.sweeps = new Queue(QueueName.Sweeps, bullmqConnection(config));
     for (const queue of [this.simulations, this.sweeps]) queue.on('error', (e) => this.logger.warn(`${queue.name} queue: ${e.message}`));
     this.reconciler = new RunReconciler(prisma, this.simulations, (id) => enqueueSweepAggregation(this.sweeps, id));
   }

@@ -1,16 +1,12 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Injectable } from '@nestjs/common';
+import { DelayedError, type Job, Queue, UnrecoverableError } from 'bullmq';
 import Redis from 'ioredis';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
-import {
-  redisOptionsFromUrl,
-  SIMULATIONS_QUEUE,
-  type SimulationJobData,
-  simulationJobDataSchema,
-} from '@schedlab/jobs';
-import { onChildFinished, prewarmEngineThread, RunExecutor, SWEEPS_QUEUE } from '@schedlab/runs';
+import { QueueName, redisOptionsFromUrl, type SimulationJobData, simulationJobDataSchema } from '@schedlab/jobs';
+import { onChildFinished, prewarmEngineThread, RunExecutor } from '@schedlab/runs';
 import { bullmqConnection } from './bullmq-options';
+import { QueueWorker } from './queue-worker';
 
 /** Retry delay after a transient failure: 2 s, 4 s, 8 s … at most a minute, with jitter. */
 export function retryBackoffMs(attempt: number): number {
@@ -24,24 +20,22 @@ export function retryBackoffMs(attempt: number): number {
  * WORKER_LOCK_DURATION_MS: if this process dies, its runs go back to the queue after that long.
  */
 @Injectable()
-export class SimulationsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(SimulationsWorker.name);
+export class SimulationsWorker extends QueueWorker<SimulationJobData, string> {
   private readonly publisher: Redis;
   private readonly sweeps: Queue;
   readonly executor: RunExecutor;
-  private worker: Worker<SimulationJobData> | undefined;
-
   constructor(
     private readonly prisma: PrismaService,
-    @InjectAppConfig() private readonly config: AppConfig,
+    @InjectAppConfig() config: AppConfig,
   ) {
+    super(QueueName.Simulations, config);
     this.publisher = new Redis({
       ...redisOptionsFromUrl(config.redisUrl),
       lazyConnect: true,
       maxRetriesPerRequest: 2,
     });
     this.publisher.on('error', (error) => this.logger.warn(`progress publisher: ${error.message}`));
-    this.sweeps = new Queue(SWEEPS_QUEUE, bullmqConnection(config));
+    this.sweeps = new Queue(QueueName.Sweeps, bullmqConnection(config));
     this.sweeps.on('error', (error) => this.logger.warn(`sweeps queue: ${error.message}`));
     this.executor = new RunExecutor(prisma, this.publisher, {
       runTimeoutMs: config.worker.runTimeoutMs,
@@ -51,23 +45,25 @@ export class SimulationsWorker implements OnApplicationBootstrap, OnApplicationS
     });
   }
 
-  onApplicationBootstrap(): void {
+  protected workerOptions() {
     const { lockDurationMs, concurrency } = this.config.worker;
-    // The first run would otherwise load the engine on its thread (~1 s); not under tests, which
-    // start many short-lived workers.
-    if (this.config.nodeEnv !== 'test') prewarmEngineThread();
-    this.worker = new Worker<SimulationJobData>(SIMULATIONS_QUEUE, (job, token) => this.process(job, token), {
-      ...bullmqConnection(this.config),
+    return {
       concurrency,
       lockDuration: lockDurationMs,
       stalledInterval: Math.max(1000, Math.floor(lockDurationMs / 2)),
       // Crash loops are bounded by the run's attempts in PostgreSQL, not by BullMQ's stall count.
       maxStalledCount: 1000,
-    });
-    this.worker.on('error', (error) => this.logger.warn(`simulations worker: ${error.message}`));
+    };
   }
 
-  private async process(job: Job<SimulationJobData>, token: string | undefined): Promise<string> {
+  override onApplicationBootstrap(): void {
+    // The first run would otherwise load the engine on its thread (~1 s); not under tests, which
+    // start many short-lived workers.
+    if (this.config.nodeEnv !== 'test') prewarmEngineThread();
+    super.onApplicationBootstrap();
+  }
+
+  protected async process(job: Job<SimulationJobData>, token: string | undefined): Promise<string> {
     const { runId } = simulationJobDataSchema.parse(job.data);
     const outcome = await this.executor.execute(runId);
     if (outcome.kind === 'retry') {
@@ -90,9 +86,9 @@ export class SimulationsWorker implements OnApplicationBootstrap, OnApplicationS
     return outcome.status;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  override async onApplicationShutdown(): Promise<void> {
     this.executor.abortAll();
-    await this.worker?.close(true);
+    await super.onApplicationShutdown();
     await this.sweeps.close();
     this.publisher.disconnect();
   }

@@ -4,7 +4,6 @@ import { DbModule } from '@schedlab/db';
 import { JobsModule } from '@schedlab/jobs';
 import { LoggingModule } from '@schedlab/logging';
 import { WorkerMetricsModule } from './metrics/worker-metrics.module';
-import { PingProcessor } from './ping.processor';
 import { ReconcilerService } from './reconciler.service';
 import { SimulationsWorker } from './simulations.worker';
 import { SweepsWorker } from './sweeps.worker';
@@ -16,7 +15,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [AppConfigModule.forRoot(config), LoggingModule, DbModule, JobsModule, WorkerMetricsModule],
-      providers: [PingProcessor, SimulationsWorker, SweepsWorker, ReconcilerService, WebhookDispatcherService],
+      providers: [SimulationsWorker, SweepsWorker, ReconcilerService, WebhookDispatcherService],
     };
   }
 }

@@ -1,13 +1,11 @@
 export { DbModule } from './db.module';
 export { PrismaService, createPrismaClient } from './prisma.service';
 export {
-  JobStatus,
   RunStatus,
   PlacementStatus,
   WebhookDeliveryStatus,
   Prisma,
   PrismaClient,
-  type PingJob,
   type Tenant,
   type ApiKey,
   type Snapshot,

@@ -17,7 +17,6 @@ async function tablesIn(url: string): Promise<string[]> {
 const ALL_TABLES = [
   '_prisma_migrations',
   'api_keys',
-  'ping_jobs',
   'placements',
   'pod_explanations',
   'run_results',

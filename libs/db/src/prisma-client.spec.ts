@@ -1,4 +1,4 @@
-import { JobStatus } from './generated/prisma/client';
+import { RunStatus } from './generated/prisma/client';
 import { createPrismaClient } from './prisma.service';
 import { createTestDatabase, type TestDatabase } from '@schedlab/testing';
 
@@ -15,27 +15,25 @@ describe('Prisma client through adapter-pg (real PostgreSQL)', () => {
     await db?.drop();
   });
 
-  it('writes and reads a tenant with a ping job, defaults applied by the database', async () => {
+  it('writes and reads a tenant with a scenario, defaults applied by the database', async () => {
     const tenant = await prisma.tenant.create({ data: { name: 'acme' } });
-    const job = await prisma.pingJob.create({ data: { tenantId: tenant.id, payload: { message: 'hi' } } });
-    expect(job.status).toBe(JobStatus.QUEUED);
-    expect(job.result).toBeNull();
-    const again = await prisma.pingJob.findUniqueOrThrow({
-      where: { id: job.id },
-      include: { tenant: true },
-    });
-    expect(again.payload).toEqual({ message: 'hi' });
+    const scenario = await prisma.scenario.create({ data: { tenantId: tenant.id, name: 's', document: { steps: [] } } });
+    expect(scenario.snapshotId).toBeNull();
+    expect(scenario.createdAt).toBeInstanceOf(Date);
+    const again = await prisma.scenario.findUniqueOrThrow({ where: { id: scenario.id }, include: { tenant: true } });
+    expect(again.document).toEqual({ steps: [] });
     expect(again.tenant.name).toBe('acme');
+    expect(RunStatus.queued).toBe('queued');
   });
 
   it('enforces unique tenant names', async () => {
     await expect(prisma.tenant.create({ data: { name: 'acme' } })).rejects.toMatchObject({ code: 'P2002' });
   });
 
-  it('deletes a tenant together with its jobs', async () => {
+  it('deletes a tenant together with its rows', async () => {
     const tenant = await prisma.tenant.create({ data: { name: 'short-lived' } });
-    await prisma.pingJob.create({ data: { tenantId: tenant.id, payload: { message: 'x' } } });
+    await prisma.scenario.create({ data: { tenantId: tenant.id, name: 'x', document: {} } });
     await prisma.tenant.delete({ where: { id: tenant.id } });
-    expect(await prisma.pingJob.count({ where: { tenantId: tenant.id } })).toBe(0);
+    expect(await prisma.scenario.count({ where: { tenantId: tenant.id } })).toBe(0);
   });
 });

@@ -1,10 +1,12 @@
-export { QueueName, pingJobDataSchema, pingResultSchema, type PingJobData, type PingResult } from './queues';
+export { QueueName, QUEUE_NAMES } from './queues';
 export { redisOptionsFromUrl } from './redis-connection';
 export { JobsModule } from './jobs.module';
 export { closeEvenIfNeverConnected, ignoreErrorsAfterClose } from './bullmq-shutdown';
 export {
   SIMULATIONS_QUEUE,
   SIMULATE_JOB,
+  SWEEPS_QUEUE,
+  AGGREGATE_JOB,
   RUN_TYPES,
   type RunType,
   simulationJobDataSchema,
@@ -13,4 +15,6 @@ export {
   runProgressSchema,
   type RunProgress,
   enqueueRun,
+  enqueueSweep,
+  enqueueSweepAggregation,
 } from './simulations';

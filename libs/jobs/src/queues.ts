@@ -1,23 +1,15 @@
-import { z } from 'zod';
-
-/** BullMQ queue names. One queue per job type keeps retries and concurrency independent. */
+/**
+ * Every BullMQ queue Schedlab uses, its job names and the data each job carries: the contracts
+ * between the producers (api, reconciler) and the consumers (worker). One queue per kind of work
+ * keeps retries and concurrency independent. Queue names are listed here and nowhere else.
+ */
 export const QueueName = {
-  Ping: 'ping',
+  /** One job per run (job `simulate`, data {runId}, jobId = run id). */
   Simulations: 'simulations',
+  /** One job per sweep (job `aggregate`, data {runId: sweep id}, jobId = sweep id). */
+  Sweeps: 'sweeps',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
-/**
- * What travels through Redis for a ping job: only the row id. The database row is the
- * source of truth for payload and result, so a job can be inspected without Redis.
- */
-export const pingJobDataSchema = z.object({ pingJobId: z.string().uuid() });
-export type PingJobData = z.infer<typeof pingJobDataSchema>;
-
-/** What a finished ping job stores as its result. */
-export const pingResultSchema = z.object({
-  echo: z.string(),
-  processedBy: z.string(),
-  processedAt: z.string().datetime(),
-});
-export type PingResult = z.infer<typeof pingResultSchema>;
+/** Every queue, e.g. for metrics and the worker's start-up log. */
+export const QUEUE_NAMES: readonly QueueName[] = Object.values(QueueName);

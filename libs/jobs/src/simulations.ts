@@ -1,5 +1,6 @@
-import type { Queue } from 'bullmq';
+import type { FlowProducer, Queue } from 'bullmq';
 import { z } from 'zod';
+import { QueueName } from './queues';
 
 /**
  * The simulation job contract between the api (producer) and the worker (consumer).
@@ -7,8 +8,12 @@ import { z } from 'zod';
  * the job carries only the run id, and the job id IS the run id, so enqueueing the same run
  * twice (a retry after a lost reply, a re-drive) is a no-op in BullMQ.
  */
-export const SIMULATIONS_QUEUE = 'simulations';
+export const SIMULATIONS_QUEUE = QueueName.Simulations;
 export const SIMULATE_JOB = 'simulate';
+export const SWEEPS_QUEUE = QueueName.Sweeps;
+export const AGGREGATE_JOB = 'aggregate';
+/** Finished jobs kept in Redis for inspection (PostgreSQL keeps the runs). */
+const KEEP = { removeOnComplete: 1000, removeOnFail: 5000 } as const;
 
 export const RUN_TYPES = ['simulate', 'capacity', 'nodes-needed', 'resilience', 'compare'] as const;
 export type RunType = (typeof RUN_TYPES)[number];
@@ -35,9 +40,31 @@ export type RunProgress = z.infer<typeof runProgressSchema>;
 /** Enqueue a run that already has its row. Idempotent: jobId = runId. */
 export async function enqueueRun(queue: Queue, runId: string): Promise<void> {
   const data: SimulationJobData = simulationJobDataSchema.parse({ runId });
-  await queue.add(SIMULATE_JOB, data, {
-    jobId: runId,
-    removeOnComplete: 1000,
-    removeOnFail: 5000,
+  await queue.add(SIMULATE_JOB, data, { jobId: runId, ...KEEP });
+}
+
+/** Adds a sweep's aggregation job unless it exists (jobId = the sweep's parent run id). */
+export async function enqueueSweepAggregation(sweeps: Queue, parentId: string): Promise<void> {
+  const data: SimulationJobData = simulationJobDataSchema.parse({ runId: parentId });
+  await sweeps.add(AGGREGATE_JOB, data, { jobId: parentId, ...KEEP });
+}
+
+/** Enqueues a whole sweep as one BullMQ flow: the parent's aggregation waits for its children. */
+export async function enqueueSweep(
+  flows: FlowProducer,
+  parentId: string,
+  childIds: readonly string[],
+): Promise<void> {
+  await flows.add({
+    name: AGGREGATE_JOB,
+    queueName: SWEEPS_QUEUE,
+    data: simulationJobDataSchema.parse({ runId: parentId }),
+    opts: { jobId: parentId, ...KEEP },
+    children: childIds.map((id) => ({
+      name: SIMULATE_JOB,
+      queueName: SIMULATIONS_QUEUE,
+      data: simulationJobDataSchema.parse({ runId: id }),
+      opts: { jobId: id, ...KEEP, ignoreDependencyOnFailure: true },
+    })),
   });
 }

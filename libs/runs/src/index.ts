@@ -27,11 +27,4 @@ export { RunExecutor, type ExecutorSettings, type ExecutionOutcome } from './run
 export { finishRun, runLinks, sweepLinks, type FinalStatus } from './run-finalizer';
 export { ProgressReporter, publishProgress, percentOf } from './run-progress';
 export { RunReconciler, type ReconcileReport } from './reconciler';
-export {
-  SWEEPS_QUEUE,
-  AGGREGATE_JOB,
-  aggregateSweep,
-  enqueueSweep,
-  enqueueSweepAggregation,
-  onChildFinished,
-} from './sweeps';
+export { aggregateSweep, onChildFinished } from './sweeps';

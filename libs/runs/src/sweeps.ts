@@ -4,50 +4,13 @@
  * child is final the parent's `aggregate` job compares them: scheduled counts, utilization spread
  * and pods that moved relative to the first child (the baseline).
  */
-import { FlowProducer, type Queue } from 'bullmq';
-import { SIMULATE_JOB, SIMULATIONS_QUEUE } from '@schedlab/jobs';
+import type { Queue } from 'bullmq';
+import { enqueueSweepAggregation } from '@schedlab/jobs';
 import type { DbClient } from '@schedlab/webhooks';
 import { finishRun } from './run-finalizer';
 
-export const SWEEPS_QUEUE = 'sweeps';
-export const AGGREGATE_JOB = 'aggregate';
 /** Moved pods listed per child; the count is always complete. */
 const MOVED_SAMPLE = 50;
-
-const CHILD_JOB_OPTIONS = {
-  removeOnComplete: 1000,
-  removeOnFail: 5000,
-  ignoreDependencyOnFailure: true,
-} as const;
-
-/** Adds the parent's aggregation job unless it exists (jobId = parent run id). */
-export async function enqueueSweepAggregation(sweeps: Queue, parentId: string): Promise<void> {
-  await sweeps.add(
-    AGGREGATE_JOB,
-    { runId: parentId },
-    { jobId: parentId, removeOnComplete: 1000, removeOnFail: 5000 },
-  );
-}
-
-/** Enqueues the whole sweep as one flow: the parent waits for its children. */
-export async function enqueueSweep(
-  flows: FlowProducer,
-  parentId: string,
-  childIds: readonly string[],
-): Promise<void> {
-  await flows.add({
-    name: AGGREGATE_JOB,
-    queueName: SWEEPS_QUEUE,
-    data: { runId: parentId },
-    opts: { jobId: parentId, removeOnComplete: 1000, removeOnFail: 5000 },
-    children: childIds.map((id) => ({
-      name: SIMULATE_JOB,
-      queueName: SIMULATIONS_QUEUE,
-      data: { runId: id },
-      opts: { jobId: id, ...CHILD_JOB_OPTIONS },
-    })),
-  });
-}
 
 /** After a child finishes: if it was the last one, make sure the parent's aggregation is queued. */
 export async function onChildFinished(prisma: DbClient, sweeps: Queue, parentId: string): Promise<void> {

@@ -7,7 +7,7 @@ type RoutedRequest = IncomingMessage & { method: string; originalUrl?: string; r
 
 /**
  * Times every request until its response is finished and records it under the route template
- * Express matched (`/api/tenants/:id`), the mount path of mounted handlers (`/graphql`), or
+ * Express matched (`/v1/snapshots/:id`), the mount path of mounted handlers (`/graphql`), or
  * `<unmatched>` — never the raw URL, so ids and scanners do not create series.
  */
 @Injectable()

@@ -31,7 +31,7 @@ describe('api /metrics (a listening api on real PostgreSQL and Redis)', () => {
   it('records each request under its route template and status, in the latency histogram and the counter', async () => {
     await fetch(`${base}/healthz`);
     await fetch(`${base}/healthz`);
-    const jobStatus = (await fetch(`${base}/api/ping-jobs/${randomUUID()}`)).status;
+    const snapshotStatus = (await fetch(`${base}/v1/snapshots/${randomUUID()}`)).status;
     await fetch(`${base}/no/such/${randomUUID()}`);
     await fetch(`${base}/graphql`, {
       method: 'POST',
@@ -50,8 +50,8 @@ describe('api /metrics (a listening api on real PostgreSQL and Redis)', () => {
     expect(
       sampleValue(text, 'schedlab_http_requests_total', {
         method: 'GET',
-        route: '/api/ping-jobs/:id',
-        status: String(jobStatus),
+        route: '/v1/snapshots/:id',
+        status: String(snapshotStatus),
       }),
     ).toBe(1);
     expect(

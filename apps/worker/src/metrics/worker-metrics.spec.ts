@@ -22,9 +22,9 @@ describe('worker /metrics (real Redis)', () => {
 
   it('serves queue depth read from Redis and what the processors record', async () => {
     // A delayed job stays put: no processor picks it up during the test.
-    const queue = app.get<Queue>(getQueueToken(QueueName.Ping), { strict: false });
-    await queue.add('probe', { pingJobId: '00000000-0000-4000-8000-000000000000' }, { delay: 3_600_000 });
-    app.get(WorkerMetrics).recordJob(QueueName.Ping, 'succeeded', 0.2);
+    const queue = app.get<Queue>(getQueueToken(QueueName.Sweeps), { strict: false });
+    await queue.add('probe', { runId: '00000000-0000-4000-8000-000000000000' }, { delay: 3_600_000 });
+    app.get(WorkerMetrics).recordJob(QueueName.Sweeps, 'succeeded', 0.2);
 
     const port = app.get(WorkerMetricsModule).port;
     expect(port).toBeGreaterThan(0);
@@ -33,17 +33,17 @@ describe('worker /metrics (real Redis)', () => {
     const text = await res.text();
     expect(
       sampleValue(text, 'schedlab_queue_jobs', {
-        queue: QueueName.Ping,
+        queue: QueueName.Sweeps,
         state: 'delayed',
         service: 'worker',
       }),
     ).toBe(1);
     expect(
-      sampleValue(text, 'schedlab_queue_jobs', { queue: QueueName.Ping, state: 'active', service: 'worker' }),
+      sampleValue(text, 'schedlab_queue_jobs', { queue: QueueName.Sweeps, state: 'active', service: 'worker' }),
     ).toBe(0);
     expect(
       sampleValue(text, 'schedlab_job_duration_seconds_count', {
-        queue: QueueName.Ping,
+        queue: QueueName.Sweeps,
         outcome: 'succeeded',
       }),
     ).toBe(1);
