@@ -148,9 +148,7 @@ func newFramework(ctx context.Context, cfg *config.KubeSchedulerConfiguration, r
 		dp := p.(*defaultpreemption.DefaultPreemption)
 		dp.Evaluator.Interface = deterministicPreemption{dp}
 		dp.Evaluator.PreemptPod = func(_ context.Context, _ preemption.Candidate, _, victim *v1.Pod, _ string) error {
-			rt.mu.Lock()
-			rt.victims = append(rt.victims, podKey(victim))
-			rt.mu.Unlock()
+			rt.recordVictim(victim)
 			return nil
 		}
 		currentEvaluators = append(currentEvaluators, dp.Evaluator)

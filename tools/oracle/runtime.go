@@ -27,6 +27,14 @@ type runtimeEnv struct {
 	victims []string // "ns/name" of the pods preemption evicted
 }
 
+// recordVictim notes a pod that preemption evicted; the executor may call it from
+// its own goroutine.
+func (rt *runtimeEnv) recordVictim(victim *v1.Pod) {
+	rt.mu.Lock()
+	rt.victims = append(rt.victims, podKey(victim))
+	rt.mu.Unlock()
+}
+
 var (
 	pvResource  = schema.GroupVersionResource{Version: "v1", Resource: "persistentvolumes"}
 	pvcResource = schema.GroupVersionResource{Version: "v1", Resource: "persistentvolumeclaims"}
