@@ -399,6 +399,250 @@ export const SHAPES: readonly Workload[] = [
 ];
 
 /**
+ * scheduler_perf's shapes (test/integration/scheduler_perf of k8s.io/kubernetes v1.37, its
+ * `5000Nodes` workloads), for the side by side with upstream (bench/upstream.ts). Their nodes are
+ * node-default.yaml's (4 cpu, 32Gi, 110 pods) with a hostname label and, round-robin, one of three
+ * zones; their pods are pod-default.yaml's (100m / 500Mi, port 80) or the shape's template. The
+ * `initPods` of scheduler_perf, which it schedules before measuring, are given here as running
+ * pods already bound (one per node, node i for pod i), and its `measurePods` as the pending pods.
+ */
+const PERF_NODE_CPU = '4';
+const PERF_NODE_MEMORY = '32Gi';
+const CSI_DRIVER = 'ebs.csi.aws.com';
+
+function perfNode(i: number, extraAllocatable: Record<string, string> = {}): KubeObject {
+  const name = nodeName(i);
+  const allocatable = { cpu: PERF_NODE_CPU, memory: PERF_NODE_MEMORY, pods: '110', ...extraAllocatable };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': ZONES[i % ZONES.length] },
+    },
+    spec: {},
+    status: {
+      capacity: allocatable,
+      allocatable,
+      conditions: [{ type: 'Ready', status: 'True' }],
+    },
+  } as KubeObject;
+}
+
+/** pod-default.yaml: pause, port 80, 100m / 500Mi requests and limits. */
+function perfPod(
+  name: string,
+  namespace: string,
+  opts: { labels?: Record<string, string>; nodeName?: string; spec?: Record<string, unknown> } = {},
+): KubeObject {
+  const resources = { cpu: '100m', memory: '500Mi' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, uid: `uid-${namespace}-${name}`, labels: opts.labels ?? {} },
+    spec: {
+      containers: [
+        {
+          name: 'pause',
+          image: 'registry.k8s.io/pause:3.10.2',
+          ports: [{ containerPort: 80 }],
+          resources: { requests: resources, limits: resources },
+        },
+      ],
+      ...(opts.nodeName ? { nodeName: opts.nodeName } : {}),
+      ...opts.spec,
+    },
+  } as KubeObject;
+}
+
+/** pod-with-pod-anti-affinity.yaml. */
+const ANTI_AFFINITY_SPEC = {
+  affinity: {
+    podAntiAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        {
+          labelSelector: { matchLabels: { color: 'green' } },
+          topologyKey: 'kubernetes.io/hostname',
+          namespaces: ['sched-1', 'sched-0'],
+        },
+      ],
+    },
+  },
+};
+
+/** pod-with-topology-spreading.yaml. */
+const SPREAD_SPEC = {
+  topologySpreadConstraints: [
+    {
+      maxSkew: 5,
+      topologyKey: 'topology.kubernetes.io/zone',
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: { color: 'blue' } },
+    },
+  ],
+};
+
+/**
+ * Preferred node affinity: scheduler_perf has only the required form (SchedulingNodeAffinity,
+ * pod-with-node-affinity.yaml: zone In [zone1, zone2]); here the same zones as two preferred terms
+ * of different weights, so NodeAffinity scores.
+ */
+const PREFERRED_NODE_AFFINITY_SPEC = {
+  affinity: {
+    nodeAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        {
+          weight: 80,
+          preference: {
+            matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] }],
+          },
+        },
+        {
+          weight: 20,
+          preference: {
+            matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-b'] }],
+          },
+        },
+      ],
+    },
+  },
+};
+
+/**
+ * pv-csi.yaml and pvc.yaml bound to each other as scheduler_perf's CreatePodWithPersistentVolume
+ * binds them (PV claimRef, claim volumeName and bind-completed annotation, both phase Bound; the
+ * CSI volume handle is the PV's name), and the pod that mounts the claim.
+ */
+function csiPodWithVolume(i: number, namespace: string, nodeName?: string): KubeObject[] {
+  const pvName = `${namespace}-vol-${i}`;
+  const claim = `pvc-${i}`;
+  const pv = {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: pvName },
+    spec: {
+      accessModes: ['ReadOnlyMany'],
+      capacity: { storage: '1Gi' },
+      csi: { driver: CSI_DRIVER, volumeHandle: pvName },
+      persistentVolumeReclaimPolicy: 'Retain',
+      claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace, name: claim },
+    },
+    status: { phase: 'Bound' },
+  } as KubeObject;
+  const pvc = {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: {
+      name: claim,
+      namespace,
+      annotations: { 'pv.kubernetes.io/bind-completed': 'true' },
+    },
+    spec: {
+      accessModes: ['ReadOnlyMany'],
+      resources: { requests: { storage: '1Gi' } },
+      volumeName: pvName,
+    },
+    status: { phase: 'Bound', accessModes: ['ReadOnlyMany'], capacity: { storage: '1Gi' } },
+  } as KubeObject;
+  const p = perfPod(`pod-${i}`, namespace, {
+    nodeName,
+    spec: { volumes: [{ name: 'vol', persistentVolumeClaim: { claimName: claim } }] },
+  });
+  return [pv, pvc, p];
+}
+
+/** The scheduler_perf shapes: 5,000 nodes; `init` running pods, `measure` pending. */
+export function perfShape(
+  kind: 'PodAntiAffinity' | 'PreferredNodeAffinity' | 'TopologySpreading' | 'CSIPVs',
+  nodeCount: number,
+  init: number,
+  measure: number,
+): KubeObject[] {
+  const at = (i: number) => nodeName(i % nodeCount);
+  switch (kind) {
+    case 'PodAntiAffinity': {
+      const labels = { color: 'green' };
+      return [
+        ...Array.from({ length: nodeCount }, (_, i) => perfNode(i)),
+        ...Array.from({ length: init }, (_, i) =>
+          perfPod(`anti-affinity-pod-${i}`, 'sched-0', { labels, nodeName: at(i), spec: ANTI_AFFINITY_SPEC }),
+        ),
+        ...Array.from({ length: measure }, (_, i) =>
+          perfPod(`anti-affinity-pod-${i}`, 'sched-1', { labels, spec: ANTI_AFFINITY_SPEC }),
+        ),
+      ];
+    }
+    case 'PreferredNodeAffinity':
+      return [
+        ...Array.from({ length: nodeCount }, (_, i) => perfNode(i)),
+        ...Array.from({ length: init }, (_, i) => perfPod(`init-${i}`, 'default', { nodeName: at(i) })),
+        ...Array.from({ length: measure }, (_, i) =>
+          perfPod(`node-affinity-${i}`, 'default', { spec: PREFERRED_NODE_AFFINITY_SPEC }),
+        ),
+      ];
+    case 'TopologySpreading':
+      return [
+        ...Array.from({ length: nodeCount }, (_, i) => perfNode(i)),
+        ...Array.from({ length: init }, (_, i) => perfPod(`pod-${i}`, 'default', { nodeName: at(i) })),
+        ...Array.from({ length: measure }, (_, i) =>
+          perfPod(`spreading-pod-${i}`, 'default', { labels: { color: 'blue' }, spec: SPREAD_SPEC }),
+        ),
+      ];
+    case 'CSIPVs': {
+      const objects: KubeObject[] = Array.from({ length: nodeCount }, (_, i) =>
+        perfNode(i, { [`attachable-volumes-csi-${CSI_DRIVER}`]: '39' }),
+      );
+      for (let i = 0; i < nodeCount; i++) {
+        objects.push({
+          apiVersion: 'storage.k8s.io/v1',
+          kind: 'CSINode',
+          metadata: { name: nodeName(i) },
+          spec: { drivers: [{ name: CSI_DRIVER, nodeID: nodeName(i), allocatable: { count: 39 } }] },
+        } as KubeObject);
+      }
+      for (let i = 0; i < init; i++) objects.push(...csiPodWithVolume(i, 'sched-0', at(i)));
+      for (let i = 0; i < measure; i++) objects.push(...csiPodWithVolume(i, 'sched-1'));
+      return objects;
+    }
+  }
+}
+
+export const PERF_SHAPES: readonly Workload[] = [
+  {
+    name: 'SchedulingPodAntiAffinity_5000Nodes',
+    description:
+      'scheduler_perf SchedulingPodAntiAffinity/5000Nodes: required anti-affinity on hostname, 1,000 running, 1,000 pending',
+    nodes: 5000,
+    pods: 1000,
+    build: () => perfShape('PodAntiAffinity', 5000, 1000, 1000),
+  },
+  {
+    name: 'SchedulingPreferredNodeAffinity_5000Nodes',
+    description:
+      'scheduler_perf SchedulingNodeAffinity/5000Nodes with preferred terms (zone-a 80, zone-b 20): 5,000 running, 2,000 pending',
+    nodes: 5000,
+    pods: 2000,
+    build: () => perfShape('PreferredNodeAffinity', 5000, 5000, 2000),
+  },
+  {
+    name: 'TopologySpreading_5000Nodes',
+    description:
+      'scheduler_perf TopologySpreading/5000Nodes: zone DoNotSchedule maxSkew 5, 5,000 running, 2,000 pending',
+    nodes: 5000,
+    pods: 2000,
+    build: () => perfShape('TopologySpreading', 5000, 5000, 2000),
+  },
+  {
+    name: 'SchedulingCSIPVs_5000Nodes',
+    description:
+      'scheduler_perf SchedulingCSIPVs/5000Nodes: bound CSI PVs, CSINode limit 39, 5,000 running, 1,000 pending',
+    nodes: 5000,
+    pods: 1000,
+    build: () => perfShape('CSIPVs', 5000, 5000, 1000),
+  },
+];
+
+/**
  * The capacity run of issue #22: 2,000 nodes with 4,000 pods running and no pending pods; `pods`
  * is the number of copies of CAPACITY_POD asked for (`schedlab capacity --max-replicas`).
  */
@@ -419,10 +663,12 @@ export const CAPACITY: Workload = {
 export const CAPACITY_POD: KubeObject = pod({ name: 'clone', cpuMillis: 100, memoryMi: 128 });
 
 export function workloadByName(name: string): Workload {
-  const w = [...WORKLOADS, ...SHAPES, CAPACITY].find((x) => x.name.toLowerCase() === name.toLowerCase());
+  const w = [...WORKLOADS, ...SHAPES, ...PERF_SHAPES, CAPACITY].find(
+    (x) => x.name.toLowerCase() === name.toLowerCase(),
+  );
   if (!w)
     throw new Error(
-      `unknown workload "${name}"; known: ${[...WORKLOADS, ...SHAPES].map((x) => x.name).join(', ')}`,
+      `unknown workload "${name}"; known: ${[...WORKLOADS, ...SHAPES, ...PERF_SHAPES, CAPACITY].map((x) => x.name).join(', ')}`,
     );
   return w;
 }

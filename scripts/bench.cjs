@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // `npm run bench [-- workload… --json file]`: the engine benchmarks (bench/run.ts), then the
-// whole-process rows (bench/whole-process.ts) and the same shapes side by side with upstream
-// kube-scheduler (bench/upstream.ts); `--engine-only` skips both.
+// whole-process rows (bench/whole-process.ts) and the shapes side by side with upstream
+// kube-scheduler (bench/upstream.ts: scheduler_perf's shapes at the adaptive and at 100 %
+// percentageOfNodesToScore, capacity, and a service row when PostgreSQL and Redis are up);
+// `--engine-only` skips both.
 // `npm run bench -- --service`: the service measurements too (need PostgreSQL and Redis):
 // snapshot import of a 5,000-node / 50,000-pod dump, submit→result latency, GraphQL placements
 // under steady load, large runs (submit→succeeded, stored size, explanation latency) and
 // worker-pool throughput. The scripts run from TypeScript sources with the
 // @schedlab/* aliases resolved; the api and worker they start are the compiled apps, as users run them.
 const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
@@ -34,8 +37,12 @@ if (!engineOnly && !engineArgs.some((a) => a === '--list'))
   status = runScript('bench/whole-process.ts', []) || status;
 // Side by side with upstream (bench/upstream.ts): the oracle program runs kube-scheduler as a
 // library on the same dumps when `go` is on PATH; differing placements fail the benchmark.
-if (!engineOnly && !engineArgs.some((a) => a === '--list'))
-  status = runScript('bench/upstream.ts', []) || status;
+// Its figures also go to tmp/bench/upstream.json (`bench/upstream.ts --markdown` turns them into
+// docs/benchmarks.md's tables).
+if (!engineOnly && !engineArgs.some((a) => a === '--list')) {
+  fs.mkdirSync(path.join(root, 'tmp', 'bench'), { recursive: true });
+  status = runScript('bench/upstream.ts', ['--json', path.join('tmp', 'bench', 'upstream.json')]) || status;
+}
 if (service) {
   // The service measurements start the compiled api and worker (apps/e2e/src/service-process.ts).
   const build = ['scripts/build.cjs', '--stale', 'apps/api', 'apps/worker'];

@@ -3,14 +3,19 @@ package main
 // `oracle bench`: times upstream scheduling every pending pod of a cluster
 // dump (a v1 List), for the side-by-side benchmark of docs/benchmarks.md.
 //
-//	oracle bench --in dump.json [--mode loop|scheduler] [--first N] [--placements FILE]
+//	oracle bench --in dump.json [--mode loop|scheduler|capacity] [--percentage N]
+//	  [--first N] [--placements FILE]
 //
 // loop: the replay engine of the golden files (parallelism 1, adaptive
 // percentageOfNodesToScore, lowest-node-name tie-break, preemption on), timed
-// from the first pod's attempt to the last pod's binding.
+// from the first pod's attempt to the last pod's binding. Its node search is
+// deterministic: it starts at index 0 of the node tree's order and moves on
+// by the number of nodes each attempt examined, as upstream's
+// nextStartNodeIndex does.
 // scheduler: the real scheduler (scheduler.New over a fake clientset, default
 // options), timed from the first pending pod's creation to the last binding.
-// Both print one JSON object on stdout.
+// --percentage sets percentageOfNodesToScore (both modes; 0 or absent: the
+// release's adaptive default). Both print one JSON object on stdout.
 
 import (
 	"context"
@@ -41,6 +46,7 @@ type benchResult struct {
 	Seconds            float64  `json:"seconds"`
 	PodsPerSecond      float64  `json:"podsPerSecond"`
 	PeakRssMiB         float64  `json:"peakRssMiB"`
+	Percentage         int      `json:"percentageOfNodesToScore"` // 0: adaptive
 	PlacementsChecksum string   `json:"placementsChecksum,omitempty"`
 	FirstPlacements    []string `json:"firstPlacements,omitempty"`
 	StopReason         string   `json:"stopReason,omitempty"`
@@ -54,6 +60,7 @@ func runBench(args []string) {
 	mode := fs.String("mode", "loop", "loop (parallelism 1, deterministic), scheduler (scheduler.New, default options) or capacity")
 	podFile := fs.String("pod", "", "capacity: the pod to copy (one Pod in JSON)")
 	maxReplicas := fs.Int("max-replicas", 1000, "capacity: stop after this many copies")
+	percentage := fs.Int("percentage", 0, "percentageOfNodesToScore, 1-100 (0: the adaptive default)")
 	first := fs.Int("first", 0, "also print the first N placements in scheduling order (loop)")
 	placementsOut := fs.String("placements", "", "write the sorted \"ns/name=node\" lines to this file")
 	showLogs := fs.Bool("klog", false, "show the upstream scheduler's log lines")
@@ -85,9 +92,9 @@ func runBench(args []string) {
 	var placements map[string]string
 	switch *mode {
 	case "loop":
-		res, placements, err = benchLoop(cl, pending, *first)
+		res, placements, err = benchLoop(cl, pending, int32(*percentage), *first)
 	case "scheduler":
-		res, placements, err = benchScheduler(cl, pending)
+		res, placements, err = benchScheduler(cl, pending, int32(*percentage))
 	case "capacity":
 		res, err = benchCapacity(cl, *podFile, *maxReplicas)
 	default:
@@ -97,6 +104,7 @@ func runBench(args []string) {
 		fatal(err)
 	}
 	res.Release = kubernetesVersion()
+	res.Percentage = *percentage
 	res.Nodes = len(cl.nodes)
 	if *mode != "capacity" {
 		res.Pods = len(pending)
@@ -142,11 +150,16 @@ func peakRssMiB() float64 {
 }
 
 // newBenchEngine builds the golden files' replay engine over the dump with
-// the release's default profile; stop cancels its informers.
-func newBenchEngine(cl *cluster, preemption bool) (e *engine, stop func(), err error) {
+// the release's default profile (percentage: percentageOfNodesToScore, 0 for
+// the adaptive default); stop cancels its informers.
+func newBenchEngine(cl *cluster, preemption bool, percentage int32) (e *engine, stop func(), err error) {
 	_ = utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{asyncPreemptionGate(): false})
 	schedmetrics.Register()
-	kc, err := loadSchedulerConfig(map[string]any{})
+	cfg := map[string]any{}
+	if percentage > 0 {
+		cfg["percentageOfNodesToScore"] = percentage
+	}
+	kc, err := loadSchedulerConfig(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,8 +192,8 @@ func newBenchEngine(cl *cluster, preemption bool) (e *engine, stop func(), err e
 
 // benchLoop replays the pending pods with the golden files' engine and the
 // release's default profile, preemption on.
-func benchLoop(cl *cluster, pending []*v1.Pod, first int) (*benchResult, map[string]string, error) {
-	e, stop, err := newBenchEngine(cl, true)
+func benchLoop(cl *cluster, pending []*v1.Pod, percentage int32, first int) (*benchResult, map[string]string, error) {
+	e, stop, err := newBenchEngine(cl, true, percentage)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -238,7 +251,7 @@ func benchCapacity(cl *cluster, podFile string, maxReplicas int) (*benchResult, 
 		}
 	}
 	cl.pods = running
-	e, stop, err := newBenchEngine(cl, false)
+	e, stop, err := newBenchEngine(cl, false, 0)
 	if err != nil {
 		return nil, err
 	}

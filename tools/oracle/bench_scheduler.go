@@ -22,39 +22,18 @@ import (
 // clientset that already holds the nodes and running pods, then creates the
 // pending pods and waits for their bindings. The fake API answers a binding
 // the way the API server does: the pod gets its node, and the informers see it.
-func benchScheduler(cl *cluster, pending []*v1.Pod) (*benchResult, map[string]string, error) {
+// percentage: percentageOfNodesToScore (0: the adaptive default).
+func benchScheduler(cl *cluster, pending []*v1.Pod, percentage int32) (*benchResult, map[string]string, error) {
 	// The fake watchers buffer events; every pending pod is created and updated
 	// faster than the informers may drain them.
 	watch.DefaultChanSize = 1 << 17
-	var objs []runtime.Object
-	for _, o := range cl.priorityClasses {
-		objs = append(objs, o)
-	}
-	for _, o := range cl.nodes {
-		objs = append(objs, o)
-	}
-	for _, o := range cl.pdbs {
-		objs = append(objs, o)
-	}
-	objs = append(objs, cl.others...)
-	for _, o := range cl.classes {
-		objs = append(objs, o)
-	}
-	for _, o := range cl.csiNodes {
-		objs = append(objs, o)
-	}
-	for _, o := range cl.pvs {
-		objs = append(objs, o)
-	}
-	for _, o := range cl.pvcs {
-		objs = append(objs, o)
-	}
+	var running []*v1.Pod
 	for _, p := range cl.pods {
 		if p.Spec.NodeName != "" {
-			objs = append(objs, p)
+			running = append(running, p)
 		}
 	}
-	cs := fake.NewSimpleClientset(objs...)
+	cs := fake.NewSimpleClientset(cl.apiObjects(running)...)
 
 	var mu sync.Mutex
 	placements := map[string]string{}
@@ -100,8 +79,12 @@ func benchScheduler(cl *cluster, pending []*v1.Pod) (*benchResult, map[string]st
 	defer cancel()
 	factory := schedulerInformerFactory(cs)
 	recorder := &events.FakeRecorder{}
+	var opts []scheduler.Option
+	if percentage > 0 {
+		opts = append(opts, scheduler.WithPercentageOfNodesToScore(&percentage))
+	}
 	sched, err := scheduler.New(ctx, cs, factory, nil,
-		func(string) events.EventRecorderLogger { return recorder })
+		func(string) events.EventRecorderLogger { return recorder }, opts...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -40,7 +40,11 @@ var (
 	pvcResource = schema.GroupVersionResource{Version: "v1", Resource: "persistentvolumeclaims"}
 )
 
-func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
+// apiObjects lists the cluster's objects the way the fake API holds them:
+// priority classes, nodes, PDBs, Services and workloads, storage classes,
+// CSINodes, PVs, PVCs, then the given pods. The replay engine's runtime and
+// `oracle bench --mode scheduler` both load a fake clientset from it.
+func (c *cluster) apiObjects(pods []*v1.Pod) []runtime.Object {
 	var objs []runtime.Object
 	for _, o := range c.priorityClasses {
 		objs = append(objs, o)
@@ -58,17 +62,22 @@ func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
 	for _, o := range c.csiNodes {
 		objs = append(objs, o)
 	}
-	originals, bumped := map[string]resource.Quantity{}, map[string]resource.Quantity{}
-	equalCapacityOrder(c.pvs, originals, bumped)
 	for _, pv := range c.pvs {
 		objs = append(objs, pv)
 	}
 	for _, o := range c.pvcs {
 		objs = append(objs, o)
 	}
-	for _, p := range c.pods {
+	for _, p := range pods {
 		objs = append(objs, p)
 	}
+	return objs
+}
+
+func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
+	originals, bumped := map[string]resource.Quantity{}, map[string]resource.Quantity{}
+	equalCapacityOrder(c.pvs, originals, bumped)
+	pods := append([]*v1.Pod(nil), c.pods...)
 	for _, p := range pending {
 		found := false
 		for _, q := range c.pods {
@@ -77,9 +86,10 @@ func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
 			}
 		}
 		if !found {
-			objs = append(objs, p)
+			pods = append(pods, p)
 		}
 	}
+	objs := c.apiObjects(pods)
 	env := &runtimeEnv{cs: fake.NewSimpleClientset(objs...), lister: newSnapLister()}
 	env.volumes = &volumeCapture{env: env, originals: originals, bumped: bumped, classes: c, rv: 1000}
 	env.cs.PrependReactor("update", "persistentvolumes", env.volumes.onPVUpdate)
