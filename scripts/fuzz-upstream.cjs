@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // npm run fuzz:upstream -- --release 1.34.4 --cases 200 --seed 1
 //   [--families cases,profiles,storage,capacity,node-loss] [--out DIR] [--max-shrink N] [--batch K]
+//   (also the newer-feature families of tools/feature-cases/gen.cjs: requests, gates, csi-capacity,
+//   affinity-keys, spread-policies, preemption)
 //   [--binary PATH]   (an oracle binary already built for the release, instead of npm run oracle's)
 //
 // Differential fuzzing against the upstream oracle (tools/oracle): generates cases with the
@@ -19,6 +21,7 @@ const { ensureBinary, haveGo } = require('./oracle.cjs');
 
 const root = path.resolve(__dirname, '..');
 const generator = path.resolve(root, '..', 'shared', 'conformance', 'generator', 'gen.js');
+const featureGenerator = path.join(root, 'tools', 'feature-cases', 'gen.cjs');
 
 // Seeds are offset per family so fuzz cases never coincide with the public sets.
 const FAMILIES = {
@@ -69,7 +72,15 @@ const GENERATORS = (() => {
   };
 })();
 
+// Families of the in-repo generator (tools/feature-cases/gen.cjs): each case carries its own
+// family and config.
+const FEATURE_FAMILIES = new Set(require(featureGenerator).FAMILIES);
+
 function generate(family, seed) {
+  if (FEATURE_FAMILIES.has(family)) {
+    return JSON.parse(JSON.stringify(require(featureGenerator).genFeatureCase(family, seed)));
+  }
+  if (!GENERATORS[family]) throw new Error(`unknown family ${family}`);
   // A JSON round trip gives the same plain object the generator's CLI prints.
   const c = JSON.parse(JSON.stringify(GENERATORS[family](seed)));
   const config = {
@@ -111,7 +122,17 @@ function disagrees(conformance, golden) {
  * Delta debugging over the input items: removes chunks (halves, quarters, … single items) and
  * keeps a removal when the oracle still records the case and the engine still disagrees.
  */
+// What a disagreement is about: the engine's error, or the first mismatch's subject and path.
+// Shrinking keeps a removal only when the disagreement stays the same one (otherwise dropping a
+// PriorityClass, say, trades the real disagreement for an input the engine rightly rejects).
+function signature(report) {
+  if (report.error) return `error: ${report.error}`;
+  const m = report.mismatches[0];
+  return `${m.subject} ${m.difference.path}`;
+}
+
 function shrink(binary, conformance, golden, budget = 400) {
+  const target = signature(disagrees(conformance, golden));
   let c = JSON.parse(JSON.stringify(golden));
   let best = { text: JSON.stringify(golden), golden };
   let runs = 0;
@@ -122,7 +143,8 @@ function shrink(binary, conformance, golden, budget = 400) {
       const candidate = { ...c, input: { ...c.input, items } };
       runs++;
       const [rec] = record(binary, [candidate]);
-      if (rec && disagrees(conformance, rec.golden)) {
+      const report = rec && disagrees(conformance, rec.golden);
+      if (report && signature(report) === target) {
         c = candidate;
         best = rec;
         removed = true;

@@ -88,6 +88,12 @@ func parseItems(raw json.RawMessage) (*cluster, error) {
 			o := &storagev1.CSINode{}
 			obj = o
 			c.csiNodes = append(c.csiNodes, o)
+		case "CSIStorageCapacity":
+			obj = &storagev1.CSIStorageCapacity{}
+			c.others = append(c.others, obj)
+		case "CSIDriver":
+			obj = &storagev1.CSIDriver{}
+			c.others = append(c.others, obj)
 		case "PersistentVolume":
 			o := &v1.PersistentVolume{}
 			obj = o
@@ -139,8 +145,8 @@ func (c *cluster) defaultAll() {
 		legacyscheme.Scheme.Default(o)
 	}
 	for _, o := range c.others {
-		m, _ := metaOf(o)
-		fix(strings.ToLower(o.GetObjectKind().GroupVersionKind().Kind), m, true)
+		m, namespaced := metaOf(o)
+		fix(strings.ToLower(o.GetObjectKind().GroupVersionKind().Kind), m, namespaced)
 		legacyscheme.Scheme.Default(o)
 	}
 	var defaultClass string
@@ -181,6 +187,7 @@ func (c *cluster) defaultPod(p *v1.Pod) {
 	}
 	p.ResourceVersion = "1"
 	legacyscheme.Scheme.Default(p)
+	prepareForCreate(p)
 	c.admitPriority(p)
 }
 
@@ -223,6 +230,10 @@ func metaOf(o runtime.Object) (*metav1.ObjectMeta, bool) {
 		return &t.ObjectMeta, true
 	case *appsv1.StatefulSet:
 		return &t.ObjectMeta, true
+	case *storagev1.CSIStorageCapacity:
+		return &t.ObjectMeta, true
+	case *storagev1.CSIDriver:
+		return &t.ObjectMeta, false // cluster-scoped
 	}
 	return nil, false
 }

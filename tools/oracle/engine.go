@@ -241,6 +241,12 @@ type podResult struct {
 // one retry after a successful preemption, then Reserve/PreBind and binding.
 func (e *engine) replayPod(pod *v1.Pod, k int) (*podResult, error) {
 	res := &podResult{pod: pod, attempts: 1}
+	if msg, gated := e.preEnqueue(pod); gated {
+		// Held by PreEnqueue: never attempted, nothing changes in the cluster.
+		res.attempts = 0
+		res.final = &attempt{scores: map[string]int64{}, pluginScores: map[string]map[string]int64{}, message: msg}
+		return res, nil
+	}
 	a, err := e.schedule(pod)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,15 @@
 // The subset of API-server v1 defaulting (pkg/apis/core/v1/defaults.go and friends) that changes
 // scheduling outcomes. Every function returns a defaulted deep copy and never mutates its input.
-import type { Container, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from './types';
+import type {
+  Container,
+  Node,
+  ObjectMeta,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  StorageClass,
+} from './types';
+import { podRequestsNanos } from './resources';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 export const DEFAULT_NAMESPACE = 'default';
@@ -51,6 +60,39 @@ function defaultContainer(c: Container, hostNetwork: boolean): void {
   }
 }
 
+/** A nanos amount as a quantity string that parses back to the same amount. */
+function nanosQuantity(n: bigint): string {
+  if (n % 1_000_000_000n === 0n) return String(n / 1_000_000_000n);
+  if (n % 1_000_000n === 0n) return `${n / 1_000_000n}m`;
+  return `${n}n`;
+}
+
+/**
+ * Pod-level requests (PodLevelResources), as kube-apiserver defaults them when pod-level limits
+ * are set (SetDefaults_Pod's defaultPodRequests up to 1.36; PrepareForCreate's
+ * DefaultPodLevelResources from 1.37, which also runs for requests alone — that adds only the
+ * aggregate container requests, which count the same): a cpu/memory request missing at pod
+ * level takes the containers' aggregate requests (sidecar formula, spec only), and any supported
+ * resource still missing takes the pod-level limit.
+ */
+function defaultPodLevelRequests(pod: Pod): void {
+  const podRes = (
+    pod.spec as {
+      resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+    }
+  ).resources;
+  if (!podRes?.limits || Object.keys(podRes.limits).length === 0) return;
+  const requests = (podRes.requests ??= {});
+  const aggregate = podRequestsNanos(pod, { skipPodLevelResources: true, excludeOverhead: true });
+  for (const [k, v] of aggregate) {
+    // supported pod-level resources whose overcommit is allowed: cpu and memory
+    if ((k === 'cpu' || k === 'memory') && !(k in requests)) requests[k] = nanosQuantity(v);
+  }
+  for (const [k, v] of Object.entries(podRes.limits)) {
+    if ((k === 'cpu' || k === 'memory' || k.startsWith('hugepages-')) && !(k in requests)) requests[k] = v;
+  }
+}
+
 export function defaultPod(pod: Pod): Pod {
   const out = clone(pod);
   defaultNamespace(out);
@@ -64,14 +106,7 @@ export function defaultPod(pod: Pod): Pod {
   if (!spec.restartPolicy) spec.restartPolicy = 'Always';
   if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
   if (spec.terminationGracePeriodSeconds === undefined) spec.terminationGracePeriodSeconds = 30;
-  // Pod-level limits (PodLevelResources) also default the pod-level requests.
-  const podRes = (spec as { resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } }).resources;
-  if (podRes?.limits && Object.keys(podRes.limits).length > 0) {
-    const requests = (podRes.requests ??= {});
-    for (const [k, v] of Object.entries(podRes.limits)) {
-      if ((k === 'cpu' || k === 'memory' || k.startsWith('hugepages-')) && !(k in requests)) requests[k] = v;
-    }
-  }
+  defaultPodLevelRequests(out);
   return out;
 }
 

@@ -228,7 +228,7 @@ function podLevelRequests(pod: Pod, opts: PodRequestsOptions): NanoList | undefi
   return effective;
 }
 
-function podRequestsNanos(pod: Pod, opts: PodRequestsOptions): NanoList {
+export function podRequestsNanos(pod: Pod, opts: PodRequestsOptions): NanoList {
   let nonMissing: NanoList | undefined;
   if (opts.nonMissingContainerRequests && Object.keys(opts.nonMissingContainerRequests).length > 0) {
     nonMissing = new Map();

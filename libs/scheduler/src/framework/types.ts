@@ -296,8 +296,13 @@ export class PodInfo {
 }
 
 /** Host ports in use on a node: ip → "protocol/port" set (upstream HostPortInfo). */
+/**
+ * Host ports in use on a node, as upstream's HostPortInfo: a set per IP of protocol/port. Two pods
+ * on one node holding the same port (possible for pods bound without the scheduler) share one
+ * entry, so removing either frees the port, as upstream's RemovePod does.
+ */
 export class HostPortInfo {
-  private readonly byIP = new Map<string, Map<string, number>>();
+  private readonly byIP = new Map<string, Set<string>>();
 
   static readonly DEFAULT_IP = '0.0.0.0';
 
@@ -309,9 +314,8 @@ export class HostPortInfo {
     if (port <= 0) return;
     const [i, p] = HostPortInfo.sanitize(ip, protocol);
     let set = this.byIP.get(i);
-    if (!set) this.byIP.set(i, (set = new Map()));
-    const k = `${p}/${port}`;
-    set.set(k, (set.get(k) ?? 0) + 1);
+    if (!set) this.byIP.set(i, (set = new Set()));
+    set.add(`${p}/${port}`);
   }
 
   remove(ip: string | undefined, protocol: string | undefined, port: number): void {
@@ -319,10 +323,7 @@ export class HostPortInfo {
     const [i, p] = HostPortInfo.sanitize(ip, protocol);
     const set = this.byIP.get(i);
     if (!set) return;
-    const k = `${p}/${port}`;
-    const n = (set.get(k) ?? 0) - 1;
-    if (n > 0) set.set(k, n);
-    else set.delete(k);
+    set.delete(`${p}/${port}`);
     if (set.size === 0) this.byIP.delete(i);
   }
 
@@ -346,7 +347,7 @@ export class HostPortInfo {
 
   clone(): HostPortInfo {
     const c = new HostPortInfo();
-    for (const [ip, set] of this.byIP) c.byIP.set(ip, new Map(set));
+    for (const [ip, set] of this.byIP) c.byIP.set(ip, new Set(set));
     return c;
   }
 }

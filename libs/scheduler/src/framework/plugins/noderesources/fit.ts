@@ -202,7 +202,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
   ) {
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
-    this.scorer = new ResourceAllocationScorer(args.scoringStrategy.resources, strategyScorer(args), false);
+    this.scorer = new ResourceAllocationScorer(args.scoringStrategy.resources, strategyScorer(args), false, true);
     this.onlyRequested = handle.features.behaviour.fitChecksOnlyRequestedResources;
   }
 

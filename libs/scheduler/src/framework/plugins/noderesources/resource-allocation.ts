@@ -36,9 +36,14 @@ export function podRequestsFor(
   resources: readonly ResourceSpec[],
   nonZero: boolean,
   features: FeatureSet,
+  specOnly = false,
 ): number[] {
   const reqs = podRequests(pod, {
     ...requestPolicyOf(features),
+    // Upstream builds NodeResourcesFit's scorer from nodeResourceStrategyTypeMap without its
+    // feature flags (fit.go, 1.32+): the incoming pod counts its containers' spec requests,
+    // never pod-level spec.resources nor status resources. BalancedAllocation sets them.
+    ...(specOnly ? { skipPodLevelResources: true, useStatusResources: false } : {}),
     excludeOverhead: true,
     nonMissingContainerRequests: nonZero
       ? { cpu: DEFAULT_MILLI_CPU_REQUEST, memory: DEFAULT_MEMORY_REQUEST }
@@ -76,6 +81,8 @@ export class ResourceAllocationScorer {
     private readonly scorer: ResourceScorer,
     /** BalancedAllocation counts what pods really request; Fit counts non-zero defaults for cpu/memory. */
     readonly useRequested: boolean,
+    /** NodeResourcesFit: the pod's container spec requests only (see podRequestsFor). */
+    private readonly specOnly = false,
   ) {
     this.requestedScratch = new Array(resources.length).fill(0);
     this.allocatableScratch = new Array(resources.length).fill(0);
@@ -92,7 +99,7 @@ export class ResourceAllocationScorer {
    */
   requestsOf(pod: Pod, features: FeatureSet): number[] {
     if (pod !== this.requestsPod) {
-      this.requests = podRequestsFor(pod, this.resources, !this.useRequested, features);
+      this.requests = podRequestsFor(pod, this.resources, !this.useRequested, features, this.specOnly);
       this.requestsPod = pod;
     }
     return this.requests;

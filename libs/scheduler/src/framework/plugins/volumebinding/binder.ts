@@ -3,7 +3,14 @@
  * objects: sorts a pod's claims into bound / to bind / unbound Immediate, and decides per node
  * which claims bind to existing PVs and which get provisioned.
  */
-import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '@schedlab/k8s';
+import type {
+  CSIStorageCapacity,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  StorageClass,
+} from '@schedlab/k8s';
 import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
 import {
   ANN_SELECTED_NODE,
@@ -43,6 +50,11 @@ export interface StaticBinding {
 export interface PodVolumes {
   staticBindings: StaticBinding[];
   dynamicProvisions: PersistentVolumeClaim[];
+  /**
+   * Per dynamic provision (same index), the CSIStorageCapacity that held it (upstream
+   * DynamicProvision.NodeCapacity); undefined when no capacity check applied.
+   */
+  nodeCapacities?: (CSIStorageCapacity | undefined)[];
 }
 
 /** A pod's claims sorted by binding state (upstream GetPodVolumes), plus candidate PVs per class. */
@@ -186,6 +198,7 @@ export function findPodVolumes(
       unboundSatisfied = r.provisionSatisfied;
       sufficientStorage = r.sufficientStorage;
       podVolumes.dynamicProvisions = r.dynamicProvisions;
+      podVolumes.nodeCapacities = r.nodeCapacities;
     }
   }
   return finish();
@@ -196,8 +209,15 @@ function checkVolumeProvisions(
   claims: PersistentVolumeClaim[],
   node: Node,
   objects: ClusterObjects,
-): { provisionSatisfied: boolean; sufficientStorage: boolean; dynamicProvisions: PersistentVolumeClaim[] } {
+): {
+  provisionSatisfied: boolean;
+  sufficientStorage: boolean;
+  dynamicProvisions: PersistentVolumeClaim[];
+  nodeCapacities: (CSIStorageCapacity | undefined)[];
+} {
   const dynamicProvisions: PersistentVolumeClaim[] = [];
+  const nodeCapacities: (CSIStorageCapacity | undefined)[] = [];
+  const none = { dynamicProvisions: [], nodeCapacities: [] };
   for (const pvc of claims) {
     const className = claimClass(pvc);
     const key = `${namespaceOf(pvc)}/${pvc.metadata?.name}`;
@@ -206,22 +226,26 @@ function checkVolumeProvisions(
     if (!sc) throw new VolumeBinderError(`failed to find storage class "${className}"`);
     const provisioner = sc.provisioner ?? '';
     if (!provisioner || provisioner === NOT_SUPPORTED_PROVISIONER) {
-      return { provisionSatisfied: false, sufficientStorage: true, dynamicProvisions: [] };
+      return { provisionSatisfied: false, sufficientStorage: true, ...none };
     }
     if (!matchTopologySelectorTerms(sc.allowedTopologies, node.metadata?.labels)) {
-      return { provisionSatisfied: false, sufficientStorage: true, dynamicProvisions: [] };
+      return { provisionSatisfied: false, sufficientStorage: true, ...none };
     }
-    if (!hasEnoughCapacity(provisioner, pvc, sc, node, objects)) {
-      return { provisionSatisfied: true, sufficientStorage: false, dynamicProvisions: [] };
+    const [enough, capacity] = hasEnoughCapacity(provisioner, pvc, sc, node, objects);
+    if (!enough) {
+      return { provisionSatisfied: true, sufficientStorage: false, ...none };
     }
     dynamicProvisions.push(pvc);
+    nodeCapacities.push(capacity);
   }
-  return { provisionSatisfied: true, sufficientStorage: true, dynamicProvisions };
+  return { provisionSatisfied: true, sufficientStorage: true, dynamicProvisions, nodeCapacities };
 }
 
 /**
  * Storage capacity tracking: only for CSI drivers with storageCapacity: true, some
- * CSIStorageCapacity of the class reachable from the node must hold the request.
+ * CSIStorageCapacity of the class reachable from the node must hold the request. Returns the
+ * first that does (upstream lists them in informer order, which is not defined when several
+ * match one node and class; Schedlab takes input order).
  */
 function hasEnoughCapacity(
   provisioner: string,
@@ -229,11 +253,11 @@ function hasEnoughCapacity(
   sc: StorageClass,
   node: Node,
   objects: ClusterObjects,
-): boolean {
+): [boolean, CSIStorageCapacity | undefined] {
   const request = pvc.spec?.resources?.requests?.storage;
-  if (request === undefined) return true;
+  if (request === undefined) return [true, undefined];
   const driver = objects.csiDrivers.get(provisioner);
-  if (!driver || driver.spec?.storageCapacity !== true) return true;
+  if (!driver || driver.spec?.storageCapacity !== true) return [true, undefined];
   const size = storageBytes(request as string);
   for (const cap of objects.csiStorageCapacities.list()) {
     if (cap.storageClassName !== sc.metadata?.name) continue;
@@ -241,7 +265,7 @@ function hasEnoughCapacity(
     const limit = cap.maximumVolumeSize ?? cap.capacity;
     if (limit === undefined || storageBytes(limit as string) < size) continue;
     if (!cap.nodeTopology) continue;
-    if (selectorFromLabelSelector(cap.nodeTopology).matches(node.metadata?.labels)) return true;
+    if (selectorFromLabelSelector(cap.nodeTopology).matches(node.metadata?.labels)) return [true, cap];
   }
-  return false;
+  return [false, undefined];
 }

@@ -38,7 +38,7 @@ import {
   getPodVolumeClaims,
 } from './binder';
 import type { VolumeBindingDecisions } from './apply';
-import { claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from './pv-helpers';
+import { claimClass, claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from './pv-helpers';
 
 export const ERR_REASON_UNBOUND_IMMEDIATE = 'pod has unbound immediate PersistentVolumeClaims';
 /** Upstream's state key is the plugin name. */
@@ -169,39 +169,56 @@ export class VolumeBinding
 
   /**
    * From 1.30 (a PreScore point from then on): without a capacity scorer the plugin skips scoring.
-   * With StorageCapacityScoring (default from 1.37) it scores; storage capacity scoring itself is
-   * not modelled, so every node scores 0 as upstream does for pods without volumes to provision.
+   * With StorageCapacityScoring (default from 1.37) it always scores; with VolumeCapacityPriority
+   * (before 1.33) only when some node got static bindings in Filter.
    */
   preScore(state: CycleState, _pod: Pod, _nodes: NodeInfo[]): MaybeStatus {
     if (this.handle.features.enabled(STORAGE_CAPACITY_SCORING_GATE)) return null;
     if (!this.handle.features.behaviour.volumeBindingPreScoreSkips) return null;
     if (!this.capacityScoring) return Status.skip();
-    // VolumeCapacityPriority scores only when some node got static bindings in Filter.
     const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
     for (const v of s?.podVolumesByNode.values() ?? []) if (v.staticBindings.length > 0) return null;
     return Status.skip();
   }
 
   /**
-   * Without a capacity gate every node scores 0. With StorageCapacityScoring (VolumeCapacityPriority
-   * before 1.33), a node scores by how full the statically bound volumes chosen for it would be,
-   * per storage class (requested / capacity through the shape), averaged over the classes.
-   * Provisioning scores need CSIStorageCapacity per node, which Schedlab does not model: 0.
+   * Without a capacity gate every node scores 0. Otherwise a node scores by how full the volumes
+   * chosen for it would be, per storage class (requested / capacity through the shape), averaged
+   * over the classes: the statically bound PVs when there are any (or without
+   * StorageCapacityScoring), else, with StorageCapacityScoring, the claims to provision against the
+   * CSIStorageCapacity that held each (per class the requests add up and the capacity is the last
+   * provision's, as upstream assigns it; provisions without a capacity check are left out).
    */
   score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
     if (!this.capacityScoring) return [0, null];
     const podVolumes = state
       .read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY)
       ?.podVolumesByNode.get(nodeInfo.name);
-    if (!podVolumes || podVolumes.staticBindings.length === 0) return [0, null];
+    if (!podVolumes) return [0, null];
     const byClass = new Map<string, { requested: number; capacity: number }>();
-    for (const { pv, pvc } of podVolumes.staticBindings) {
-      const cls = pv.spec?.storageClassName ?? '';
-      const entry = byClass.get(cls) ?? { requested: 0, capacity: 0 };
-      entry.requested += storageValue(pvc.spec?.resources?.requests);
-      entry.capacity += storageValue(pv.spec?.capacity);
-      byClass.set(cls, entry);
+    if (
+      podVolumes.staticBindings.length > 0 ||
+      !this.handle.features.enabled(STORAGE_CAPACITY_SCORING_GATE)
+    ) {
+      for (const { pv, pvc } of podVolumes.staticBindings) {
+        const cls = pv.spec?.storageClassName ?? '';
+        const entry = byClass.get(cls) ?? { requested: 0, capacity: 0 };
+        entry.requested += storageValue(pvc.spec?.resources?.requests);
+        entry.capacity += storageValue(pv.spec?.capacity);
+        byClass.set(cls, entry);
+      }
+    } else {
+      podVolumes.dynamicProvisions.forEach((pvc, i) => {
+        const cap = podVolumes.nodeCapacities?.[i];
+        if (!cap) return;
+        const cls = pvc.spec?.storageClassName ?? claimClass(pvc);
+        const entry = byClass.get(cls) ?? { requested: 0, capacity: 0 };
+        entry.capacity = cap.capacity === undefined ? 0 : parseQuantity(cap.capacity).value();
+        entry.requested += storageValue(pvc.spec?.resources?.requests);
+        byClass.set(cls, entry);
+      });
     }
+    if (byClass.size === 0) return [0, null];
     let total = 0;
     for (const { requested, capacity } of byClass.values()) {
       const utilization =
