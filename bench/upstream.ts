@@ -66,20 +66,20 @@ export interface RowSpec {
  */
 export const DEFAULT_ROWS: readonly RowSpec[] = [
   { shape: 'SchedulingBasic' },
-  { shape: 'SchedulingBasic', percentage: 100, maxPending: 1000 },
+  { shape: 'SchedulingBasic', percentage: 100, maxPending: 500 },
   { shape: 'SchedulingBasic', service: true },
   { shape: 'Running40k' },
-  { shape: 'Running40k', percentage: 100, maxPending: 1000 },
+  { shape: 'Running40k', percentage: 100, maxPending: 500 },
   { shape: 'Realistic' },
-  { shape: 'Realistic', percentage: 100, maxPending: 500 },
+  { shape: 'Realistic', percentage: 100, maxPending: 250 },
   { shape: 'SchedulingPodAntiAffinity_5000Nodes' },
   { shape: 'SchedulingPodAntiAffinity_5000Nodes', percentage: 100, maxPending: 100 },
   { shape: 'SchedulingPreferredNodeAffinity_5000Nodes' },
-  { shape: 'SchedulingPreferredNodeAffinity_5000Nodes', percentage: 100, maxPending: 300 },
+  { shape: 'SchedulingPreferredNodeAffinity_5000Nodes', percentage: 100, maxPending: 200 },
   { shape: 'TopologySpreading_5000Nodes' },
-  { shape: 'TopologySpreading_5000Nodes', percentage: 100, maxPending: 300 },
+  { shape: 'TopologySpreading_5000Nodes', percentage: 100, maxPending: 200 },
   { shape: 'SchedulingCSIPVs_5000Nodes' },
-  { shape: 'SchedulingCSIPVs_5000Nodes', percentage: 100, maxPending: 200 },
+  { shape: 'SchedulingCSIPVs_5000Nodes', percentage: 100, maxPending: 100 },
   { shape: 'Capacity' },
 ];
 

@@ -619,10 +619,10 @@ export const PERF_SHAPES: readonly Workload[] = [
   {
     name: 'SchedulingPreferredNodeAffinity_5000Nodes',
     description:
-      'scheduler_perf SchedulingNodeAffinity/5000Nodes with preferred terms (zone-a 80, zone-b 20): 5,000 running, 2,000 pending',
+      'scheduler_perf SchedulingNodeAffinity/5000Nodes with preferred terms (zone-a 80, zone-b 20): 5,000 running, 1,000 pending',
     nodes: 5000,
-    pods: 2000,
-    build: () => perfShape('PreferredNodeAffinity', 5000, 5000, 2000),
+    pods: 1000,
+    build: () => perfShape('PreferredNodeAffinity', 5000, 5000, 1000),
   },
   {
     name: 'TopologySpreading_5000Nodes',

@@ -29,6 +29,13 @@ function runScript(script, args) {
 const args = process.argv.slice(2);
 const service = args.includes('--service');
 const engineOnly = args.includes('--engine-only');
+// --reps N and --long S go to bench/upstream.ts (repetitions per side; a first run of S seconds or
+// more is not repeated).
+const upstreamArgs = [];
+for (const flag of ['--reps', '--long']) {
+  const at = args.indexOf(flag);
+  if (at >= 0) upstreamArgs.push(...args.splice(at, 2));
+}
 const engineArgs = args.filter((a) => a !== '--service' && a !== '--engine-only');
 
 let status = runScript('bench/run.ts', engineArgs);
@@ -41,7 +48,9 @@ if (!engineOnly && !engineArgs.some((a) => a === '--list'))
 // docs/benchmarks.md's tables).
 if (!engineOnly && !engineArgs.some((a) => a === '--list')) {
   fs.mkdirSync(path.join(root, 'tmp', 'bench'), { recursive: true });
-  status = runScript('bench/upstream.ts', ['--json', path.join('tmp', 'bench', 'upstream.json')]) || status;
+  status =
+    runScript('bench/upstream.ts', [...upstreamArgs, '--json', path.join('tmp', 'bench', 'upstream.json')]) ||
+    status;
 }
 if (service) {
   // The service measurements start the compiled api and worker (apps/e2e/src/service-process.ts).
