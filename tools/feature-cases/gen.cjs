@@ -105,6 +105,7 @@ function makeNodes(r, n, zones, opts = {}) {
     const capacity = { cpu, memory, pods };
     if (opts.ephemeral) capacity['ephemeral-storage'] = r.pick(['20Gi', '50Gi']);
     if (opts.extended && r.chance(0.5)) capacity['example.com/foo'] = String(r.int(1, 4));
+    if (opts.hugepages && r.chance(0.5)) capacity['hugepages-2Mi'] = r.pick(['256Mi', '1Gi']);
     const labels = {
       'kubernetes.io/hostname': name,
       'kubernetes.io/os': 'linux',
@@ -326,6 +327,25 @@ function requestsPodSpec(r, kind) {
           container('main', { cpu: milli(r, 100, 800), 'ephemeral-storage': `${r.int(1, 30)}Gi` }),
         ],
       };
+    case 'hugepages': {
+      // hugepages need limits (requests default to them); sometimes at pod level instead
+      const hp = r.pick(['128Mi', '256Mi', '512Mi']);
+      if (r.chance(0.5)) {
+        const c = container('main', null);
+        c.resources = {
+          requests: { cpu: milli(r, 100, 800), memory: '256Mi' },
+          limits: { 'hugepages-2Mi': hp, memory: '256Mi' },
+        };
+        return { containers: [c] };
+      }
+      return {
+        resources: {
+          requests: { cpu: milli(r, 300, 1500), memory: '512Mi' },
+          limits: { memory: '1Gi', 'hugepages-2Mi': hp },
+        },
+        containers: [container('main', { cpu: '100m' })],
+      };
+    }
     case 'extended':
       return {
         containers: [
@@ -351,6 +371,7 @@ const REQUEST_KINDS = [
   'host-network',
   'ephemeral',
   'extended',
+  'hugepages',
 ];
 
 /** A running pod resized in place: spec says one thing, the status reports another. */
@@ -459,6 +480,7 @@ function genRequests(seed) {
   const nodes = makeNodes(r, r.int(3, 6), zones, {
     ephemeral: r.chance(0.5),
     extended: true,
+    hugepages: true,
     taintChance: 0.1,
   });
   const items = [...priorityClasses(r), ...nodes];
@@ -942,7 +964,16 @@ function genPreemption(seed) {
       // pod-level requests: the victim frees those, not its containers' sum
       spec.resources = { requests: { cpu: milli(r, 300, 1500, 100), memory: mebi(r, 512, 2048, 256) } };
       spec.containers[0].resources = { requests: { cpu: '100m' } };
-    } else if (shape < 0.2) {
+    } else if (shape < 0.3) {
+      // resized in place: the status reports more (or less) than the spec
+      const v = resizedPod(r, `victim-${i}`, r.pick(nodes).metadata.name);
+      const pc = r.pick(prios);
+      if (pc) v.spec.priorityClassName = pc;
+      else delete v.spec.priorityClassName;
+      v.metadata.labels = { app };
+      running.push(v);
+      continue;
+    } else if (shape < 0.4) {
       spec.initContainers = [
         container('proxy', { cpu: milli(r, 100, 500, 100), memory: '128Mi' }, { restartPolicy: 'Always' }),
       ];
