@@ -242,6 +242,8 @@ export interface UpstreamOptions {
   checkOnly: boolean;
   service: boolean;
   log?: (s: string) => void;
+  /** Called after every row with the rows so far (the JSON file is rewritten each time). */
+  onRow?: (rows: readonly UpstreamRow[]) => void;
 }
 
 /** Runs `run` once, then again up to `reps` times in all while the first run was short. */
@@ -614,6 +616,7 @@ export function runUpstream(
       }
       row.targets = targets(row);
       rows.push(row);
+      opts.onRow?.(rows);
       if (row.agreement) ok = reportAgreement(row, log) && ok;
       log(
         `upstream: ${row.row}: ${Math.round((Date.now() - started) / 1000)} s, load ${row.load.join(' → ')}`,
@@ -787,27 +790,20 @@ if (require.main === module) {
   const checkOnly = flags.has('--check-only');
   const shapes = args.filter((a) => !a.startsWith('--'));
   const started = new Date();
+  const write = (rows: readonly UpstreamRow[], finished: boolean) => {
+    if (!json) return;
+    const when = new Date().toISOString();
+    const doc = { started: started.toISOString(), ...(finished ? { finished: when } : { lastRow: when }) };
+    writeFileSync(json, JSON.stringify({ ...doc, release, machine: machine(), rows }, null, 2));
+  };
   const { rows, ok } = runUpstream(selectRows(shapes, percentage), {
     reps,
     longSeconds,
     release,
     checkOnly,
     service: !flags.has('--no-service'),
+    onRow: (so) => write(so, false),
   });
-  if (json)
-    writeFileSync(
-      json,
-      JSON.stringify(
-        {
-          started: started.toISOString(),
-          finished: new Date().toISOString(),
-          release,
-          machine: machine(),
-          rows,
-        },
-        null,
-        2,
-      ),
-    );
+  write(rows, true);
   process.exit(ok ? 0 : 1);
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm run bench [-- workload… --json file]`: the engine benchmarks (bench/run.ts), then the
-// whole-process rows (bench/whole-process.ts) and the shapes side by side with upstream
+// `npm run bench [-- workload… --json file]`: the shapes side by side with upstream
 // kube-scheduler (bench/upstream.ts: scheduler_perf's shapes at the adaptive and at 100 %
-// percentageOfNodesToScore, capacity, and a service row when PostgreSQL and Redis are up);
-// `--engine-only` skips both.
+// percentageOfNodesToScore, capacity, and a service row when PostgreSQL and Redis are up), the
+// engine benchmarks (bench/run.ts), then the whole-process rows (bench/whole-process.ts);
+// `--engine-only` runs only the engine benchmarks.
 // `npm run bench -- --service`: the service measurements too (need PostgreSQL and Redis):
 // snapshot import of a 5,000-node / 50,000-pod dump, submit→result latency, GraphQL placements
 // under steady load, large runs (submit→succeeded, stored size, explanation latency) and
@@ -38,20 +38,23 @@ for (const flag of ['--reps', '--long']) {
 }
 const engineArgs = args.filter((a) => a !== '--service' && a !== '--engine-only');
 
-let status = runScript('bench/run.ts', engineArgs);
-// What a user runs: the bin as a whole process, default options (bench/whole-process.ts).
-if (!engineOnly && !engineArgs.some((a) => a === '--list'))
-  status = runScript('bench/whole-process.ts', []) || status;
-// Side by side with upstream (bench/upstream.ts): the oracle program runs kube-scheduler as a
-// library on the same dumps when `go` is on PATH; differing placements fail the benchmark.
-// Its figures also go to tmp/bench/upstream.json (`bench/upstream.ts --markdown` turns them into
-// docs/benchmarks.md's tables).
-if (!engineOnly && !engineArgs.some((a) => a === '--list')) {
+const listOnly = engineArgs.some((a) => a === '--list');
+let status = 0;
+// Side by side with upstream first (bench/upstream.ts), the figures users compare: the oracle
+// program runs kube-scheduler as a library on the same dumps when `go` is on PATH; differing
+// placements fail the benchmark. Its figures also go to tmp/bench/upstream.json, rewritten after
+// every row (`bench/upstream.ts --markdown` turns it into docs/benchmarks.md's tables).
+if (!engineOnly && !listOnly) {
   fs.mkdirSync(path.join(root, 'tmp', 'bench'), { recursive: true });
-  status =
-    runScript('bench/upstream.ts', [...upstreamArgs, '--json', path.join('tmp', 'bench', 'upstream.json')]) ||
-    status;
+  status = runScript('bench/upstream.ts', [
+    ...upstreamArgs,
+    '--json',
+    path.join('tmp', 'bench', 'upstream.json'),
+  ]);
 }
+status = runScript('bench/run.ts', engineArgs) || status;
+// What a user runs: the bin as a whole process, default options (bench/whole-process.ts).
+if (!engineOnly && !listOnly) status = runScript('bench/whole-process.ts', []) || status;
 if (service) {
   // The service measurements start the compiled api and worker (apps/e2e/src/service-process.ts).
   const build = ['scripts/build.cjs', '--stale', 'apps/api', 'apps/worker'];
