@@ -1,8 +1,9 @@
 /**
  * Smoke test of the side-by-side benchmark (bench/upstream.ts, issue #22): on one small shape
- * (SmokeBasic: 200 nodes, 100 running, 1,000 pending) `schedlab simulate --tie-break
- * lowest-node-name` must place every pod where upstream's parallelism-1 loop (the oracle program,
- * tools/oracle, at the release Schedlab reproduces by default) does. It needs `go` on PATH and a
+ * (SmokeBasic: 200 nodes, 100 running, 1,000 pending), at the adaptive and at 100 %
+ * percentageOfNodesToScore, `schedlab simulate --tie-break lowest-node-name` must place every pod
+ * where upstream's parallelism-1 loop (the oracle program, tools/oracle, at the release Schedlab
+ * reproduces by default) does. It needs `go` on PATH and a
  * warm build: the oracle binary already built, or the upstream module in Go's module cache (then
  * a rebuild takes seconds to a minute); ORACLE_BUILD=1 allows a cold build (about 15 minutes).
  * Otherwise the test passes with a note and compares nothing. Nothing here is timed.
@@ -27,7 +28,7 @@ function missing(): string | null {
 
 describe('benchmark side by side with upstream (smoke)', () => {
   it(
-    'places SmokeBasic exactly as the upstream loop does (lowest-node-name tie-break)',
+    'places SmokeBasic exactly as the upstream loop does (lowest-node-name tie-break, adaptive and 100 %)',
     () => {
       const why = missing();
       if (why) {
@@ -53,6 +54,7 @@ describe('benchmark side by side with upstream (smoke)', () => {
       );
       expect(run.stderr).not.toMatch(/panic|Error:/);
       expect(run.stdout).toMatch(/SmokeBasic: placements agree \(1000 of 1000 scheduled/);
+      expect(run.stdout).toMatch(/SmokeBasic @100%: placements agree \(1000 of 1000 scheduled/);
       expect(run.status).toBe(0);
     },
     10 * 60_000,
