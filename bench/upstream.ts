@@ -65,22 +65,23 @@ export interface RowSpec {
  * (every node filtered and scored for every pod: 10× the adaptive 10 % at 5,000 nodes).
  */
 export const DEFAULT_ROWS: readonly RowSpec[] = [
+  // scheduler_perf's shapes first, then the 100 % rows, then the larger shapes and capacity.
   { shape: 'SchedulingBasic' },
-  { shape: 'SchedulingBasic', percentage: 100, maxPending: 500 },
   { shape: 'SchedulingBasic', service: true },
-  { shape: 'Running40k' },
-  { shape: 'Running40k', percentage: 100, maxPending: 500 },
-  { shape: 'Realistic' },
-  { shape: 'Realistic', percentage: 100, maxPending: 250 },
   { shape: 'SchedulingPodAntiAffinity_5000Nodes' },
-  { shape: 'SchedulingPodAntiAffinity_5000Nodes', percentage: 100, maxPending: 100 },
   { shape: 'SchedulingPreferredNodeAffinity_5000Nodes' },
-  { shape: 'SchedulingPreferredNodeAffinity_5000Nodes', percentage: 100, maxPending: 200 },
   { shape: 'TopologySpreading_5000Nodes' },
-  { shape: 'TopologySpreading_5000Nodes', percentage: 100, maxPending: 200 },
   { shape: 'SchedulingCSIPVs_5000Nodes' },
+  { shape: 'SchedulingBasic', percentage: 100, maxPending: 500 },
+  { shape: 'SchedulingPodAntiAffinity_5000Nodes', percentage: 100, maxPending: 100 },
+  { shape: 'SchedulingPreferredNodeAffinity_5000Nodes', percentage: 100, maxPending: 200 },
+  { shape: 'TopologySpreading_5000Nodes', percentage: 100, maxPending: 200 },
   { shape: 'SchedulingCSIPVs_5000Nodes', percentage: 100, maxPending: 100 },
+  { shape: 'Running40k' },
+  { shape: 'Realistic' },
   { shape: 'Capacity' },
+  { shape: 'Running40k', percentage: 100, maxPending: 500 },
+  { shape: 'Realistic', percentage: 100, maxPending: 250 },
 ];
 
 export interface OracleResult {
