@@ -766,6 +766,7 @@ function keyedTerm(r, app, topologyKey) {
   if (roll === 1 || roll === 3) t.mismatchLabelKeys = r.pick([['team'], ['tenant']]);
   if (roll === 2) t.matchLabelKeys = ['tenant'];
   if (r.chance(0.1)) delete t.labelSelector; // nil selector: matches nothing, keys are not applied
+  if (r.chance(0.2)) t.namespaces = r.pick([['default'], ['team-a'], ['default', 'team-a']]);
   return t;
 }
 
@@ -796,7 +797,14 @@ function genAffinityKeys(seed) {
         },
       };
     }
-    items.push(pod(`run-${i}`, { labels: keyedLabels(r, app), node: r.pick(nodes).metadata.name, spec }));
+    items.push(
+      pod(`run-${i}`, {
+        ns: r.chance(0.25) ? 'team-a' : 'default',
+        labels: keyedLabels(r, app),
+        node: r.pick(nodes).metadata.name,
+        spec,
+      }),
+    );
   }
   const nPend = r.int(3, 8);
   for (let i = 0; i < nPend; i++) {
@@ -837,6 +845,7 @@ function genAffinityKeys(seed) {
     }
     items.push(
       pod(`pend-${i}`, {
+        ns: r.chance(0.2) ? 'team-a' : 'default',
         labels: keyedLabels(r, app),
         priorityClassName: r.pick(['low', 'medium', undefined]),
         spec,
