@@ -16,6 +16,36 @@ const infrastructurePackages = [
   'pino',
 ];
 
+// Repository boundary (issue #14): every Prisma query lives in a *.repository.ts file; services
+// pass a client or transaction to repositories. libs/db/src/repository-boundary.spec.ts checks the same.
+const prismaModels =
+  'tenant|apiKey|snapshot|schedulerProfile|scenario|simulationRun|runResult|placement|podExplanation|webhookEndpoint|webhookDelivery|webhookAttempt';
+const repositoryBoundary = {
+  files: ['apps/**/*.ts', 'libs/**/*.ts'],
+  ignores: [
+    '**/*.repository.ts',
+    'libs/db/src/database.ts',
+    'libs/db/src/prisma.service.ts',
+    '**/*.spec.ts',
+    'apps/e2e/**',
+    'libs/testing/**',
+  ],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: `CallExpression > MemberExpression.callee[property.name=/^(find|create|update|upsert|delete|count|aggregate|groupBy)/] > MemberExpression.object[property.name=/^(${prismaModels})$/]`,
+        message: 'Prisma queries live in repositories (libs/db/src/repositories); call a repository method.',
+      },
+      {
+        selector:
+          'MemberExpression[property.name=/^\\$(transaction|queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe)$/]',
+        message: 'Transactions and raw SQL live in libs/db (inTransaction, withTenant, repositories).',
+      },
+    ],
+  },
+};
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -44,8 +74,14 @@ export default [
       // A leading underscore marks a value left out on purpose (e.g. dropped by rest destructuring).
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
     },
   },
+  repositoryBoundary,
 ];

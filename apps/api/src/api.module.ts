@@ -1,5 +1,6 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { type AppConfig, AppConfigModule } from '@schedlab/config';
 import { DbModule } from '@schedlab/db';
@@ -9,7 +10,17 @@ import { ApiMetricsModule } from './metrics/metrics.module';
 import { ReportsModule } from './reports/reports.module';
 import { graphqlContext } from './graphql/context';
 import { httpStatusPlugin, queryLimitsPlugin } from './graphql/query-limits';
-import { ServiceApiModule } from './service-api.module';
+import { AdminModule } from './admin/admin.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuthModule } from './auth/auth.module';
+import { ApiErrorFilter } from './common/api-error.filter';
+import { ApiRedisModule } from './common/redis';
+import { TenantDataModule } from './common/tenant-data';
+import { ProfilesModule } from './profiles/profiles.module';
+import { RunsModule } from './runs/runs.module';
+import { ScenariosModule } from './scenarios/scenarios.module';
+import { SnapshotsModule } from './snapshots/snapshots.module';
+import { SweepsModule } from './sweeps/sweeps.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -44,10 +55,22 @@ export class ApiModule {
         }),
         HealthModule,
         ApiMetricsModule,
+        // Cross-cutting: the api's Redis, tenant transactions, authentication (a global guard).
+        ApiRedisModule,
+        TenantDataModule,
+        AuthModule,
+        // One feature module per resource: controller (REST), resolver (GraphQL), service.
+        SnapshotsModule,
+        ProfilesModule,
+        ScenariosModule,
+        RunsModule,
+        SweepsModule,
         ReportsModule,
-        ServiceApiModule,
         WebhooksModule,
+        ApiKeysModule,
+        AdminModule,
       ],
+      providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
     };
   }
 }

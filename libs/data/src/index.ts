@@ -1,5 +1,4 @@
 export { API_KEY_SCOPES, type ApiKeyScope, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-keys';
-export { withTenant, type TenantTx } from './tenant-scope';
 export {
   createTenantWithAdminKey,
   findApiKeyBySecret,

@@ -1,7 +1,6 @@
-import { createPrismaClient, type PrismaClient } from '@schedlab/db';
+import { createPrismaClient, type PrismaClient, withTenant } from '@schedlab/db';
 import { createTestDatabase, type TestDatabase } from '@schedlab/testing';
 import { findApiKeyBySecret, createTenantWithAdminKey, TenantNameTakenError } from './tenants';
-import { withTenant } from './tenant-scope';
 import { packSnapshotItems, unpackSnapshotItems } from './snapshot-content';
 
 describe('tenant scope and row-level security (real PostgreSQL)', () => {

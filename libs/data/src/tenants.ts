@@ -1,5 +1,14 @@
-import { Prisma, type PrismaClient } from '@schedlab/db';
+import {
+  ApiKeyRepository,
+  inTransaction,
+  isUniqueViolation,
+  type PrismaClient,
+  TenantRepository,
+} from '@schedlab/db';
 import { type ApiKeyScope, generateApiKey, hashApiKey } from './api-keys';
+
+const tenants = new TenantRepository();
+const apiKeys = new ApiKeyRepository();
 
 export class TenantNameTakenError extends Error {
   constructor(readonly tenantName: string) {
@@ -21,10 +30,14 @@ export async function createTenantWithAdminKey(prisma: PrismaClient, name: strin
   const key = generateApiKey();
   const scopes: ApiKeyScope[] = ['read', 'write', 'admin'];
   try {
-    return await prisma.$transaction(async (tx) => {
-      const tenant = await tx.tenant.create({ data: { name } });
-      const row = await tx.apiKey.create({
-        data: { tenantId: tenant.id, name: 'initial admin key', prefix: key.prefix, hash: key.hash, scopes },
+    return await inTransaction(prisma, async (tx) => {
+      const tenant = await tenants.create(tx, name);
+      const row = await apiKeys.create(tx, {
+        tenantId: tenant.id,
+        name: 'initial admin key',
+        prefix: key.prefix,
+        hash: key.hash,
+        scopes,
       });
       return {
         tenant: { id: tenant.id, name: tenant.name, createdAt: tenant.createdAt },
@@ -32,7 +45,7 @@ export async function createTenantWithAdminKey(prisma: PrismaClient, name: strin
       };
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+    if (isUniqueViolation(error)) {
       throw new TenantNameTakenError(name);
     }
     throw error;
@@ -54,13 +67,10 @@ export async function findApiKeyBySecret(
   prisma: PrismaClient,
   secret: string,
 ): Promise<AuthenticatedKey | null> {
-  const row = await prisma.apiKey.findUnique({
-    where: { hash: hashApiKey(secret) },
-    select: { id: true, tenantId: true, scopes: true, revokedAt: true, lastUsedAt: true },
-  });
+  const row = await apiKeys.findByHash(prisma, hashApiKey(secret));
   if (!row) return null;
   if (!row.revokedAt && (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)) {
-    await prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+    await apiKeys.touch(prisma, row.id);
   }
   return { id: row.id, tenantId: row.tenantId, scopes: row.scopes, revokedAt: row.revokedAt };
 }

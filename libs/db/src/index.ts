@@ -1,6 +1,15 @@
 export { DbModule } from './db.module';
 export { PrismaService, createPrismaClient } from './prisma.service';
 export {
+  type Db,
+  type TenantTx,
+  type CreatedAtCursor,
+  withTenant,
+  inTransaction,
+  isUniqueViolation,
+} from './database';
+export * from './repositories';
+export {
   RunStatus,
   PlacementStatus,
   WebhookDeliveryStatus,

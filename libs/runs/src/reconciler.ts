@@ -7,6 +7,7 @@
  */
 import { type Queue } from 'bullmq';
 import { enqueueRun } from '@schedlab/jobs';
+import { RunRepository } from '@schedlab/db';
 import type { DbClient } from '@schedlab/webhooks';
 
 export interface ReconcileReport {
@@ -18,6 +19,8 @@ export interface ReconcileReport {
 const LIVE_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
 
 export class RunReconciler {
+  private readonly runs = new RunRepository();
+
   constructor(
     private readonly prisma: DbClient,
     private readonly simulations: Queue,
@@ -25,11 +28,7 @@ export class RunReconciler {
   ) {}
 
   async reconcile(): Promise<ReconcileReport> {
-    const open = await this.prisma.simulationRun.findMany({
-      where: { status: { in: ['queued', 'running'] } },
-      select: { id: true, _count: { select: { children: true } } },
-      orderBy: { createdAt: 'asc' },
-    });
+    const open = await this.runs.listOpen(this.prisma);
     const requeued: string[] = [];
     for (const run of open) {
       if (run._count.children > 0) {
@@ -60,13 +59,15 @@ export class RunReconciler {
 
   private async isLocked(runId: string): Promise<boolean> {
     const client = (await this.simulations.client) as unknown as { exists(key: string): Promise<number> };
-    return (await client.exists(`${this.simulations.opts.prefix ?? 'bull'}:${this.simulations.name}:${runId}:lock`)) === 1;
+    return (
+      (await client.exists(
+        `${this.simulations.opts.prefix ?? 'bull'}:${this.simulations.name}:${runId}:lock`,
+      )) === 1
+    );
   }
 
   private async reviveSweep(parentId: string): Promise<boolean> {
-    const unfinished = await this.prisma.simulationRun.count({
-      where: { parentId, status: { in: ['queued', 'running'] } },
-    });
+    const unfinished = await this.runs.countUnfinishedChildren(this.prisma, parentId);
     if (unfinished > 0) return false; // the children are reconciled on their own; the last one triggers the parent
     await this.enqueueSweepAggregation(parentId);
     return true;

@@ -5,6 +5,7 @@
  * from the database, which is the source of truth.
  */
 import type { Redis } from 'ioredis';
+import { RunRepository } from '@schedlab/db';
 import type { DbClient } from '@schedlab/webhooks';
 import type { EngineJob, EngineOutput } from './engine-job';
 import { type FinalStatus, finishRun, type RunIdentity } from './run-finalizer';
@@ -43,6 +44,7 @@ class StopReason extends Error {
 
 export class RunExecutor {
   private readonly running = new Set<AbortController>();
+  private readonly runs = new RunRepository();
 
   constructor(
     private readonly prisma: DbClient,
@@ -52,25 +54,11 @@ export class RunExecutor {
 
   async execute(runId: string): Promise<ExecutionOutcome> {
     // Claim: only a queued or running run; attempts counts executions and is the claim token.
-    const claimed = await this.prisma.simulationRun.updateManyAndReturn({
-      where: { id: runId, status: { in: ['queued', 'running'] } },
-      data: { status: 'running', attempts: { increment: 1 }, phase: 'starting', error: null },
-      select: {
-        id: true,
-        tenantId: true,
-        type: true,
-        parentId: true,
-        attempts: true,
-        cancelRequestedAt: true,
-        startedAt: true,
-      },
-    });
-    const row = claimed[0];
+    const row = await this.runs.claim(this.prisma, runId, 'starting', { clearError: true });
     if (!row) return { kind: 'skipped' };
     const run: RunIdentity = { id: row.id, tenantId: row.tenantId, type: row.type, parentId: row.parentId };
     const claim = row.attempts;
-    if (!row.startedAt)
-      await this.prisma.simulationRun.update({ where: { id: runId }, data: { startedAt: new Date() } });
+    if (!row.startedAt) await this.runs.markStarted(this.prisma, runId);
     if (row.cancelRequestedAt)
       return this.finish(run, claim, { status: 'cancelled', error: 'cancelled before it started' });
     if (claim > this.settings.maxAttempts) {
@@ -112,10 +100,7 @@ export class RunExecutor {
         });
       }
       // Back to queued while it waits for the retry; the claim stays so a stale execution cannot finish it.
-      await this.prisma.simulationRun.updateMany({
-        where: { id: runId, status: 'running', attempts: claim },
-        data: { status: 'queued', phase: 'retrying', error: failure.message },
-      });
+      await this.runs.requeueForRetry(this.prisma, runId, claim, failure.message);
       return { kind: 'retry', error: failure, attempt: claim };
     }
     await progress.flush();
@@ -133,10 +118,7 @@ export class RunExecutor {
 
   /** Ends a run nobody is executing (e.g. cancelled while queued). */
   async finishIdle(runId: string, status: FinalStatus, error: string): Promise<boolean> {
-    const row = await this.prisma.simulationRun.findUnique({
-      where: { id: runId },
-      select: { id: true, tenantId: true, type: true, parentId: true },
-    });
+    const row = await this.runs.findIdentity(this.prisma, runId);
     if (!row) return false;
     const done = await finishRun(this.prisma, row, null, { status, error }, this.settings.publicApiUrl);
     if (done) await this.publishFinal(row.id, status);
@@ -167,18 +149,7 @@ export class RunExecutor {
   }
 
   private async loadJob(runId: string, claim: number): Promise<EngineJob> {
-    const run = await this.prisma.simulationRun.findUniqueOrThrow({
-      where: { id: runId },
-      select: {
-        id: true,
-        type: true,
-        seed: true,
-        options: true,
-        snapshot: { select: { content: true } },
-        profile: { select: { config: true, name: true } },
-        scenario: { select: { document: true } },
-      },
-    });
+    const run = await this.runs.engineInputs(this.prisma, runId);
     return {
       runId,
       type: run.type as EngineJob['type'],
@@ -207,11 +178,8 @@ export class RunExecutor {
       this.settings.runTimeoutMs,
     );
     const watch = setInterval(() => {
-      this.prisma.simulationRun
-        .findUnique({
-          where: { id: job.runId },
-          select: { status: true, attempts: true, cancelRequestedAt: true },
-        })
+      this.runs
+        .findClaimState(this.prisma, job.runId)
         .then((row) => {
           if (!row || row.status !== 'running' || row.attempts !== claim) {
             stop.abort(new StopReason('superseded', 'another execution took the run over'));

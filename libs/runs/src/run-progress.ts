@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { type RunProgress, runProgressChannel } from '@schedlab/jobs';
+import { RunRepository } from '@schedlab/db';
 import type { DbClient } from '@schedlab/webhooks';
 import type { EngineProgress } from './engine-job';
 
@@ -21,6 +22,7 @@ export async function publishProgress(redis: Redis, message: RunProgress): Promi
 export class ProgressReporter {
   private lastPersisted = 0;
   private pending: Promise<unknown> = Promise.resolve();
+  private readonly runs = new RunRepository();
 
   constructor(
     private readonly prisma: DbClient,
@@ -46,14 +48,11 @@ export class ProgressReporter {
     this.lastPersisted = now;
     this.pending = this.pending
       .then(() =>
-        this.prisma.simulationRun.updateMany({
-          where: { id: this.runId, status: 'running', attempts: this.claim },
-          data: {
-            phase: progress.phase,
-            percent,
-            podsProcessed: progress.podsProcessed,
-            podsTotal: progress.podsTotal || null,
-          },
+        this.runs.saveProgress(this.prisma, this.runId, this.claim, {
+          phase: progress.phase,
+          percent,
+          podsProcessed: progress.podsProcessed,
+          podsTotal: progress.podsTotal || null,
         }),
       )
       .catch(() => undefined);

@@ -6,17 +6,19 @@
  */
 import type { Queue } from 'bullmq';
 import { enqueueSweepAggregation } from '@schedlab/jobs';
+import { RunRepository, RunResultRepository } from '@schedlab/db';
 import type { DbClient } from '@schedlab/webhooks';
 import { finishRun } from './run-finalizer';
 
 /** Moved pods listed per child; the count is always complete. */
 const MOVED_SAMPLE = 50;
 
+const runs = new RunRepository();
+const results = new RunResultRepository();
+
 /** After a child finishes: if it was the last one, make sure the parent's aggregation is queued. */
 export async function onChildFinished(prisma: DbClient, sweeps: Queue, parentId: string): Promise<void> {
-  const unfinished = await prisma.simulationRun.count({
-    where: { parentId, status: { in: ['queued', 'running'] } },
-  });
+  const unfinished = await runs.countUnfinishedChildren(prisma, parentId);
   if (unfinished === 0) await enqueueSweepAggregation(sweeps, parentId);
 }
 
@@ -42,37 +44,12 @@ export async function aggregateSweep(
   parentId: string,
   publicApiUrl: string,
 ): Promise<boolean> {
-  const claimed = await prisma.simulationRun.updateManyAndReturn({
-    where: { id: parentId, status: { in: ['queued', 'running'] } },
-    data: { status: 'running', attempts: { increment: 1 }, phase: 'aggregating' },
-    select: { id: true, tenantId: true, type: true, parentId: true, attempts: true },
-  });
-  const parent = claimed[0];
+  const parent = await runs.claim(prisma, parentId, 'aggregating');
   if (!parent) return false;
-  const children = await prisma.simulationRun.findMany({
-    where: { parentId },
-    orderBy: { createdAt: 'asc' },
-    select: {
-      id: true,
-      status: true,
-      error: true,
-      seed: true,
-      profileName: true,
-      profileVersion: true,
-      attempts: true,
-      result: { select: { summary: true } },
-    },
-  });
+  const children = await runs.childrenForAggregation(prisma, parentId);
   // A succeeded run's rows are those of the attempt that finished it (its final `attempts`).
-  const placementsOf = async (child: { id: string; attempts: number }) =>
-    new Map(
-      (
-        await prisma.placement.findMany({
-          where: { runId: child.id, attempt: child.attempts },
-          select: { podKey: true, node: true },
-        })
-      ).map((p) => [p.podKey, p.node]),
-    );
+  const placementsOf = (child: { id: string; attempts: number }) =>
+    results.nodesByPod(prisma, child.id, child.attempts);
   const baselineChild = children.find((c) => c.status === 'succeeded');
   const baseline = baselineChild ? await placementsOf(baselineChild) : undefined;
   const summaries: ChildSummary[] = [];
@@ -120,7 +97,7 @@ export async function aggregateSweep(
   };
   return finishRun(
     prisma,
-    parent,
+    { id: parent.id, tenantId: parent.tenantId, type: parent.type, parentId: parent.parentId },
     parent.attempts,
     {
       status: succeeded > 0 ? 'succeeded' : 'failed',

@@ -3,11 +3,18 @@
  * claimed with FOR UPDATE SKIP LOCKED and leased (status `delivering`, next_attempt_at = lease end),
  * so a dispatcher that dies mid-attempt leaves a row that another picks up once the lease ends.
  */
+import { inTransaction, WebhookRepository } from '@schedlab/db';
 import type { DbClient } from './db-client';
 import { type AttemptOutcome, postWebhook } from './http-attempt';
 import { type AttemptVerdict, judgeAttempt, retryDelayMs } from './retry-policy';
 import { signWebhook } from './signing';
-import { type AddressPolicy, type Resolver, resolveWebhookTarget, systemResolver, UnsafeWebhookUrlError } from './ssrf-guard';
+import {
+  type AddressPolicy,
+  type Resolver,
+  resolveWebhookTarget,
+  systemResolver,
+  UnsafeWebhookUrlError,
+} from './ssrf-guard';
 
 export interface DispatcherSettings extends AddressPolicy {
   timeoutMs: number;
@@ -29,6 +36,7 @@ export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private stopped = false;
+  private readonly webhooks = new WebhookRepository();
 
   constructor(
     private readonly prisma: DbClient,
@@ -59,26 +67,13 @@ export class WebhookDispatcher {
   /** Claims and attempts every due delivery (one batch); returns how many were attempted. */
   async deliverDue(): Promise<number> {
     const leaseMs = this.settings.timeoutMs + 30_000;
-    const claimed = await this.prisma.$queryRaw<{ id: string }[]>`
-      UPDATE webhook_deliveries SET status = 'delivering', next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
-      WHERE id IN (
-        SELECT d.id FROM webhook_deliveries d
-        JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
-        WHERE d.status IN ('pending', 'delivering') AND d.next_attempt_at <= now()
-        ORDER BY d.next_attempt_at
-        LIMIT ${CLAIM_BATCH}
-        FOR UPDATE OF d SKIP LOCKED
-      )
-      RETURNING id`;
-    await Promise.all(claimed.map(({ id }) => this.attempt(id)));
+    const claimed = await this.webhooks.claimDue(this.prisma, CLAIM_BATCH, leaseMs);
+    await Promise.all(claimed.map((id) => this.attempt(id)));
     return claimed.length;
   }
 
   private async attempt(deliveryId: string): Promise<void> {
-    const delivery = await this.prisma.webhookDelivery.findUnique({
-      where: { id: deliveryId },
-      include: { endpoint: true },
-    });
+    const delivery = await this.webhooks.findDeliveryWithEndpoint(this.prisma, deliveryId);
     if (!delivery) return;
     const body = JSON.stringify(delivery.payload);
     let outcome: AttemptOutcome;
@@ -110,30 +105,41 @@ export class WebhookDispatcher {
     const attemptCount = delivery.attemptCount + 1;
     const exhausted = verdict.kind === 'retry' && attemptCount >= this.settings.maxAttempts;
     const status =
-      verdict.kind === 'delivered' ? 'succeeded' : verdict.kind === 'retry' ? (exhausted ? 'abandoned' : 'pending') : 'failed';
+      verdict.kind === 'delivered'
+        ? 'succeeded'
+        : verdict.kind === 'retry'
+          ? exhausted
+            ? 'abandoned'
+            : 'pending'
+          : 'failed';
     const nextAttemptAt =
       status === 'pending'
-        ? new Date(Date.now() + retryDelayMs(attemptCount, this.settings.retryBaseMs, verdict.kind === 'retry' ? verdict.retryAfterMs : undefined))
+        ? new Date(
+            Date.now() +
+              retryDelayMs(
+                attemptCount,
+                this.settings.retryBaseMs,
+                verdict.kind === 'retry' ? verdict.retryAfterMs : undefined,
+              ),
+          )
         : null;
-    await this.prisma.$transaction(async (tx) => {
-      await tx.webhookAttempt.create({
-        data: {
+    await inTransaction(this.prisma, async (tx) => {
+      await this.webhooks.recordAttempt(
+        tx,
+        {
           deliveryId: delivery.id,
           statusCode: outcome.statusCode ?? null,
           latencyMs: outcome.latencyMs,
           responseSnippet: outcome.responseSnippet ?? null,
           error: outcome.error ?? (verdict.kind === 'delivered' ? null : verdict.reason),
         },
-      });
-      await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status, attemptCount, nextAttemptAt } });
+        { status, attemptCount, nextAttemptAt },
+      );
       if (verdict.kind === 'delivered') {
-        await tx.webhookEndpoint.update({ where: { id: delivery.endpointId }, data: { consecutiveFailures: 0 } });
+        await this.webhooks.resetFailures(tx, delivery.endpointId);
         return;
       }
-      const endpoint = await tx.webhookEndpoint.update({
-        where: { id: delivery.endpointId },
-        data: { consecutiveFailures: { increment: 1 } },
-      });
+      const endpoint = await this.webhooks.countFailure(tx, delivery.endpointId);
       const disabledReason =
         verdict.kind === 'gone'
           ? `receiver answered 410 Gone to delivery ${delivery.id}`
@@ -141,8 +147,12 @@ export class WebhookDispatcher {
             ? `${endpoint.consecutiveFailures} consecutive failed attempts (last: ${verdict.reason})`
             : undefined;
       if (disabledReason && endpoint.enabled) {
-        await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason } });
-        this.logger.warn({ msg: 'webhook endpoint disabled', endpointId: endpoint.id, reason: disabledReason });
+        await this.webhooks.disableEndpoint(tx, endpoint.id, disabledReason);
+        this.logger.warn({
+          msg: 'webhook endpoint disabled',
+          endpointId: endpoint.id,
+          reason: disabledReason,
+        });
       }
     });
     this.logger.log({

@@ -4,7 +4,7 @@
  * Every query is scoped by tenant id, so another tenant's endpoint is "not found" like a missing one.
  */
 import { z } from 'zod';
-import type { DbClient } from './db-client';
+import { type Db, WebhookRepository } from '@schedlab/db';
 import { WEBHOOK_EVENT_TYPES } from './events';
 import { generateWebhookSecret } from './signing';
 import { type AddressPolicy, type Resolver, resolveWebhookTarget, systemResolver } from './ssrf-guard';
@@ -35,22 +35,14 @@ export interface EndpointView {
   updatedAt: Date;
 }
 
-const endpointColumns = {
-  id: true,
-  url: true,
-  eventTypes: true,
-  enabled: true,
-  disabledReason: true,
-  consecutiveFailures: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
-
 const isUuid = (id: string) => z.string().uuid().safeParse(id).success;
 
 export class WebhookEndpoints {
+  private readonly webhooks = new WebhookRepository();
+
+  /** `db`: the client, or (in the api) the tenant's transaction. */
   constructor(
-    private readonly prisma: DbClient,
+    private readonly db: Db,
     private readonly policy: AddressPolicy,
     private readonly resolver: Resolver = systemResolver,
   ) {}
@@ -59,25 +51,21 @@ export class WebhookEndpoints {
   async register(tenantId: string, input: RegisterEndpointInput): Promise<EndpointView & { secret: string }> {
     await resolveWebhookTarget(input.url, this.policy, this.resolver);
     const secret = generateWebhookSecret();
-    const row = await this.prisma.webhookEndpoint.create({
-      data: { tenantId, url: input.url, eventTypes: [...new Set(input.eventTypes)], secret },
-      select: endpointColumns,
+    const row = await this.webhooks.createEndpoint(this.db, {
+      tenantId,
+      url: input.url,
+      eventTypes: [...new Set(input.eventTypes)],
+      secret,
     });
     return { ...row, secret };
   }
 
   list(tenantId: string): Promise<EndpointView[]> {
-    return this.prisma.webhookEndpoint.findMany({
-      where: { tenantId },
-      select: endpointColumns,
-      orderBy: { createdAt: 'asc' },
-    });
+    return this.webhooks.listEndpoints(this.db, tenantId);
   }
 
   async get(tenantId: string, id: string): Promise<EndpointView> {
-    const row = isUuid(id)
-      ? await this.prisma.webhookEndpoint.findFirst({ where: { id, tenantId }, select: endpointColumns })
-      : null;
+    const row = isUuid(id) ? await this.webhooks.findEndpoint(this.db, tenantId, id) : null;
     if (!row) throw new WebhookNotFoundError('endpoint', id);
     return row;
   }
@@ -86,48 +74,31 @@ export class WebhookEndpoints {
   async rotateSecret(tenantId: string, id: string): Promise<EndpointView & { secret: string }> {
     await this.get(tenantId, id);
     const secret = generateWebhookSecret();
-    const row = await this.prisma.webhookEndpoint.update({ where: { id }, data: { secret }, select: endpointColumns });
+    const row = await this.webhooks.updateEndpoint(this.db, id, { secret });
     return { ...row, secret };
   }
 
   /** Enabling clears the failure count and reason; pending deliveries then go out again. */
   async setEnabled(tenantId: string, id: string, enabled: boolean): Promise<EndpointView> {
     await this.get(tenantId, id);
-    return this.prisma.webhookEndpoint.update({
-      where: { id },
-      data: enabled
+    return this.webhooks.updateEndpoint(
+      this.db,
+      id,
+      enabled
         ? { enabled: true, disabledReason: null, consecutiveFailures: 0 }
         : { enabled: false, disabledReason: 'disabled by the tenant' },
-      select: endpointColumns,
-    });
+    );
   }
 
   async remove(tenantId: string, id: string): Promise<void> {
-    const { count } = isUuid(id) ? await this.prisma.webhookEndpoint.deleteMany({ where: { id, tenantId } }) : { count: 0 };
-    if (count === 0) throw new WebhookNotFoundError('endpoint', id);
+    const deleted = isUuid(id) && (await this.webhooks.deleteEndpoint(this.db, tenantId, id));
+    if (!deleted) throw new WebhookNotFoundError('endpoint', id);
   }
 
   /** Newest deliveries first, each with every attempt (status, latency, truncated response). */
   async deliveries(tenantId: string, endpointId: string, limit = 50) {
     await this.get(tenantId, endpointId);
-    return this.prisma.webhookDelivery.findMany({
-      where: { endpointId },
-      orderBy: { createdAt: 'desc' },
-      take: Math.min(Math.max(limit, 1), 200),
-      select: {
-        id: true,
-        eventType: true,
-        status: true,
-        attemptCount: true,
-        nextAttemptAt: true,
-        createdAt: true,
-        payload: true,
-        attempts: {
-          orderBy: { createdAt: 'asc' },
-          select: { id: true, statusCode: true, latencyMs: true, responseSnippet: true, error: true, createdAt: true },
-        },
-      },
-    });
+    return this.webhooks.listDeliveries(this.db, endpointId, Math.min(Math.max(limit, 1), 200));
   }
 
   /**
@@ -135,14 +106,9 @@ export class WebhookEndpoints {
    * series of attempts; earlier attempts stay in the log.
    */
   async redeliver(tenantId: string, deliveryId: string) {
-    const { count } = await this.prisma.webhookDelivery.updateMany({
-      where: { id: deliveryId, endpoint: { tenantId } },
-      data: { status: 'pending', attemptCount: 0, nextAttemptAt: new Date() },
-    });
-    if (count === 0) throw new WebhookNotFoundError('delivery', deliveryId);
-    return this.prisma.webhookDelivery.findUniqueOrThrow({
-      where: { id: deliveryId },
-      select: { id: true, eventType: true, status: true, attemptCount: true, nextAttemptAt: true },
-    });
+    if (!(await this.webhooks.resetDelivery(this.db, tenantId, deliveryId))) {
+      throw new WebhookNotFoundError('delivery', deliveryId);
+    }
+    return this.webhooks.deliveryState(this.db, deliveryId);
   }
 }

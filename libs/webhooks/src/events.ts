@@ -3,7 +3,7 @@
  * caller's transaction (an outbox): the run's final status and its notifications commit together,
  * and the dispatcher delivers them from PostgreSQL, so neither a crash nor a Redis flush loses one.
  */
-import type { Prisma } from '@schedlab/db';
+import { type Db, WebhookRepository } from '@schedlab/db';
 import { newMessageId } from './signing';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -21,25 +21,26 @@ export interface WebhookPayload {
   data: Record<string, unknown>;
 }
 
+const webhooks = new WebhookRepository();
+
+/** Records the event for every subscribed endpoint, in the caller's transaction; returns how many. */
 export async function recordWebhookEvent(
-  tx: Prisma.TransactionClient,
+  tx: Db,
   event: { tenantId: string; type: WebhookEventType; data: Record<string, unknown> },
   at: Date = new Date(),
 ): Promise<number> {
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { tenantId: event.tenantId, enabled: true, eventTypes: { has: event.type } },
-    select: { id: true },
-  });
+  const endpoints = await webhooks.subscribers(tx, event.tenantId, event.type);
   if (endpoints.length === 0) return 0;
   const payload: WebhookPayload = { type: event.type, timestamp: at.toISOString(), data: event.data };
-  await tx.webhookDelivery.createMany({
-    data: endpoints.map((endpoint) => ({
+  await webhooks.createDeliveries(
+    tx,
+    endpoints.map((endpoint) => ({
       id: newMessageId(),
       endpointId: endpoint.id,
       eventType: event.type,
-      payload: payload as unknown as Prisma.InputJsonValue,
+      payload,
       nextAttemptAt: at,
     })),
-  });
+  );
   return endpoints.length;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { generateApiKey } from '@schedlab/data';
+import { ApiKeyRepository } from '@schedlab/db';
 import { ApiError } from '../common/api-error';
 import { TenantData } from '../common/tenant-data';
 import {
@@ -11,37 +12,39 @@ import {
 
 @Injectable()
 export class ApiKeysService {
-  constructor(private readonly data: TenantData) {}
+  constructor(
+    private readonly data: TenantData,
+    private readonly keys: ApiKeyRepository,
+  ) {}
 
   async create(tenantId: string, input: CreateApiKeyInput): Promise<CreatedApiKeyView> {
     const key = generateApiKey();
     const row = await this.data.run(tenantId, (tx) =>
-      tx.apiKey.create({
-        data: { tenantId, name: input.name, prefix: key.prefix, hash: key.hash, scopes: input.scopes },
+      this.keys.create(tx, {
+        tenantId,
+        name: input.name,
+        prefix: key.prefix,
+        hash: key.hash,
+        scopes: input.scopes,
       }),
     );
     return { ...toApiKeyView(row), secret: key.secret };
   }
 
   async list(tenantId: string): Promise<ApiKeyView[]> {
-    const rows = await this.data.run(tenantId, (tx) =>
-      tx.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } }),
-    );
+    const rows = await this.data.run(tenantId, (tx) => this.keys.list(tx, tenantId));
     return rows.map(toApiKeyView);
   }
 
   /** Revoking is permanent and idempotent; the row stays so listings show when it happened. */
   async revoke(tenantId: string, id: string): Promise<ApiKeyView> {
     return this.data.run(tenantId, async (tx) => {
-      const row = await tx.apiKey.findFirst({ where: { id, tenantId } });
+      const row = await this.keys.find(tx, tenantId, id);
       if (!row) throw ApiError.notFound('API key', id);
       if (row.revokedAt) return toApiKeyView(row);
       if (row.scopes.includes('admin')) {
-        // Lock the tenant's keys so two concurrent revocations cannot both see "another admin left".
-        await tx.$queryRaw`SELECT id FROM api_keys WHERE tenant_id = ${tenantId}::uuid FOR UPDATE`;
-        const otherAdmins = await tx.apiKey.count({
-          where: { tenantId, revokedAt: null, scopes: { has: 'admin' }, id: { not: id } },
-        });
+        // Counted with the tenant's keys locked: two concurrent revocations cannot both see "another admin left".
+        const otherAdmins = await this.keys.countOtherLiveAdmins(tx, tenantId, id);
         if (otherAdmins === 0) {
           throw ApiError.conflict(
             'last_admin_key',
@@ -50,7 +53,7 @@ export class ApiKeysService {
           );
         }
       }
-      return toApiKeyView(await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }));
+      return toApiKeyView(await this.keys.revoke(tx, id));
     });
   }
 }

@@ -1,3 +1,4 @@
+import type { CreatedAtCursor } from '@schedlab/db';
 import { z } from 'zod';
 import { ApiError } from './api-error';
 
@@ -42,19 +43,17 @@ export function pageOf<R, T>(
 }
 
 /**
- * Newest-first lists ordered by (createdAt desc, id desc): the `where` fragment that starts after
- * a cursor, and the cursor of a row. Shared by snapshots, scenarios and runs.
+ * Newest-first lists ordered by (createdAt desc, id desc): the row a cursor names (the
+ * repositories start after it), and the cursor of a row. Shared by snapshots, scenarios and runs.
  */
-export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-
-export function afterCreatedAtCursor(cursor: string | undefined) {
-  if (!cursor) return {};
+export function decodeCreatedAtCursor(cursor: string | undefined): CreatedAtCursor | undefined {
+  if (!cursor) return undefined;
   const [iso, id] = decodeCursor<string>(cursor, 'string').split('|');
   const createdAt = new Date(iso ?? '');
   if (!id || Number.isNaN(createdAt.getTime())) {
     throw ApiError.badRequest('invalid_cursor', 'cursor is not one this API returned', { field: 'cursor' });
   }
-  return { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] };
+  return { createdAt, id };
 }
 
 export const createdAtCursorOf = (row: { createdAt: Date; id: string }) =>

@@ -1,8 +1,7 @@
 import { Global, Injectable, Module } from '@nestjs/common';
-import { type TenantTx, withTenant } from '@schedlab/data';
-import { PrismaService } from '@schedlab/db';
+import { PrismaService, type TenantTx, withTenant } from '@schedlab/db';
 
-/** Tenant-confined transactions for the api's services (see @schedlab/data withTenant). */
+/** Tenant-confined transactions for the api's services (see @schedlab/db withTenant). */
 @Injectable()
 export class TenantData {
   constructor(private readonly prisma: PrismaService) {}

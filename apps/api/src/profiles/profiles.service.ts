@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantTx } from '@schedlab/data';
-import { Prisma, PrismaService, type SchedulerProfile } from '@schedlab/db';
+import {
+  isUniqueViolation,
+  PrismaService,
+  ProfileRepository,
+  type SchedulerProfile,
+  type TenantTx,
+} from '@schedlab/db';
 import { ConfigValidationError, inTreeRegistry, loadSchedulerConfiguration } from '@schedlab/scheduler';
 import { ApiError } from '../common/api-error';
 import { TenantData } from '../common/tenant-data';
@@ -69,11 +74,6 @@ export function validateSchedulerConfiguration(config: unknown): void {
   }
 }
 
-/** Rows a tenant may use: its own, operator-shared ones and built-ins (tenant_id NULL). */
-function visibleTo(tenantId: string): Prisma.SchedulerProfileWhereInput {
-  return { OR: [{ tenantId }, { shared: true }, { tenantId: null }] };
-}
-
 /** Of several rows with one name, the tenant's own wins over shared and built-in ones. */
 function preferOwn(tenantId: string, rows: SchedulerProfile[]): SchedulerProfile[] {
   const ownerOf = new Map<string, string | null>();
@@ -83,37 +83,31 @@ function preferOwn(tenantId: string, rows: SchedulerProfile[]): SchedulerProfile
   return rows.filter((row) => ownerOf.get(row.name) === row.tenantId);
 }
 
-/** Resolves "name", "name@latest" or "name@N" to one visible version, or 404. */
-export async function resolveProfile(
-  tx: TenantTx,
-  tenantId: string,
-  refText: string,
-): Promise<SchedulerProfile> {
-  const ref = parseProfileRef(refText);
-  if (!ref) {
-    throw ApiError.badRequest(
-      'invalid_profile_ref',
-      `profile "${refText}" must be "name", "name@latest" or "name@<version>"`,
-      { field: 'profile' },
-    );
-  }
-  const rows = preferOwn(
-    tenantId,
-    await tx.schedulerProfile.findMany({
-      where: { AND: [visibleTo(tenantId), { name: ref.name }, ref.version ? { version: ref.version } : {}] },
-      orderBy: { version: 'desc' },
-    }),
-  );
-  if (!rows[0]) throw ApiError.notFound('Scheduler profile', refText);
-  return rows[0];
-}
-
 @Injectable()
 export class ProfilesService {
   constructor(
     private readonly data: TenantData,
     private readonly prisma: PrismaService,
+    private readonly profiles: ProfileRepository,
   ) {}
+
+  /**
+   * Resolves "name", "name@latest" or "name@N" to one visible version, or 404, inside the
+   * caller's tenant transaction (runs and sweeps pin their profile versions this way).
+   */
+  async resolve(tx: TenantTx, tenantId: string, refText: string): Promise<SchedulerProfile> {
+    const ref = parseProfileRef(refText);
+    if (!ref) {
+      throw ApiError.badRequest(
+        'invalid_profile_ref',
+        `profile "${refText}" must be "name", "name@latest" or "name@<version>"`,
+        { field: 'profile' },
+      );
+    }
+    const rows = preferOwn(tenantId, await this.profiles.findVisible(tx, tenantId, ref.name, ref.version));
+    if (!rows[0]) throw ApiError.notFound('Scheduler profile', refText);
+    return rows[0];
+  }
 
   /** Stores the configuration as the next version of `name` (1 for a new name). */
   async upload(
@@ -126,30 +120,25 @@ export class ProfilesService {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.data.run(tenantId, async (tx) => {
-          const builtIn = await tx.schedulerProfile.findFirst({ where: { tenantId: null, name } });
+          const builtIn = await this.profiles.findBuiltIn(tx, name);
           if (builtIn)
             throw ApiError.conflict(
               'reserved_profile_name',
               `"${name}" is a built-in profile; choose another name`,
               { field: 'name' },
             );
-          const latest = await tx.schedulerProfile.findFirst({
-            where: { tenantId, name },
-            orderBy: { version: 'desc' },
-          });
-          const row = await tx.schedulerProfile.create({
-            data: {
-              tenantId,
-              name,
-              version: (latest?.version ?? 0) + 1,
-              config: config as Prisma.InputJsonValue,
-              description,
-            },
+          const latest = await this.profiles.findLatestOwn(tx, tenantId, name);
+          const row = await this.profiles.create(tx, {
+            tenantId,
+            name,
+            version: (latest?.version ?? 0) + 1,
+            config,
+            description,
           });
           return toProfileView(row);
         });
       } catch (error) {
-        const raced = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+        const raced = isUniqueViolation(error);
         if (!raced || attempt >= UPLOAD_ATTEMPTS) throw error;
       }
     }
@@ -157,12 +146,7 @@ export class ProfilesService {
 
   /** The latest version of every profile name the tenant can use. */
   async list(tenantId: string): Promise<ProfileView[]> {
-    const rows = await this.data.run(tenantId, (tx) =>
-      tx.schedulerProfile.findMany({
-        where: visibleTo(tenantId),
-        orderBy: [{ name: 'asc' }, { version: 'desc' }],
-      }),
-    );
+    const rows = await this.data.run(tenantId, (tx) => this.profiles.listVisible(tx, tenantId));
     const seen = new Set<string>();
     return preferOwn(tenantId, rows)
       .filter((r) => !seen.has(r.name) && seen.add(r.name))
@@ -170,25 +154,20 @@ export class ProfilesService {
   }
 
   async versions(tenantId: string, name: string): Promise<ProfileView[]> {
-    const rows = await this.data.run(tenantId, (tx) =>
-      tx.schedulerProfile.findMany({
-        where: { AND: [visibleTo(tenantId), { name }] },
-        orderBy: { version: 'desc' },
-      }),
-    );
+    const rows = await this.data.run(tenantId, (tx) => this.profiles.findVisible(tx, tenantId, name));
     const visible = preferOwn(tenantId, rows);
     if (visible.length === 0) throw ApiError.notFound('Scheduler profile', name);
     return visible.map(toProfileView);
   }
 
   async get(tenantId: string, ref: string): Promise<ProfileView> {
-    return toProfileView(await this.data.run(tenantId, (tx) => resolveProfile(tx, tenantId, ref)));
+    return toProfileView(await this.data.run(tenantId, (tx) => this.resolve(tx, tenantId, ref)));
   }
 
   /** Operator path: share a tenant's profile version with every tenant (or stop sharing). */
   async setShared(id: string, shared: boolean): Promise<ProfileView> {
-    const row = await this.prisma.schedulerProfile.findUnique({ where: { id } });
+    const row = await this.profiles.findById(this.prisma, id);
     if (!row || row.tenantId === null) throw ApiError.notFound('Scheduler profile', id);
-    return toProfileView(await this.prisma.schedulerProfile.update({ where: { id }, data: { shared } }));
+    return toProfileView(await this.profiles.setShared(this.prisma, id, shared));
   }
 }

@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { unpackSnapshotItems } from '@schedlab/data';
-import { PrismaService } from '@schedlab/db';
+import { PrismaService, RunRepository, RunResultRepository } from '@schedlab/db';
 import type { KubeObject } from '@schedlab/k8s';
 import { renderReportHtml } from '@schedlab/report';
 import { ApiError } from '../common/api-error';
@@ -22,6 +22,8 @@ export class ReportsService {
   constructor(
     private readonly tenantData: TenantData,
     private readonly prisma: PrismaService,
+    private readonly runs: RunRepository,
+    private readonly results: RunResultRepository,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -29,18 +31,7 @@ export class ReportsService {
   async html(tenantId: string, runId: string): Promise<string> {
     if (!isUuid(runId)) throw ApiError.notFound('SimulationRun', runId);
     const stored = await this.tenantData.run(tenantId, async (tx) => {
-      const run = await tx.simulationRun.findFirst({
-        where: { id: runId, tenantId },
-        select: {
-          id: true,
-          type: true,
-          status: true,
-          attempts: true,
-          scenarioId: true,
-          engineVersion: true,
-          snapshot: { select: { name: true, content: true } },
-        },
-      });
+      const run = await this.runs.findForReport(tx, tenantId, runId);
       if (!run) throw ApiError.notFound('SimulationRun', runId);
       if (run.status !== 'succeeded') {
         throw ApiError.conflict(
@@ -61,11 +52,8 @@ export class ReportsService {
       }
       // The rows of the attempt that finished the run (the run is succeeded here).
       const attempt = run.attempts;
-      const placements = await tx.placement.findMany({
-        where: { runId, attempt },
-        orderBy: { ordinal: 'asc' },
-      });
-      const explanations = await tx.podExplanation.findMany({ where: { runId, attempt } });
+      const placements = await this.results.allPlacements(tx, runId, attempt);
+      const explanations = await this.results.allExplanations(tx, runId, attempt);
       return { run, placements, explanations };
     });
     const report = reportRunOfStored({
@@ -86,9 +74,7 @@ export class ReportsService {
   /** A link to the report that works without an API key until it expires. */
   async signedLink(tenantId: string, runId: string): Promise<ReportLinkView> {
     if (!isUuid(runId)) throw ApiError.notFound('SimulationRun', runId);
-    const exists = await this.tenantData.run(tenantId, (tx) =>
-      tx.simulationRun.count({ where: { id: runId, tenantId } }),
-    );
+    const exists = await this.tenantData.run(tenantId, (tx) => this.runs.exists(tx, tenantId, runId));
     if (!exists) throw ApiError.notFound('SimulationRun', runId);
     const { expires, sig } = signReportLink(this.config.reportLinkSecret, runId.toLowerCase(), nowSeconds());
     const url = `${this.config.publicApiUrl}/v1/reports/${runId.toLowerCase()}?expires=${expires}&sig=${sig}`;
@@ -114,11 +100,8 @@ export class ReportsService {
         { expiredAt: new Date(Number(expires) * 1000).toISOString() },
       );
     // Which tenant owns the run: read as the schema owner (outside row-level security), by id only.
-    const run = await this.prisma.simulationRun.findUnique({
-      where: { id: runId.toLowerCase() },
-      select: { tenantId: true },
-    });
-    if (!run) throw ApiError.notFound('SimulationRun', runId);
-    return this.html(run.tenantId, runId.toLowerCase());
+    const owner = await this.runs.tenantOf(this.prisma, runId.toLowerCase());
+    if (!owner) throw ApiError.notFound('SimulationRun', runId);
+    return this.html(owner, runId.toLowerCase());
   }
 }

@@ -1,25 +1,23 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import type { TenantTx } from '@schedlab/data';
-import { Prisma, RunStatus } from '@schedlab/db';
+import { RunRepository, RunResultRepository, RunStatus, type TenantTx } from '@schedlab/db';
 import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/jobs';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { type EngineJob, runLinks } from '@schedlab/runs';
 import { recordWebhookEvent } from '@schedlab/webhooks';
 import { ApiError } from '../common/api-error';
 import {
-  afterCreatedAtCursor,
   createdAtCursorOf,
+  decodeCreatedAtCursor,
   decodeCursor,
-  NEWEST_FIRST,
   type Page,
   pageOf,
 } from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
-import { resolveProfile } from '../profiles/profiles.service';
-import { requireScenario } from '../scenarios/scenarios.service';
-import { requireSnapshot } from '../snapshots/snapshots.service';
+import { ProfilesService } from '../profiles/profiles.service';
+import { ScenariosService } from '../scenarios/scenarios.service';
+import { SnapshotsService } from '../snapshots/snapshots.service';
 import { ExplanationReplays } from './explanation-replays';
 import { nodeExplanation } from './explanation-view';
 import type { ExplanationQuery, PlacementQuery, SubmitRunInput } from './run-input';
@@ -35,12 +33,6 @@ import {
 
 const DEFAULT_PROFILE = 'default';
 const REASON_SAMPLE = 20;
-
-export async function requireRun(tx: TenantTx, tenantId: string, id: string) {
-  const row = await tx.simulationRun.findFirst({ where: { id, tenantId } });
-  if (!row) throw ApiError.notFound('Simulation run', id);
-  return row;
-}
 
 /**
  * The attempt whose placement and explanation rows are the run's result: the one that finished
@@ -60,7 +52,19 @@ export class RunsService implements OnModuleInit {
     @InjectQueue(QueueName.Simulations) private readonly queue: Queue,
     @InjectAppConfig() private readonly config: AppConfig,
     private readonly replays: ExplanationReplays,
+    private readonly runs: RunRepository,
+    private readonly results: RunResultRepository,
+    private readonly snapshots: SnapshotsService,
+    private readonly scenarios: ScenariosService,
+    private readonly profiles: ProfilesService,
   ) {}
+
+  /** The tenant's run or 404, inside the caller's tenant transaction. */
+  async require(tx: TenantTx, tenantId: string, id: string) {
+    const row = await this.runs.find(tx, tenantId, id);
+    if (!row) throw ApiError.notFound('Simulation run', id);
+    return row;
+  }
 
   onModuleInit(): void {
     this.queue.on('error', (error) => this.logger.warn(`Simulations queue: ${error.message}`));
@@ -73,34 +77,27 @@ export class RunsService implements OnModuleInit {
    */
   async submit(tenantId: string, input: SubmitRunInput): Promise<RunView> {
     const row = await this.data.run(tenantId, async (tx) => {
-      await requireSnapshot(tx, tenantId, input.snapshotId);
-      if (input.scenarioId) await requireScenario(tx, tenantId, input.scenarioId);
-      const profile = await resolveProfile(tx, tenantId, input.profile ?? DEFAULT_PROFILE);
+      await this.snapshots.require(tx, tenantId, input.snapshotId);
+      if (input.scenarioId) await this.scenarios.require(tx, tenantId, input.scenarioId);
+      const profile = await this.profiles.resolve(tx, tenantId, input.profile ?? DEFAULT_PROFILE);
       const options = await this.resolveOptionProfiles(tx, tenantId, input.options);
-      return tx.simulationRun.create({
-        data: {
-          tenantId,
-          type: input.type,
-          snapshotId: input.snapshotId,
-          scenarioId: input.scenarioId ?? null,
-          profileId: profile.id,
-          profileName: profile.name,
-          profileVersion: profile.version,
-          seed: input.seed ?? 0,
-          options: options as Prisma.InputJsonValue,
-        },
+      return this.runs.create(tx, {
+        tenantId,
+        type: input.type,
+        snapshotId: input.snapshotId,
+        scenarioId: input.scenarioId ?? null,
+        profileId: profile.id,
+        profileName: profile.name,
+        profileVersion: profile.version,
+        seed: input.seed ?? 0,
+        options,
       });
     });
     try {
       await enqueueRun(this.queue, row.id);
     } catch (error) {
       const reason = `Could not enqueue: ${(error as Error).message}`;
-      await this.data.run(tenantId, (tx) =>
-        tx.simulationRun.update({
-          where: { id: row.id },
-          data: { status: RunStatus.failed, error: reason, finishedAt: new Date() },
-        }),
-      );
+      await this.data.run(tenantId, (tx) => this.runs.failUnqueued(tx, row.id, reason));
       throw new ApiError(503, 'queue_unavailable', reason);
     }
     return toRunView(row);
@@ -109,7 +106,7 @@ export class RunsService implements OnModuleInit {
   /** compare's "after" profile is pinned to a version and its configuration now, like the main one. */
   private async resolveOptionProfiles(tx: TenantTx, tenantId: string, options: Record<string, unknown>) {
     if (typeof options.afterProfile !== 'string') return options;
-    const after = await resolveProfile(tx, tenantId, options.afterProfile);
+    const after = await this.profiles.resolve(tx, tenantId, options.afterProfile);
     return {
       ...options,
       afterProfile: `${after.name}@${after.version}`,
@@ -118,41 +115,26 @@ export class RunsService implements OnModuleInit {
   }
 
   async get(tenantId: string, id: string): Promise<RunView> {
-    return toRunView(await this.data.run(tenantId, (tx) => requireRun(tx, tenantId, id)));
+    return toRunView(await this.data.run(tenantId, (tx) => this.require(tx, tenantId, id)));
   }
 
   async list(tenantId: string, limit: number, cursor?: string): Promise<Page<RunView>> {
-    const rows = await this.data.run(tenantId, (tx) =>
-      tx.simulationRun.findMany({
-        where: {
-          tenantId,
-          ...afterCreatedAtCursor(cursor),
-        },
-        orderBy: NEWEST_FIRST,
-        take: limit + 1,
-      }),
-    );
+    const after = decodeCreatedAtCursor(cursor);
+    const rows = await this.data.run(tenantId, (tx) => this.runs.list(tx, tenantId, limit + 1, after));
     return pageOf(rows, limit, toRunView, createdAtCursorOf);
   }
 
   /** A queued run is cancelled at once; a running one is asked to stop (the worker checks). */
   async cancel(tenantId: string, id: string): Promise<RunView> {
     const row = await this.data.run(tenantId, async (tx) => {
-      const run = await requireRun(tx, tenantId, id);
+      const run = await this.require(tx, tenantId, id);
       if (FINAL_RUN_STATUSES.has(run.status)) {
         throw ApiError.conflict('run_finished', `Run ${id} already ${run.status}`, { status: run.status });
       }
       const now = new Date();
       // Guarded on status so a worker that just started the run is not overwritten.
-      const queued = await tx.simulationRun.updateMany({
-        where: { id, status: RunStatus.queued },
-        data: { status: RunStatus.cancelled, cancelRequestedAt: now, finishedAt: now },
-      });
-      if (queued.count === 0) {
-        await tx.simulationRun.updateMany({
-          where: { id, cancelRequestedAt: null },
-          data: { cancelRequestedAt: now },
-        });
+      if (!(await this.runs.cancelIfQueued(tx, id, now))) {
+        await this.runs.requestCancel(tx, id, now);
       } else {
         // No worker will ever see this run, so the cancellation is announced here, in the same
         // transaction (a running run's cancellation is announced by the worker that stops it).
@@ -174,7 +156,7 @@ export class RunsService implements OnModuleInit {
           now,
         );
       }
-      return requireRun(tx, tenantId, id);
+      return this.require(tx, tenantId, id);
     });
     if (row.status === RunStatus.cancelled) {
       await this.queue.remove(id).catch(() => undefined); // the worker also skips cancelled rows
@@ -184,8 +166,8 @@ export class RunsService implements OnModuleInit {
 
   async result(tenantId: string, id: string): Promise<RunResultView> {
     return this.data.run(tenantId, async (tx) => {
-      const run = await requireRun(tx, tenantId, id);
-      const result = await tx.runResult.findUnique({ where: { runId: id } });
+      const run = await this.require(tx, tenantId, id);
+      const result = await this.results.findResult(tx, id);
       if (!result) {
         throw ApiError.conflict('result_not_ready', `Run ${id} has no result (status ${run.status})`, {
           status: run.status,
@@ -198,21 +180,8 @@ export class RunsService implements OnModuleInit {
   async placements(tenantId: string, id: string, query: PlacementQuery): Promise<Page<PlacementView>> {
     const afterOrdinal = query.cursor ? decodeCursor<number>(query.cursor, 'number') : undefined;
     const rows = await this.data.run(tenantId, async (tx) => {
-      const run = await requireRun(tx, tenantId, id);
-      return tx.placement.findMany({
-        where: {
-          runId: id,
-          attempt: resultAttemptOf(run),
-          ...(query.status ? { status: query.status } : {}),
-          ...(query.node ? { node: query.node } : {}),
-          ...(query.namespace ? { namespace: query.namespace } : {}),
-          ...(query.ownerKind ? { ownerKind: query.ownerKind } : {}),
-          ...(query.ownerName ? { ownerName: query.ownerName } : {}),
-          ...(afterOrdinal !== undefined ? { ordinal: { gt: afterOrdinal } } : {}),
-        },
-        orderBy: { ordinal: 'asc' },
-        take: query.limit + 1,
-      });
+      const run = await this.require(tx, tenantId, id);
+      return this.results.placements(tx, id, resultAttemptOf(run), query, query.limit + 1, afterOrdinal);
     });
     return pageOf(rows, query.limit, toPlacementView, (r) => r.ordinal);
   }
@@ -220,12 +189,8 @@ export class RunsService implements OnModuleInit {
   /** Pods that did not schedule, grouped by the scheduler's message, largest group first. */
   async unschedulable(tenantId: string, id: string): Promise<UnschedulableGroup[]> {
     const rows = await this.data.run(tenantId, async (tx) => {
-      const run = await requireRun(tx, tenantId, id);
-      return tx.placement.findMany({
-        where: { runId: id, attempt: resultAttemptOf(run), status: { not: 'scheduled' } },
-        select: { podKey: true, message: true, status: true },
-        orderBy: { ordinal: 'asc' },
-      });
+      const run = await this.require(tx, tenantId, id);
+      return this.results.notScheduled(tx, id, resultAttemptOf(run));
     });
     const groups = new Map<string, string[]>();
     for (const row of rows) {
@@ -253,20 +218,20 @@ export class RunsService implements OnModuleInit {
   ): Promise<unknown> {
     const pod = `${namespace}/${name}`;
     const stored = await this.data.run(tenantId, async (tx) => {
-      const run = await requireRun(tx, tenantId, id);
+      const run = await this.require(tx, tenantId, id);
       if (run.status !== RunStatus.succeeded) {
         throw ApiError.conflict('result_not_ready', `Run ${id} has no result (status ${run.status})`, {
           status: run.status,
         });
       }
-      const where = { runId: id, attempt: resultAttemptOf(run), namespace, name };
+      const attempt = resultAttemptOf(run);
       if (query.detail === 'compact' && query.node === undefined) {
-        const row = await tx.podExplanation.findFirst({ where });
+        const row = await this.results.findExplanation(tx, id, attempt, namespace, name);
         if (!row) throw ApiError.notFound('Pod explanation', pod);
         return { explanation: row.explanation };
       }
       // Only pods the run placed are replayed: an unknown name costs no replay.
-      if (!(await tx.placement.findFirst({ where, select: { ordinal: true } }))) {
+      if (!(await this.results.hasPlacement(tx, id, attempt, namespace, name))) {
         throw ApiError.notFound('Pod explanation', pod);
       }
       if (run.type !== 'simulate' || run.scenarioId !== null) {
@@ -292,18 +257,7 @@ export class RunsService implements OnModuleInit {
 
   /** What the worker ran: the snapshot, the profile version pinned at submit, options and seed. */
   private async replayJob(tenantId: string, id: string): Promise<EngineJob> {
-    const run = await this.data.run(tenantId, (tx) =>
-      tx.simulationRun.findFirstOrThrow({
-        where: { id, tenantId },
-        select: {
-          type: true,
-          seed: true,
-          options: true,
-          snapshot: { select: { content: true } },
-          profile: { select: { config: true } },
-        },
-      }),
-    );
+    const run = await this.data.run(tenantId, (tx) => this.runs.engineInputsOf(tx, tenantId, id));
     return {
       runId: id,
       type: run.type as EngineJob['type'],

@@ -10,34 +10,14 @@ import {
   parseKubernetesObjects,
   type SkippedObject,
 } from '@schedlab/k8s';
-import { packSnapshotItems, type TenantTx } from '@schedlab/data';
-import { Prisma } from '@schedlab/db';
+import { packSnapshotItems } from '@schedlab/data';
+import { isUniqueViolation, SnapshotRepository, type TenantTx } from '@schedlab/db';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { ApiError } from '../common/api-error';
 import { inputLimitApiError, malformedTextApiError } from '../common/body-parsing';
-import {
-  afterCreatedAtCursor,
-  createdAtCursorOf,
-  NEWEST_FIRST,
-  type Page,
-  pageOf,
-} from '../common/pagination';
+import { createdAtCursorOf, decodeCreatedAtCursor, type Page, pageOf } from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
 import { type SnapshotView, toSnapshotView } from './snapshot.model';
-
-/** Every column but the content: listings and lookups never load the (large) dump. */
-export const SNAPSHOT_SUMMARY = {
-  id: true,
-  tenantId: true,
-  name: true,
-  labels: true,
-  contentHash: true,
-  counts: true,
-  warnings: true,
-  sizeBytes: true,
-  deletedAt: true,
-  createdAt: true,
-} as const;
 
 export interface ImportInput {
   name: string;
@@ -82,6 +62,7 @@ export function parseDump(
 export class SnapshotsService {
   constructor(
     private readonly data: TenantData,
+    private readonly snapshots: SnapshotRepository,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -112,24 +93,21 @@ export class SnapshotsService {
       return await this.data.run(tenantId, async (tx) => {
         const existing = await this.findByHash(tx, tenantId, packed.contentHash);
         if (existing) return { snapshot: existing, duplicate: true };
-        const row = await tx.snapshot.create({
-          data: {
-            tenantId,
-            name: input.name,
-            labels: input.labels,
-            contentHash: packed.contentHash,
-            counts,
-            warnings,
-            sizeBytes: packed.sizeBytes,
-            content: packed.content,
-          },
-          select: SNAPSHOT_SUMMARY,
+        const row = await this.snapshots.create(tx, {
+          tenantId,
+          name: input.name,
+          labels: input.labels,
+          contentHash: packed.contentHash,
+          counts,
+          warnings,
+          sizeBytes: packed.sizeBytes,
+          content: packed.content,
         });
         return { snapshot: toSnapshotView(row), duplicate: false };
       });
     } catch (error) {
       // The same content imported concurrently: the other request stored it first.
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      if (isUniqueViolation(error)) {
         const existing = await this.data.run(tenantId, (tx) =>
           this.findByHash(tx, tenantId, packed.contentHash),
         );
@@ -144,56 +122,36 @@ export class SnapshotsService {
     tenantId: string,
     contentHash: string,
   ): Promise<SnapshotView | null> {
-    const row = await tx.snapshot.findUnique({
-      where: { tenantId_contentHash: { tenantId, contentHash } },
-      select: SNAPSHOT_SUMMARY,
-    });
+    const row = await this.snapshots.findByHash(tx, tenantId, contentHash);
     if (!row) return null;
-    if (row.deletedAt) {
-      await tx.snapshot.update({ where: { id: row.id }, data: { deletedAt: null } });
-    }
+    if (row.deletedAt) await this.snapshots.restore(tx, row.id);
     return toSnapshotView(row);
   }
 
   async list(tenantId: string, limit: number, cursor?: string): Promise<Page<SnapshotView>> {
-    const rows = await this.data.run(tenantId, (tx) =>
-      tx.snapshot.findMany({
-        where: {
-          tenantId,
-          deletedAt: null,
-          ...afterCreatedAtCursor(cursor),
-        },
-        orderBy: NEWEST_FIRST,
-        take: limit + 1,
-        select: SNAPSHOT_SUMMARY,
-      }),
-    );
+    const after = decodeCreatedAtCursor(cursor);
+    const rows = await this.data.run(tenantId, (tx) => this.snapshots.list(tx, tenantId, limit + 1, after));
     return pageOf(rows, limit, toSnapshotView, createdAtCursorOf);
   }
 
   async get(tenantId: string, id: string): Promise<SnapshotView> {
-    return toSnapshotView(await this.data.run(tenantId, (tx) => requireSnapshot(tx, tenantId, id)));
+    return toSnapshotView(await this.data.run(tenantId, (tx) => this.require(tx, tenantId, id)));
   }
 
   async getMany(tenantId: string, ids: readonly string[]): Promise<SnapshotView[]> {
-    const rows = await this.data.run(tenantId, (tx) =>
-      tx.snapshot.findMany({ where: { tenantId, id: { in: [...ids] } }, select: SNAPSHOT_SUMMARY }),
-    );
+    const rows = await this.data.run(tenantId, (tx) => this.snapshots.findMany(tx, tenantId, ids));
     return rows.map(toSnapshotView);
   }
 
   /** Soft delete hides the snapshot; hard delete removes it, refused while runs or scenarios use it. */
   async delete(tenantId: string, id: string, hard: boolean): Promise<void> {
     await this.data.run(tenantId, async (tx) => {
-      await requireSnapshot(tx, tenantId, id, { includeDeleted: hard });
+      await this.require(tx, tenantId, id, { includeDeleted: hard });
       if (!hard) {
-        await tx.snapshot.update({ where: { id }, data: { deletedAt: new Date() } });
+        await this.snapshots.softDelete(tx, id);
         return;
       }
-      const [runs, scenarios] = await Promise.all([
-        tx.simulationRun.count({ where: { snapshotId: id } }),
-        tx.scenario.count({ where: { snapshotId: id } }),
-      ]);
+      const { runs, scenarios } = await this.snapshots.uses(tx, id);
       if (runs + scenarios > 0) {
         throw ApiError.conflict(
           'snapshot_in_use',
@@ -201,22 +159,17 @@ export class SnapshotsService {
           { runs, scenarios },
         );
       }
-      await tx.snapshot.delete({ where: { id } });
+      await this.snapshots.delete(tx, id);
     });
   }
-}
 
-/** The tenant's live snapshot or 404 (also for another tenant's id and for soft-deleted ones). */
-export async function requireSnapshot(
-  tx: TenantTx,
-  tenantId: string,
-  id: string,
-  options: { includeDeleted?: boolean } = {},
-) {
-  const row = await tx.snapshot.findFirst({
-    where: { id, tenantId, ...(options.includeDeleted ? {} : { deletedAt: null }) },
-    select: SNAPSHOT_SUMMARY,
-  });
-  if (!row) throw ApiError.notFound('Snapshot', id);
-  return row;
+  /**
+   * The tenant's live snapshot or 404 (also for another tenant's id and for soft-deleted ones),
+   * inside the caller's tenant transaction (runs and scenarios check theirs this way).
+   */
+  async require(tx: TenantTx, tenantId: string, id: string, options: { includeDeleted?: boolean } = {}) {
+    const row = await this.snapshots.find(tx, tenantId, id, options);
+    if (!row) throw ApiError.notFound('Snapshot', id);
+    return row;
+  }
 }

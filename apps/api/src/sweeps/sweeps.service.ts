@@ -1,14 +1,14 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { FlowProducer } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
-import type { Prisma } from '@schedlab/db';
+import { RunRepository } from '@schedlab/db';
 import { enqueueSweep, redisOptionsFromUrl } from '@schedlab/jobs';
 import { ApiError } from '../common/api-error';
 import { TenantData } from '../common/tenant-data';
-import { resolveProfile } from '../profiles/profiles.service';
+import { ProfilesService } from '../profiles/profiles.service';
 import { toRunView } from '../runs/run.model';
-import { requireScenario } from '../scenarios/scenarios.service';
-import { requireSnapshot } from '../snapshots/snapshots.service';
+import { ScenariosService } from '../scenarios/scenarios.service';
+import { SnapshotsService } from '../snapshots/snapshots.service';
 import type { SubmitSweepInput, SweepView } from './sweep.model';
 
 /**
@@ -24,38 +24,51 @@ export class SweepsService implements OnApplicationShutdown {
 
   constructor(
     private readonly data: TenantData,
+    private readonly runs: RunRepository,
+    private readonly snapshots: SnapshotsService,
+    private readonly scenarios: ScenariosService,
+    private readonly profiles: ProfilesService,
     @InjectAppConfig() config: AppConfig,
   ) {
-    this.flows = new FlowProducer({ connection: { ...redisOptionsFromUrl(config.redisUrl), maxRetriesPerRequest: 2 }, prefix: config.queuePrefix });
+    this.flows = new FlowProducer({
+      connection: { ...redisOptionsFromUrl(config.redisUrl), maxRetriesPerRequest: 2 },
+      prefix: config.queuePrefix,
+    });
     this.flows.on('error', (error) => this.logger.warn(`sweep flows: ${error.message}`));
   }
 
   async submit(tenantId: string, input: SubmitSweepInput): Promise<SweepView> {
     const { parentId, childIds } = await this.data.run(tenantId, async (tx) => {
-      const snapshot = await requireSnapshot(tx, tenantId, input.snapshotId);
-      if (input.scenarioId) await requireScenario(tx, tenantId, input.scenarioId);
+      const snapshot = await this.snapshots.require(tx, tenantId, input.snapshotId);
+      if (input.scenarioId) await this.scenarios.require(tx, tenantId, input.scenarioId);
       const profiles = [];
-      for (const ref of input.profiles) profiles.push(await resolveProfile(tx, tenantId, ref));
+      for (const ref of input.profiles) profiles.push(await this.profiles.resolve(tx, tenantId, ref));
       const base = { tenantId, snapshotId: snapshot.id, scenarioId: input.scenarioId ?? null };
-      const options = input.options as Prisma.InputJsonValue;
-      const parent = await tx.simulationRun.create({
-        data: {
-          ...base,
-          type: 'compare',
-          profileId: profiles[0]!.id,
-          profileName: profiles[0]!.name,
-          profileVersion: profiles[0]!.version,
-          options: { sweep: { profiles: profiles.map((p) => `${p.name}@${p.version}`), seeds: input.seeds }, ...input.options },
-          phase: 'waiting for runs',
+      const options = input.options;
+      const parent = await this.runs.create(tx, {
+        ...base,
+        type: 'compare',
+        profileId: profiles[0]!.id,
+        profileName: profiles[0]!.name,
+        profileVersion: profiles[0]!.version,
+        options: {
+          sweep: { profiles: profiles.map((p) => `${p.name}@${p.version}`), seeds: input.seeds },
+          ...input.options,
         },
-        select: { id: true },
+        phase: 'waiting for runs',
       });
       const childIds: string[] = [];
       for (const profile of profiles) {
         for (const seed of input.seeds) {
-          const child = await tx.simulationRun.create({
-            data: { ...base, type: 'simulate', parentId: parent.id, profileId: profile.id, profileName: profile.name, profileVersion: profile.version, seed, options },
-            select: { id: true },
+          const child = await this.runs.create(tx, {
+            ...base,
+            type: 'simulate',
+            parentId: parent.id,
+            profileId: profile.id,
+            profileName: profile.name,
+            profileVersion: profile.version,
+            seed,
+            options,
           });
           childIds.push(child.id);
         }
@@ -66,21 +79,30 @@ export class SweepsService implements OnApplicationShutdown {
       await enqueueSweep(this.flows, parentId, childIds);
     } catch (error) {
       // The rows are the source of truth: the reconciler enqueues them once Redis is back.
-      this.logger.warn({ msg: 'sweep not enqueued; the reconciler will pick it up', sweepId: parentId, error: (error as Error).message });
+      this.logger.warn({
+        msg: 'sweep not enqueued; the reconciler will pick it up',
+        sweepId: parentId,
+        error: (error as Error).message,
+      });
     }
     return this.get(tenantId, parentId);
   }
 
   async get(tenantId: string, id: string): Promise<SweepView> {
     return this.data.run(tenantId, async (tx) => {
-      const parent = await tx.simulationRun.findFirst({ where: { id, tenantId, children: { some: {} } }, include: { result: true } });
+      const parent = await this.runs.findSweep(tx, tenantId, id);
       if (!parent) throw ApiError.notFound('Sweep', id);
-      const children = await tx.simulationRun.findMany({ where: { parentId: id, tenantId }, orderBy: { createdAt: 'asc' } });
+      const children = await this.runs.listChildren(tx, tenantId, id);
       return {
         id,
         parent: toRunView(parent),
         runs: children.map(toRunView),
-        comparison: parent.result ? { summary: parent.result.summary, runs: (parent.result.analysis as { runs?: unknown } | null)?.runs ?? [] } : null,
+        comparison: parent.result
+          ? {
+              summary: parent.result.summary,
+              runs: (parent.result.analysis as { runs?: unknown } | null)?.runs ?? [],
+            }
+          : null,
       };
     });
   }

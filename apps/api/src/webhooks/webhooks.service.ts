@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
-import type { DbClient } from '@schedlab/webhooks';
 import {
   type RegisterEndpointInput,
   UnsafeWebhookUrlError,
@@ -24,14 +23,17 @@ export class WebhooksService {
 
   private async within<T>(tenantId: string, work: (endpoints: WebhookEndpoints) => Promise<T>): Promise<T> {
     try {
-      return await this.data.run(tenantId, (tx) => work(new WebhookEndpoints(tx as unknown as DbClient, this.config.webhooks)));
+      return await this.data.run(tenantId, (tx) => work(new WebhookEndpoints(tx, this.config.webhooks)));
     } catch (error) {
       if (error instanceof WebhookNotFoundError) {
         const [, kind, id] = /^Webhook (endpoint|delivery) (\S+)/.exec(error.message) ?? [];
         throw ApiError.notFound(kind === 'delivery' ? 'Webhook delivery' : 'Webhook endpoint', id ?? '');
       }
       if (error instanceof UnsafeWebhookUrlError) {
-        throw ApiError.badRequest('unsafe_webhook_url', error.message, { field: 'url', reason: error.reason });
+        throw ApiError.badRequest('unsafe_webhook_url', error.message, {
+          field: 'url',
+          reason: error.reason,
+        });
       }
       throw error;
     }
