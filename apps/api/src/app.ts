@@ -1,6 +1,6 @@
 import { type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@schedlab/config';
@@ -34,7 +34,14 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
   app.use(bodyParserErrorHandler(config.apiLimits.graphqlBodyBytes));
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
-  const document = SwaggerModule.createDocument(
+  const document = openApiDocument(app);
+  SwaggerModule.setup(OPENAPI_PATH, app, document, { jsonDocumentUrl: `${OPENAPI_PATH}/openapi.json` });
+  return app;
+}
+
+/** The REST contract as OpenAPI 3, built from the controllers (also committed: apps/api/openapi.json). */
+export function openApiDocument(app: INestApplication): OpenAPIObject {
+  return SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Schedlab API')
@@ -49,8 +56,6 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
       })
       .build(),
   );
-  SwaggerModule.setup(OPENAPI_PATH, app, document, { jsonDocumentUrl: `${OPENAPI_PATH}/openapi.json` });
-  return app;
 }
 
 /**
