@@ -1,17 +1,9 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { canonicalJson } from '@schedlab/k8s';
 
-/** JSON with object keys sorted at every level, so equal content always has equal bytes. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const sorted: Record<string, unknown> = {};
-      for (const k of Object.keys(v as object).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-      return sorted;
-    }
-    return v;
-  });
-}
+// One canonical JSON for snapshots and generated-object hashes: @schedlab/k8s's.
+export { canonicalJson };
 
 export interface PackedSnapshot {
   contentHash: string;

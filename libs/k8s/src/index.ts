@@ -17,3 +17,6 @@ export {
   dns1123LabelErrors,
   dns1035LabelErrors,
 } from './validation';
+export * from './well-known';
+export * from './random';
+export * from './canonical-json';

@@ -1,7 +1,8 @@
 /** Builds a report run from what `simulate` consumed (nodes, pod objects) and what it returned. */
 import type { Node, Pod } from '@schedlab/k8s';
 import type { PodSchedulingResult } from '@schedlab/scheduler';
-import { nodeUtilization, zoneOf } from '@schedlab/scenarios';
+import { podKeyOf, zoneOf } from '@schedlab/k8s';
+import { nodeUtilization } from '@schedlab/scenarios';
 import type { ReportFilterFailure, ReportNode, ReportNodeScore, ReportPod, ReportRun } from './report-input';
 
 /**
@@ -39,7 +40,6 @@ export interface RunReportSource {
   maxScoresPerPod?: number;
 }
 
-const podKey = (p: Pod) => `${p.metadata?.namespace || 'default'}/${p.metadata?.name ?? ''}`;
 
 /**
  * Scored nodes kept per pod: the best ones (and the chosen node) explain a placement; keeping all
@@ -123,11 +123,11 @@ export function reportPodOf(r: ReportableResult, maxScores = DEFAULT_MAX_SCORES_
 
 /** Where every pod is once the run is over: running pods minus victims, plus the new bindings. */
 function podsByNodeAfter(source: RunReportSource): Map<string, Pod[]> {
-  const objects = new Map(source.pods.map((p) => [podKey(p), p]));
+  const objects = new Map(source.pods.map((p) => [podKeyOf(p), p]));
   const evicted = new Set(source.result.results.flatMap((r) => r.victims ?? []));
   const bound = new Map<string, string>();
   for (const p of source.pods)
-    if (p.spec?.nodeName && !evicted.has(podKey(p))) bound.set(podKey(p), p.spec.nodeName);
+    if (p.spec?.nodeName && !evicted.has(podKeyOf(p))) bound.set(podKeyOf(p), p.spec.nodeName);
   for (const r of source.result.results) if (r.node) bound.set(r.pod, r.node);
   const byNode = new Map<string, Pod[]>();
   for (const [key, node] of bound) {
@@ -149,7 +149,7 @@ export function buildRunReport(source: RunReportSource): ReportRun {
       zone: zoneOf(n) ?? '',
       allocatable: { cpu: use.cpu.allocatable, memory: use.memory.allocatable },
       requested: { cpu: use.cpu.requested, memory: use.memory.requested },
-      pods: onNode.map(podKey).sort(),
+      pods: onNode.map(podKeyOf).sort(),
       unschedulable: n.spec?.unschedulable === true,
     };
   });

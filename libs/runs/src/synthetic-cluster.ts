@@ -3,6 +3,7 @@
  * pods with requests, so the engine has real work whose amount grows with the size (no sleeps).
  */
 import { gzipSync } from 'node:zlib';
+import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE } from '@schedlab/k8s';
 
 export function syntheticCluster(size: { nodes: number; pods: number; podCpuMillis?: number }): { items: object[] } {
   const items: object[] = [];
@@ -12,7 +13,7 @@ export function syntheticCluster(size: { nodes: number; pods: number; podCpuMill
       kind: 'Node',
       metadata: {
         name: `node-${n}`,
-        labels: { 'kubernetes.io/hostname': `node-${n}`, 'topology.kubernetes.io/zone': `zone-${n % 3}` },
+        labels: { [LABEL_HOSTNAME]: `node-${n}`, [LABEL_TOPOLOGY_ZONE]: `zone-${n % 3}` },
       },
       status: { allocatable: { cpu: '8', memory: '32Gi', pods: '110' }, capacity: { cpu: '8', memory: '32Gi', pods: '110' } },
     });
@@ -29,7 +30,7 @@ export function syntheticCluster(size: { nodes: number; pods: number; podCpuMill
         topologySpreadConstraints: [
           {
             maxSkew: 1,
-            topologyKey: 'topology.kubernetes.io/zone',
+            topologyKey: LABEL_TOPOLOGY_ZONE,
             whenUnsatisfiable: 'ScheduleAnyway',
             labelSelector: { matchLabels: { app: `app-${p % 10}` } },
           },

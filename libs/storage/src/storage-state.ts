@@ -4,7 +4,7 @@
  * timeline of object phases, the events `kubectl describe` would show, and which volumes'
  * data each operation destroys or leaves retained but orphaned.
  */
-import { defaultObject, type KubeObject, type Node, type PersistentVolumeClaim, type Pod, type StatefulSet } from '@schedlab/k8s';
+import { namespaceOf, defaultObject, type KubeObject, type Node, type PersistentVolumeClaim, type Pod, type StatefulSet } from '@schedlab/k8s';
 import { buildClusterState, podKey, simulate, volumeBinding, type ClusterState, type SimulateOptions, type SimulationResult } from '@schedlab/scheduler';
 import { capacityModelErrors } from './capacity';
 import { EXPAND_CONTROLLER, Messages, PV_CONTROLLER, Reasons, type EventType, type StorageEvent } from './events';
@@ -185,7 +185,7 @@ export class StorageState {
   private claimInUse(namespace: string, name: string): boolean {
     return this.allPods().some(
       (p) =>
-        (p.metadata?.namespace ?? 'default') === namespace &&
+        namespaceOf(p) === namespace &&
         (p.spec?.volumes ?? []).some((v) => h.claimNameOfVolume(p, v)?.name === name),
     );
   }
@@ -244,7 +244,7 @@ export class StorageState {
 
   private addPod(raw: Pod): void {
     const pod = defaultObject({ ...raw, kind: 'Pod', apiVersion: 'v1' } as never) as unknown as Pod;
-    if (!pod.metadata?.uid) pod.metadata = { ...pod.metadata, uid: `uid-pod-${pod.metadata?.namespace ?? 'default'}-${pod.metadata?.name ?? ''}` };
+    if (!pod.metadata?.uid) pod.metadata = { ...pod.metadata, uid: `uid-pod-${namespaceOf(pod)}-${pod.metadata?.name ?? ''}` };
     const { claims, errors } = ephemeralClaimsOf(pod, this.cluster.objects);
     for (const e of errors) this.ctx.error(e);
     for (const c of claims) this.addClaim(c);
@@ -259,7 +259,7 @@ export class StorageState {
   }
 
   private removePod(namespace: string, name: string): void {
-    const match = (p: Pod) => (p.metadata?.namespace ?? 'default') === namespace && p.metadata?.name === name;
+    const match = (p: Pod) => namespaceOf(p) === namespace && p.metadata?.name === name;
     const pod = this.allPods().find(match);
     if (!pod) {
       this.ctx.error({ kind: 'Pod', namespace, name, field: 'metadata.name', message: `pods "${name}" not found` });
@@ -277,7 +277,7 @@ export class StorageState {
   }
 
   createStatefulSet(sts: StatefulSet): TimelineStep {
-    const ns = sts.metadata?.namespace ?? 'default';
+    const ns = namespaceOf(sts);
     this.begin(`create StatefulSet ${ns}/${sts.metadata?.name}`);
     this.cluster.objects.statefulSets.set({ ...sts, metadata: { ...sts.metadata, namespace: ns } });
     this.ensureReplicas(sts, sts.spec?.replicas ?? 1);
@@ -336,7 +336,7 @@ export class StorageState {
 
   deleteNamespace(namespace: string): TimelineStep {
     this.begin(`delete Namespace ${namespace}`);
-    const inNs = (p: Pod) => (p.metadata?.namespace ?? 'default') === namespace;
+    const inNs = (p: Pod) => namespaceOf(p) === namespace;
     removeWhere(this.cluster.runningPods, inNs);
     removeWhere(this.cluster.pendingPods, inNs);
     for (const s of this.cluster.objects.statefulSets.list(namespace)) this.cluster.objects.statefulSets.delete(namespace, s.metadata?.name ?? '');

@@ -3,7 +3,7 @@
  * provisioned, what remains (when a capacity is known), where each bound volume is and which
  * pods use it, and why the pending claims are pending.
  */
-import { tryParseQuantity, type Node, type PersistentVolume, type PersistentVolumeClaim, type Pod } from '@schedlab/k8s';
+import { podKeyOf, namespaceOf, tryParseQuantity, type Node, type PersistentVolume, type PersistentVolumeClaim, type Pod } from '@schedlab/k8s';
 import type { ClusterObjects, PodSchedulingResult } from '@schedlab/scheduler';
 import { volumeBinding } from '@schedlab/scheduler';
 import { remainingBytes, type CapacityModel } from './capacity';
@@ -59,12 +59,12 @@ const bytesOf = (q: unknown) => tryParseQuantity(String(q ?? '0'))?.value() ?? 0
 export function storageSummary(input: StorageSummaryInput): ClassStorage[] {
   const { objects, nodes } = input;
   const placements = new Map<string, string | null>();
-  for (const p of input.pods ?? []) placements.set(`${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`, p.spec?.nodeName ?? null);
+  for (const p of input.pods ?? []) placements.set(podKeyOf(p), p.spec?.nodeName ?? null);
   for (const r of input.results ?? []) placements.set(r.pod, r.node);
   const usersOf = (pvc: PersistentVolumeClaim) =>
     (input.pods ?? [])
-      .filter((p) => (p.metadata?.namespace ?? 'default') === h.namespaceOf(pvc) && (p.spec?.volumes ?? []).some((v) => h.claimNameOfVolume(p, v)?.name === pvc.metadata?.name))
-      .map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`);
+      .filter((p) => namespaceOf(p) === h.namespaceOf(pvc) && (p.spec?.volumes ?? []).some((v) => h.claimNameOfVolume(p, v)?.name === pvc.metadata?.name))
+      .map((p) => podKeyOf(p));
 
   const classNames = new Set<string>([
     ...objects.storageClasses.list().map((c) => c.metadata?.name ?? ''),

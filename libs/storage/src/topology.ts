@@ -3,12 +3,19 @@
  * segments of the driver over the cluster's nodes (what the CSI external provisioner offers as
  * requisite topology for Immediate binding), and the zone a volume or segment is in.
  */
-import type { CSINode, Labels, Node, PersistentVolume, StorageClass } from '@schedlab/k8s';
+import {
+  LABEL_FAILURE_DOMAIN_BETA_ZONE,
+  LABEL_HOSTNAME,
+  LABEL_TOPOLOGY_ZONE,
+  zoneOf,
+  type CSINode,
+  type Labels,
+  type Node,
+  type PersistentVolume,
+  type StorageClass,
+} from '@schedlab/k8s';
 import { volumeBinding } from '@schedlab/scheduler';
 
-export const ZONE_LABEL = 'topology.kubernetes.io/zone';
-export const BETA_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
-export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 
 export interface TopologySegment {
   /** The driver's topology keys and their values, e.g. {"topology.ebs.csi.aws.com/zone": "a"}. */
@@ -20,13 +27,11 @@ export interface TopologySegment {
 }
 
 function isZoneKey(key: string): boolean {
-  return key === ZONE_LABEL || key === BETA_ZONE_LABEL || key.endsWith('/zone');
+  return key === LABEL_TOPOLOGY_ZONE || key === LABEL_FAILURE_DOMAIN_BETA_ZONE || key.endsWith('/zone');
 }
 
-export function zoneOfNode(node: Node): string {
-  const l = node.metadata?.labels ?? {};
-  return l[ZONE_LABEL] ?? l[BETA_ZONE_LABEL] ?? '';
-}
+/** A node's zone ("" when it has none). */
+const zoneOfNode = (node: Node): string => zoneOf(node) ?? '';
 
 /** The driver's topology keys from the CSINodes; nodes without the driver registered do not count. */
 function driverTopologyKeys(driver: string, csiNodes: readonly CSINode[]): string[] | undefined {
@@ -53,13 +58,13 @@ export function provisioningSegments(sc: StorageClass, nodes: readonly Node[], c
   const registeredNodes = new Set(
     csiNodes.filter((cn) => cn.spec?.drivers?.some((d) => d.name === driver)).map((cn) => cn.metadata?.name ?? ''),
   );
-  const keys = registeredKeys ?? (nodes.some((n) => zoneOfNode(n)) ? [ZONE_LABEL] : []);
+  const keys = registeredKeys ?? (nodes.some((n) => zoneOfNode(n)) ? [LABEL_TOPOLOGY_ZONE] : []);
   const byKey = new Map<string, TopologySegment>();
   for (const node of nodes) {
     if (registeredKeys && !registeredNodes.has(node.metadata?.name ?? '')) continue;
     const labels = node.metadata?.labels ?? {};
     // The zone label may be the beta one on old nodes.
-    const value = (k: string) => labels[k] ?? (k === ZONE_LABEL ? labels[BETA_ZONE_LABEL] : undefined);
+    const value = (k: string) => labels[k] ?? (k === LABEL_TOPOLOGY_ZONE ? labels[LABEL_FAILURE_DOMAIN_BETA_ZONE] : undefined);
     if (keys.some((k) => value(k) === undefined)) continue;
     if (!volumeBinding.pvHelpers.matchTopologySelectorTerms(sc.allowedTopologies, labels)) continue;
     const seg: Labels = {};
@@ -81,16 +86,16 @@ export function provisioningSegments(sc: StorageClass, nodes: readonly Node[], c
  * else the zone of the single node it is pinned to by hostname. Several zones join with ",".
  */
 export function zoneOfVolume(pv: PersistentVolume, nodes: readonly Node[]): string {
-  const l = pv.metadata?.labels ?? {};
-  if (l[ZONE_LABEL] ?? l[BETA_ZONE_LABEL]) return (l[ZONE_LABEL] ?? l[BETA_ZONE_LABEL])!.split('__').join(',');
+  const labelled = zoneOf(pv);
+  if (labelled) return labelled.split('__').join(',');
   const zones = new Set<string>();
   for (const term of pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []) {
     for (const e of term.matchExpressions ?? []) {
       if (e.operator !== 'In') continue;
       if (isZoneKey(e.key)) for (const v of e.values ?? []) zones.add(v);
-      else if (e.key === HOSTNAME_LABEL) {
+      else if (e.key === LABEL_HOSTNAME) {
         for (const v of e.values ?? []) {
-          const n = nodes.find((x) => (x.metadata?.labels?.[HOSTNAME_LABEL] ?? x.metadata?.name) === v);
+          const n = nodes.find((x) => (x.metadata?.labels?.[LABEL_HOSTNAME] ?? x.metadata?.name) === v);
           if (n && zoneOfNode(n)) zones.add(zoneOfNode(n));
         }
       }

@@ -3,6 +3,7 @@
  * labelled with the set's selector) with the pods that use them, and a pod's generic ephemeral
  * volumes (`<pod>-<volume>`, owned by the pod).
  */
+import { namespaceOf } from '@schedlab/k8s';
 import type { PersistentVolumeClaim, Pod, StatefulSet } from '@schedlab/k8s';
 import type { ClusterObjects } from '@schedlab/scheduler';
 import { volumeBinding } from '@schedlab/scheduler';
@@ -30,7 +31,7 @@ export function statefulSetClaimName(template: string, sts: StatefulSet, ordinal
 
 /** The claims of one replica, from the set's volumeClaimTemplates. */
 export function statefulSetClaims(sts: StatefulSet, ordinal: number): PersistentVolumeClaim[] {
-  const ns = sts.metadata?.namespace ?? 'default';
+  const ns = namespaceOf(sts);
   const selectorLabels = sts.spec?.selector?.matchLabels ?? {};
   return (sts.spec?.volumeClaimTemplates ?? []).map((t) => ({
     apiVersion: 'v1',
@@ -48,7 +49,7 @@ export function statefulSetClaims(sts: StatefulSet, ordinal: number): Persistent
 /** Pods `<set>-0` … `<set>-<replicas-1>` from the template, each using its own claims. */
 export function podsOfStatefulSet(sts: StatefulSet, replicas: number): Pod[] {
   const name = sts.metadata?.name ?? '';
-  const ns = sts.metadata?.namespace ?? 'default';
+  const ns = namespaceOf(sts);
   const pods: Pod[] = [];
   for (let i = 0; i < replicas; i++) {
     const template = JSON.parse(JSON.stringify(sts.spec?.template ?? {}));
@@ -84,7 +85,7 @@ export function podsOfStatefulSet(sts: StatefulSet, replicas: number): Pod[] {
  * name not owned by the pod is an error (the pod cannot use it).
  */
 export function ephemeralClaimsOf(pod: Pod, objects: ClusterObjects): { claims: PersistentVolumeClaim[]; errors: StorageObjectError[] } {
-  const ns = pod.metadata?.namespace ?? 'default';
+  const ns = namespaceOf(pod);
   const claims: PersistentVolumeClaim[] = [];
   const errors: StorageObjectError[] = [];
   for (const vol of pod.spec?.volumes ?? []) {

@@ -4,7 +4,7 @@
  * through admission in input order, so earlier objects use up quota first. Objects that are not
  * workloads pass through for the engine (nodes, services, classes, running pods...).
  */
-import { ObjectValidationError, defaultPod } from '@schedlab/k8s';
+import { namespaceOf, ObjectValidationError, defaultPod, seededRandomInt, type RandomInt } from '@schedlab/k8s';
 import type { DaemonSet, Deployment, KubeObject, Node, PersistentVolumeClaim, Pod, PriorityClass, ReplicaSet, ReplicationController, StatefulSet } from '@schedlab/k8s';
 import type { SkippedObject } from '@schedlab/k8s';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
@@ -21,7 +21,6 @@ import { jobPods } from './controllers/job';
 import { replicaSetPods, replicationControllerPods } from './controllers/replicaset';
 import { StatefulSetController } from './controllers/statefulset';
 import { isMirrorPod, mirrorPod } from './controllers/static-pods';
-import { RandomInt, seededRandom } from './naming';
 
 export const WORKLOAD_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
 /** Admission configuration kinds: they shape admission and are not themselves simulated. */
@@ -77,11 +76,11 @@ export class InvalidWorkloadsError extends Error {
 }
 
 function ownedBy(obj: { metadata?: { ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }>; namespace?: string } }, kind: string, name: string, ns: string): boolean {
-  return (obj.metadata?.namespace ?? 'default') === ns && (obj.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.kind === kind && r.name === name);
+  return namespaceOf(obj) === ns && (obj.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.kind === kind && r.name === name);
 }
 
 function nsOf(o: KubeObject): string {
-  return o.metadata?.namespace || 'default';
+  return namespaceOf(o);
 }
 
 function admissionPolicy(items: readonly KubeObject[]): AdmissionPolicy {
@@ -225,7 +224,7 @@ export function expandWorkloads(items: readonly KubeObject[], options: ExpandOpt
     passthrough: [],
     policy: admissionPolicy(items),
   };
-  const ctx: Ctx = { out, random: seededRandom(options.seed ?? 0), nodes: options.nodes ?? (items.filter((o) => o.kind === 'Node') as unknown as Node[]), items, options };
+  const ctx: Ctx = { out, random: seededRandomInt(options.seed ?? 0), nodes: options.nodes ?? (items.filter((o) => o.kind === 'Node') as unknown as Node[]), items, options };
   const invalid: RejectedObject[] = [];
   for (const obj of items) {
     if (WORKLOAD_KINDS.has(obj.kind)) {

@@ -2,14 +2,19 @@
  * Expansion plus the engine: the admitted pods are scheduled as kube-scheduler would, and
  * OrderedReady StatefulSets advance one ordinal per scheduled predecessor (the step loop).
  */
-import type { KubeObject, PersistentVolumeClaim, Pod } from '@schedlab/k8s';
+import { namespaceOf, podKeyOf, seededRandomInt, type KubeObject, type PersistentVolumeClaim, type Pod } from '@schedlab/k8s';
 import { buildClusterState, createSimulator, isDefaultStorageClass, setupEngine, summarize } from '@schedlab/scheduler';
 import type { PodSchedulingResult, SimulateOptions, SimulationSummary, Simulator } from '@schedlab/scheduler';
 import { ExpandOptions, ExpansionResult, admitPods, admitStatefulSetStep, expandWorkloads } from './expand';
 import { recreateDeletedPods } from './controllers/recreate';
-import { seededRandom } from './naming';
 
-export interface ScheduleWorkloadsOptions extends ExpandOptions, Omit<SimulateOptions, 'seed' | 'onProgress'> {}
+export interface ScheduleWorkloadsOptions extends ExpandOptions, Omit<SimulateOptions, 'seed' | 'onProgress'> {
+  /**
+   * Called after each pod with the pods scheduled so far and the pods known so far (the total
+   * grows as OrderedReady StatefulSets admit their next ordinals).
+   */
+  onProgress?: (podsProcessed: number, podsTotal: number) => void;
+}
 
 export interface WorkloadSimulation {
   expansion: ExpansionResult;
@@ -52,8 +57,15 @@ export function scheduleWorkloads(items: readonly KubeObject[], options: Schedul
   const results: PodSchedulingResult[] = [];
   let sequence = 0;
   const run = (pending: readonly Pod[]) => {
-    const batch = sim.queueOrder(pending).map((p) => sim.scheduleOne(p, sequence++));
-    results.push(...batch);
+    const ordered = sim.queueOrder(pending);
+    const total = results.length + ordered.length;
+    const batch: PodSchedulingResult[] = [];
+    for (const p of ordered) {
+      const r = sim.scheduleOne(p, sequence++);
+      batch.push(r);
+      results.push(r);
+      options.onProgress?.(results.length, total);
+    }
     return batch;
   };
 
@@ -64,7 +76,7 @@ export function scheduleWorkloads(items: readonly KubeObject[], options: Schedul
     for (const controller of expansion.statefulSets) {
       for (const r of batch) {
         const [ns, name] = r.pod.split('/');
-        if (ns === (controller.set.metadata?.namespace ?? 'default') && controller.ordinalOf(name) !== undefined) {
+        if (ns === namespaceOf(controller.set) && controller.ordinalOf(name) !== undefined) {
           controller.observe(name, r.outcome === 'scheduled');
         }
       }
@@ -84,11 +96,11 @@ export function scheduleWorkloads(items: readonly KubeObject[], options: Schedul
     .filter((c) => {
       const replicas = c.set.spec?.replicas ?? 1;
       const start = c.set.spec?.ordinals?.start ?? 0;
-      const ns = c.set.metadata?.namespace ?? 'default';
+      const ns = namespaceOf(c.set);
       for (let i = 0; i < replicas; i++) if (!scheduledPods.has(`${ns}/${c.podName(start + i)}`)) return true;
       return false;
     })
-    .map((c) => `${c.set.metadata?.namespace ?? 'default'}/${c.set.metadata?.name}`);
+    .map((c) => podKeyOf(c.set));
   return { expansion, summary: summarize(results), results, haltedStatefulSets, simulator: sim };
 }
 
@@ -111,11 +123,11 @@ export function deleteAndRecreate(simulation: WorkloadSimulation, podKeys: reado
   const deleted: Pod[] = [];
   for (const info of sim.snapshot.list()) {
     for (const pi of info.pods) {
-      const key = `${pi.pod.metadata?.namespace ?? 'default'}/${pi.pod.metadata?.name ?? ''}`;
+      const key = podKeyOf(pi.pod);
       if (wanted.has(key)) deleted.push(pi.pod);
     }
   }
-  const found = new Set(deleted.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`));
+  const found = new Set(deleted.map((p) => podKeyOf(p)));
   const missing = podKeys.filter((k) => !found.has(k));
   if (missing.length > 0) throw new Error(`no running pod ${missing.join(', ')} in the simulation`);
   for (const p of deleted) {
@@ -123,7 +135,7 @@ export function deleteAndRecreate(simulation: WorkloadSimulation, podKeys: reado
     simulation.expansion.policy.quotas.release({ ...p, kind: 'Pod' });
   }
   const liveNodes = new Set(sim.snapshot.list().map((n) => n.node.metadata?.name ?? ''));
-  const { recreated, gone } = recreateDeletedPods(deleted, seededRandom(opts.seed ?? 0), liveNodes);
+  const { recreated, gone } = recreateDeletedPods(deleted, seededRandomInt(opts.seed ?? 0), liveNodes);
   const rejected: ExpansionResult['rejected'] = [];
   const admitted = admitPods(
     recreated.map((r) => r.replacement),
@@ -134,8 +146,8 @@ export function deleteAndRecreate(simulation: WorkloadSimulation, podKeys: reado
   simulation.results.push(...results);
   return {
     recreated: recreated.map((r) => {
-      const replacement = `${r.replacement.metadata?.namespace ?? 'default'}/${r.replacement.metadata?.name}`;
-      return { deleted: `${r.deleted.metadata?.namespace ?? 'default'}/${r.deleted.metadata?.name}`, replacement, result: results.find((x) => x.pod === replacement) };
+      const replacement = podKeyOf(r.replacement);
+      return { deleted: podKeyOf(r.deleted), replacement, result: results.find((x) => x.pod === replacement) };
     }),
     gone,
     rejected,

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseKubernetesObjects, type Pod } from '@schedlab/k8s';
-import { STOP_MAX_REPLICAS, capacity } from '@schedlab/scenarios';
-import { loadAnalysisInput, writeWarnings } from '../engine/analysis-input';
+import { podKeyOf, parseKubernetesObjects, type Pod } from '@schedlab/k8s';
+import { STOP_MAX_REPLICAS } from '@schedlab/scenarios';
+import { analyzeDump, writeWarnings } from '../engine/analysis-input';
 import type { SimulationFlags } from '../engine/run-simulation';
 import { InputFileError, attributeTo } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
@@ -42,14 +42,14 @@ export function loadPodTemplate(file: string): Pod {
 }
 
 export function capacityOf(flags: SimulationFlags, podFile: string, maxReplicas: number): { document: CapacityDocument; warnings: string[] } {
-  const input = loadAnalysisInput(flags);
   const template = loadPodTemplate(podFile);
-  const result = attributeTo(podFile, () => capacity(input.items, { podTemplate: template, maxReplicas }, { ...input.engine }));
-  const zoneOf = zoneLookup(input.dump.state.nodes);
+  const { dump, outcome, warnings } = analyzeDump(flags, 'capacity', { podTemplate: template, maxReplicas }, (step) => attributeTo(podFile, step));
+  const result = outcome.result;
+  const zoneOf = zoneLookup(dump.state.nodes);
   return {
     document: {
-      compatibilityVersion: input.setup.features.version,
-      pod: `${template.metadata?.namespace || 'default'}/${template.metadata?.name ?? ''}`,
+      compatibilityVersion: outcome.compatibilityVersion,
+      pod: podKeyOf(template),
       maxReplicas,
       replicas: result.replicas,
       perNode: Object.entries(result.perNode)
@@ -57,7 +57,7 @@ export function capacityOf(flags: SimulationFlags, podFile: string, maxReplicas:
         .map(([node, replicas]) => ({ node, zone: zoneOf(node), replicas })),
       stopReason: result.stopReason,
     },
-    warnings: input.warnings,
+    warnings,
   };
 }
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { compare, type CompareResult, type CompareSide, type EngineOptions } from '@schedlab/scenarios';
+import type { CompareRequest, CompareResult, CompareSide, EngineOptions } from '@schedlab/scenarios';
 import { setupEngine } from '@schedlab/scheduler';
-import { loadAnalysisInput, writeWarnings } from '../engine/analysis-input';
-import type { SimulationFlags } from '../engine/run-simulation';
+import { analyzeDump, writeWarnings } from '../engine/analysis-input';
+import { engineOptionsOf, type SimulationFlags } from '../engine/run-simulation';
 import { attributeScenarioErrors, loadScenarioFile } from '../engine/scenario-file';
 import { UsageError, attributeTo } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
@@ -36,22 +36,24 @@ export function compareOf(flags: SimulationFlags, request: CompareFlags): { docu
   if (byProfiles === (request.scenario !== undefined)) throw new UsageError('compare needs either --scenario or both --profile-a and --profile-b');
   if (byProfiles && (request.profileA === undefined || request.profileB === undefined)) throw new UsageError('--profile-a and --profile-b go together');
   if (byProfiles && flags.profile !== undefined) throw new UsageError('--profile applies to both sides; with --profile-a/--profile-b leave it out');
-  const input = loadAnalysisInput(flags);
-  let result: CompareResult;
+  let analysis: CompareRequest;
+  let attribute: (<T>(step: () => T) => T) | undefined;
   let labels: [string, string];
   if (request.scenario !== undefined) {
-    const scenario = loadScenarioFile(request.scenario);
-    result = attributeScenarioErrors(request.scenario, () => attributeTo(request.scenario!, () => compare(input.items, { scenario }, input.engine)));
-    labels = ['baseline', request.scenario];
+    const file = request.scenario;
+    analysis = { scenario: loadScenarioFile(file) };
+    attribute = (step) => attributeScenarioErrors(file, () => attributeTo(file, step));
+    labels = ['baseline', file];
   } else {
-    const before = profileEngine(request.profileA!, input.engine);
-    const after = profileEngine(request.profileB!, input.engine);
-    result = attributeTo(flags.cluster, () => compare(input.items, { before, after }, input.engine));
+    const base = engineOptionsOf(flags);
+    analysis = { before: profileEngine(request.profileA!, base), after: profileEngine(request.profileB!, base) };
     labels = [request.profileA!, request.profileB!];
   }
+  const { outcome, warnings } = analyzeDump(flags, 'compare', analysis, attribute);
+  const result: CompareResult = outcome.result;
   return {
-    document: { compatibilityVersion: input.setup.features.version, beforeLabel: labels[0], afterLabel: labels[1], ...result },
-    warnings: input.warnings,
+    document: { compatibilityVersion: outcome.compatibilityVersion, beforeLabel: labels[0], afterLabel: labels[1], ...result },
+    warnings,
   };
 }
 

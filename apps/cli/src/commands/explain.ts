@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { objectKey } from '@schedlab/k8s';
+import { podKeyOf, podKeyOfReference } from '@schedlab/k8s';
 import { runSimulation, type SimulationFlags } from '../engine/run-simulation';
 import { UsageError } from '../input/errors';
 import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/document';
@@ -12,11 +12,6 @@ import {
 import { progressBar } from '../output/progress';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
 
-/** `name` alone means the default namespace, as with kubectl. */
-export function podKeyOf(reference: string): string {
-  return reference.includes('/') ? reference : `default/${reference}`;
-}
-
 /**
  * Replays the dump up to the pod (pods ahead in the queue change what is left) with that pod's
  * attempts recorded in full, and returns what explaining it needs. Throws a UsageError when the
@@ -27,11 +22,11 @@ export function explainInput(
   podReference: string,
   onProgress?: (done: number, total: number) => void,
 ): ExplainInput {
-  const key = podKeyOf(podReference);
+  const key = podKeyOfReference(podReference);
   const run = runSimulation(flags, onProgress, { explainPod: key });
   const result = run.result.results.find((r) => r.pod === key);
   if (!result) {
-    const running = run.dump.state.runningPods.find((p) => objectKey(p) === key);
+    const running = run.dump.state.runningPods.find((p) => podKeyOf(p) === key);
     if (running) {
       throw new UsageError(
         `--pod ${key}: the pod is not pending, it runs on ${running.spec?.nodeName} (spec.nodeName); explain needs a pod without spec.nodeName`,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { nodesNeeded, type NodeTemplate } from '@schedlab/scenarios';
-import { loadAnalysisInput, writeWarnings } from '../engine/analysis-input';
+import type { NodeTemplate } from '@schedlab/scenarios';
+import { analyzeDump, writeWarnings } from '../engine/analysis-input';
 import { loadNodeTemplates } from '../engine/node-templates';
 import type { SimulationFlags } from '../engine/run-simulation';
 import { attributeTo } from '../input/errors';
@@ -29,13 +29,13 @@ export interface NodesNeededDocument {
 const money = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 export function nodesNeededOf(flags: SimulationFlags, templatesFile: string, maxNodes: number): { document: NodesNeededDocument; warnings: string[] } {
-  const input = loadAnalysisInput(flags);
   const templates = loadNodeTemplates(templatesFile);
-  const result = attributeTo(templatesFile, () => nodesNeeded(input.items, templates, input.engine, { maxNodes }));
+  const { outcome, warnings } = analyzeDump(flags, 'nodes-needed', { templates, maxNodes }, (step) => attributeTo(templatesFile, step));
+  const result = outcome.result;
   const byName = new Map<string, NodeTemplate>(templates.map((t) => [t.name, t]));
   return {
     document: {
-      compatibilityVersion: input.setup.features.version,
+      compatibilityVersion: outcome.compatibilityVersion,
       add: Object.entries(result.add).map(([template, count]) => {
         const price = byName.get(template)?.hourlyPrice ?? 0;
         return { template, count, hourlyPrice: price, hourlyCost: money(price * count) };
@@ -48,7 +48,7 @@ export function nodesNeededOf(flags: SimulationFlags, templatesFile: string, max
       })),
       limited: result.limited,
     },
-    warnings: input.warnings,
+    warnings,
   };
 }
 

@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
 import type { KubeObject, Pod } from '@schedlab/k8s';
-import { podKeyOf, resilience, runScenario, type FailureDomainResult, type ResilienceResult } from '@schedlab/scenarios';
-import { loadAnalysisInput, writeWarnings } from '../engine/analysis-input';
+import { podKeyOf } from '@schedlab/k8s';
+import type { FailureDomainResult, ResilienceResult } from '@schedlab/scenarios';
+import { analyzeDump, writeWarnings } from '../engine/analysis-input';
 import type { SimulationFlags } from '../engine/run-simulation';
-import { attributeTo } from '../input/errors';
 import type { OutputFormat } from '../output/document';
 import { outputOption, renderAnalysis } from '../output/analysis';
 import { formatTable } from '../output/table';
@@ -39,14 +39,13 @@ function domainDocument(domain: FailureDomainResult, items: readonly KubeObject[
 }
 
 export function resilienceOf(flags: SimulationFlags, by: FailureDomainKind): { document: ResilienceDocument; warnings: string[] } {
-  const input = loadAnalysisInput(flags);
-  // The question is about the cluster once the scheduler has placed what it can of the dump's
-  // pending pods; otherwise every domain would be charged with their preemptions.
-  const settled = attributeTo(flags.cluster, () => runScenario(input.items, { steps: [] }, input.engine).world.items);
-  const result = attributeTo(flags.cluster, () => resilience(settled, by, input.engine));
+  // Domains are lost from the cluster once the scheduler has placed what it can of the dump's
+  // pending pods (the pipeline's resilience analysis), as `before`.
+  const { outcome, warnings } = analyzeDump(flags, 'resilience', { by });
+  const { result, before } = outcome.result;
   return {
-    document: { compatibilityVersion: input.setup.features.version, ...result, domains: result.domains.map((d) => domainDocument(d, settled)) },
-    warnings: input.warnings,
+    document: { compatibilityVersion: outcome.compatibilityVersion, ...result, domains: result.domains.map((d) => domainDocument(d, before)) },
+    warnings,
   };
 }
 

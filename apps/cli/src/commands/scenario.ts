@@ -3,12 +3,14 @@
  * steps run with the scheduler live between them, and the result is the final placement of every
  * pod the scheduler handled plus what each step changed.
  */
+import { podKeyOf } from '@schedlab/k8s';
 import type { Node } from '@schedlab/k8s';
-import { runScenario, type Change, type ScenarioRun } from '@schedlab/scenarios';
+import { runAnalysis } from '@schedlab/analysis';
+import type { Change, ScenarioRun } from '@schedlab/scenarios';
 import type { PodSchedulingResult, SimulationSummary } from '@schedlab/scheduler';
-import { checkedSetup, engineOptionsOf, type SimulationFlags } from '../engine/run-simulation';
+import { analysisOptionsOf, pipelineHooks, type SimulationFlags } from '../engine/run-simulation';
 import { attributeScenarioErrors, loadScenarioFile } from '../engine/scenario-file';
-import { materializeWorkloads, rejectedKey } from '../engine/workloads';
+import { rejectedKey } from '../engine/workloads';
 import { describeSkipped, loadClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
 import type { OutputFormat } from '../output/document';
@@ -70,24 +72,25 @@ function summaryOf(placements: readonly Placement[], preempted: number): Simulat
 export function simulateScenarioDump(flags: SimulationFlags, scenarioFile: string): ScenarioOutput {
   const dump = loadClusterDump(flags.cluster);
   const scenario = loadScenarioFile(scenarioFile);
-  const engine = engineOptionsOf(flags);
-  const setup = checkedSetup(flags, engine);
-  const start = materializeWorkloads(flags.cluster, dump.objects, engine);
-  const run = attributeScenarioErrors(scenarioFile, () => attributeTo(scenarioFile, () => runScenario(start.items, scenario, engine)));
-  const before = start.initial ?? [];
+  const outcome = runAnalysis('scenario', dump.objects, analysisOptionsOf(flags), { scenario }, {
+    ...pipelineHooks(flags),
+    analysis: (step) => attributeScenarioErrors(scenarioFile, () => attributeTo(scenarioFile, step)),
+  });
+  const { run } = outcome.result;
+  const before = outcome.initial ?? [];
   const initialChanges = changesOf([...before, ...run.initial]);
   const steps = stepSummaries(initialChanges, run.steps);
   const preempted = steps.reduce((n, s) => n + s.changes.filter((c) => c.type === 'podPreempted').length, 0);
-  const placements = [...finalPlacements(run, before), ...start.rejected.map((r) => rejectedPlacement(rejectedKey(r), r.message))];
+  const placements = [...finalPlacements(run, before), ...outcome.rejected.map((r) => rejectedPlacement(rejectedKey(r), r.message))];
   const unmodelledKinds: Record<string, number> = {};
   for (const o of dump.state.unmodelled) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
   return {
     document: {
-      compatibilityVersion: setup.features.version,
+      compatibilityVersion: outcome.compatibilityVersion,
       summary: summaryOf(placements, preempted),
       placements,
-      orphanPods: dump.state.orphanPods.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`),
-      unmodelledKinds: start.initial ? {} : unmodelledKinds,
+      orphanPods: dump.state.orphanPods.map((p) => podKeyOf(p)),
+      unmodelledKinds: outcome.initial ? {} : unmodelledKinds,
       scenario: { file: scenarioFile, ...(scenario.name ? { name: scenario.name } : {}), steps },
     },
     warnings: describeSkipped(flags.cluster, dump.skipped),

@@ -1,30 +1,36 @@
-import type { KubeObject } from '@schedlab/k8s';
-import type { EngineSetup } from '@schedlab/scheduler';
-import type { EngineOptions } from '@schedlab/scenarios';
+import { runAnalysis, type AnalysisOutcome, type AnalysisType, type RequestOf, type ResultOf } from '@schedlab/analysis';
 import { describeSkipped, loadClusterDump, type ClusterDump } from '../input/cluster-dump';
-import { checkedSetup, engineOptionsOf, type SimulationFlags } from './run-simulation';
-import { materializeWorkloads } from './workloads';
+import { analysisOptionsOf, pipelineHooks, type SimulationFlags } from './run-simulation';
 
-/** What every analysis command starts from: the dump as it is once its workloads run. */
-export interface AnalysisInput {
+/** An analysis of a dump: the dump as loaded, the pipeline's outcome and the lines for stderr. */
+export interface DumpAnalysis<T extends AnalysisType> {
   dump: ClusterDump;
-  items: KubeObject[];
-  engine: EngineOptions;
-  setup: EngineSetup;
+  outcome: AnalysisOutcome<ResultOf<T>>;
   /** Lines for stderr: ignored objects and objects admission refused. */
   warnings: string[];
 }
 
-export function loadAnalysisInput(flags: SimulationFlags): AnalysisInput {
+/**
+ * Runs one analysis of the dump through the pipeline (@schedlab/analysis). `attribute` wraps the
+ * analysis step when its errors belong to another input file (a pod template, a scenario).
+ */
+export function analyzeDump<T extends AnalysisType>(
+  flags: SimulationFlags,
+  type: T,
+  request: RequestOf<T>,
+  attribute?: <R>(step: () => R) => R,
+): DumpAnalysis<T> {
   const dump = loadClusterDump(flags.cluster);
-  const engine = engineOptionsOf(flags);
-  const setup = checkedSetup(flags, engine);
-  const materialized = materializeWorkloads(flags.cluster, dump.objects, engine);
+  const hooks = pipelineHooks(flags);
+  const outcome = runAnalysis(type, dump.objects, analysisOptionsOf(flags), request, {
+    ...hooks,
+    ...(attribute ? { analysis: attribute } : {}),
+  });
   const warnings = [
     ...describeSkipped(flags.cluster, dump.skipped),
-    ...materialized.rejected.map((r) => `schedlab: ${flags.cluster}: admission rejected ${r.object}: ${r.message}`),
+    ...outcome.rejected.map((r) => `schedlab: ${flags.cluster}: admission rejected ${r.object}: ${r.message}`),
   ];
-  return { dump, items: materialized.items, engine, setup, warnings };
+  return { dump, outcome, warnings };
 }
 
 export function writeWarnings(warnings: readonly string[]): void {

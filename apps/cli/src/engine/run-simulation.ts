@@ -1,18 +1,7 @@
 import type { Pod } from '@schedlab/k8s';
-import {
-  buildClusterState,
-  setupEngine,
-  simulate,
-  type ClusterObjects,
-  type SimulationResult,
-  type TieBreak,
-} from '@schedlab/scheduler';
-import { settleImmediateClaims } from '@schedlab/storage';
-import {
-  scheduleUnexpandedWorkloads,
-  unmodelledOnceExpanded,
-  type RejectedObject,
-} from '@schedlab/workloads';
+import { runAnalysis, type PipelineHooks } from '@schedlab/analysis';
+import { setupEngine, type ClusterObjects, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
+import type { RejectedObject } from '@schedlab/workloads';
 import { loadClusterDump, type ClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
@@ -30,6 +19,7 @@ export interface SimulationFlags {
 }
 
 export interface SimulationRun {
+  /** The dump as the scheduler found it: the PV controller's bindings written in. */
   dump: ClusterDump;
   result: SimulationResult;
   setup: ReturnType<typeof setupEngine>;
@@ -60,75 +50,50 @@ export function engineOptionsOf(flags: SimulationFlags) {
   };
 }
 
-/** Validates the profile and version, attributing problems to the profile file (or the flag). */
-export function checkedSetup(
-  flags: SimulationFlags,
-  engine: Pick<ReturnType<typeof engineOptionsOf>, 'schedulerConfiguration' | 'compatibilityVersion'>,
-) {
-  // The version and feature gates are command-line input; the configuration is the profile's.
-  return attributeTo(flags.profile ?? '--compatibility-version', () => setupEngine(engine));
+/** The pipeline's options for the flags: the engine's and the PV controller switch. */
+export function analysisOptionsOf(flags: SimulationFlags) {
+  return { ...engineOptionsOf(flags), pvController: flags.pvController };
 }
 
 /**
- * Loads the dump and profile, then schedules every pending pod. Input problems are attributed to
- * the file they come from: the profile for configuration errors, the dump for everything else.
- * Workloads without pods are expanded and admitted first (see ./workloads).
+ * Where the pipeline's errors come from: the profile (or the version flag) for configuration
+ * errors, the dump for everything else (invalid workloads included).
+ */
+export function pipelineHooks(flags: SimulationFlags): Required<Pick<PipelineHooks, 'cluster' | 'setup'>> {
+  return {
+    cluster: (step) => attributeWorkloadErrors(flags.cluster, step),
+    setup: (step) => attributeTo(flags.profile ?? '--compatibility-version', step),
+  };
+}
+
+/**
+ * Loads the dump and profile, then schedules every pending pod through the analysis pipeline
+ * (@schedlab/analysis: PV controller, workload expansion and admission, engine). Only reading
+ * the files and naming the file a problem comes from happen here.
  */
 export function runSimulation(
   flags: SimulationFlags,
   onProgress?: (done: number, total: number) => void,
   replay: ReplayTarget = {},
 ): SimulationRun {
-  const dump = settledDump(loadClusterDump(flags.cluster), flags);
-  const engine = {
-    ...engineOptionsOf(flags),
-    ...(replay.explainPod
-      ? { explainPods: new Set([replay.explainPod]), stopAfterPod: replay.explainPod }
-      : {}),
+  const loaded = loadClusterDump(flags.cluster);
+  const options = {
+    ...analysisOptionsOf(flags),
+    ...(replay.explainPod ? { explainPods: new Set([replay.explainPod]), stopAfterPod: replay.explainPod } : {}),
   };
-  const setup = checkedSetup(flags, engine);
-  const workloads = attributeWorkloadErrors(flags.cluster, () =>
-    scheduleUnexpandedWorkloads(dump.objects, engine),
+  const outcome = runAnalysis(
+    'simulate',
+    loaded.objects,
+    options,
+    { known: { items: loaded.objects, state: loaded.state } },
+    {
+      ...pipelineHooks(flags),
+      report: (p) => {
+        if (p.phase === 'scheduling') onProgress?.(p.podsProcessed, p.podsTotal);
+      },
+    },
   );
-  if (workloads) {
-    const run = workloads.simulation;
-    const unmodelledKinds: Record<string, number> = {};
-    for (const o of dump.state.unmodelled) {
-      if (!unmodelledOnceExpanded(o.kind)) continue; // their controllers ran
-      unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
-    }
-    const result: SimulationResult = {
-      compatibilityVersion: setup.features.version,
-      summary: run.summary,
-      results: run.results,
-      orphanPods: dump.state.orphanPods.map(
-        (p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`,
-      ),
-      unmodelledKinds,
-    };
-    return {
-      dump,
-      result,
-      setup,
-      rejected: workloads.rejected,
-      objects: run.simulator.objects,
-      pods: workloads.pods,
-    };
-  }
-  const result = attributeTo(flags.cluster, () => simulate(dump.state, { ...engine, onProgress }));
-  // The engine's simulator writes VolumeBinding's PreBind results into the state's objects.
-  const pods = [...dump.state.runningPods, ...dump.state.pendingPods];
-  return { dump, result, setup, rejected: [], objects: dump.state.objects, pods };
-}
-
-/**
- * The dump as the cluster would hold it when pods reach the scheduler: the PV controller has bound
- * or provisioned unbound claims of Immediate classes (zone chosen by the seed, not by the pods).
- * `--no-pv-controller` skips this to show the scheduler alone.
- */
-function settledDump(dump: ClusterDump, flags: SimulationFlags): ClusterDump {
-  if (flags.pvController === false) return dump;
-  const { items } = settleImmediateClaims(dump.objects, { seed: flags.seed });
-  if (items.length === dump.objects.length && items.every((o, i) => o === dump.objects[i])) return dump;
-  return { ...dump, objects: items, state: attributeTo(dump.file, () => buildClusterState(items)) };
+  const run = outcome.result;
+  const dump = run.state === loaded.state ? loaded : { ...loaded, objects: [...outcome.items], state: run.state };
+  return { dump, result: run.result, setup: outcome.setup, rejected: run.rejected, objects: run.objects, pods: run.pods };
 }

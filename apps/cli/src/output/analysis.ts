@@ -1,7 +1,6 @@
 import { Option } from 'commander';
-import type { Node } from '@schedlab/k8s';
+import { zoneOf, type Node } from '@schedlab/k8s';
 import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from './document';
-import { zoneOfNode } from './placements';
 
 /** `-o table|json|yaml`, as every result-printing command takes it. */
 export function outputOption(): Option {
@@ -15,7 +14,7 @@ export function renderAnalysis(document: unknown, format: OutputFormat, table: (
 
 export function zoneLookup(nodes: readonly Node[]): (node: string) => string | null {
   const byName = new Map(nodes.map((n) => [n.metadata?.name ?? '', n]));
-  return (node) => zoneOfNode(byName.get(node));
+  return (node) => zoneOf(byName.get(node)) ?? null;
 }
 
 export const percent = (ratio: number): string => `${(ratio * 100).toFixed(1)}%`;

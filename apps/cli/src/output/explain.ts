@@ -1,4 +1,4 @@
-import type { Node } from '@schedlab/k8s';
+import { zoneOf, type Node } from '@schedlab/k8s';
 import {
   numFeasibleNodesToFind,
   type AttemptSummary,
@@ -6,7 +6,6 @@ import {
   type ResolvedProfile,
   type ScoredNode,
 } from '@schedlab/scheduler';
-import { zoneOfNode } from './placements';
 import { formatTable } from './table';
 
 /** Everything `explain` needs to lay out one pod's scheduling decision. */
@@ -50,7 +49,7 @@ export function filterVerdictRows(attempt: AttemptSummary, nodes: readonly Node[
   const feasible = new Set(attempt.feasible);
   return nodes.map((node) => [
     nodeName(node),
-    zoneOfNode(node) ?? '',
+    zoneOf(node) ?? '',
     ...verdictOf(attempt, nodeName(node), feasible),
   ]);
 }
@@ -256,7 +255,7 @@ export function formatExplanation(
   detail: ExplainDetail = { kind: 'summary' },
 ): string[] {
   const r = input.result;
-  const zone = r.node ? zoneOfNode(input.nodes.find((n) => nodeName(n) === r.node)) : null;
+  const zone = r.node ? (zoneOf(input.nodes.find((n) => nodeName(n) === r.node)) ?? null) : null;
   const lines = [
     `Pod ${r.pod}  priority ${r.priority}  scheduler ${r.schedulerName}`,
     `Result: ${r.outcome}${r.node ? ` on ${r.node}${zone ? ` (${zone})` : ''}` : ''}${r.victims?.length ? ` after preempting ${r.victims.join(', ')}` : ''}`,

@@ -1,9 +1,7 @@
-import type { Node } from '@schedlab/k8s';
+import { zoneOf, type Node } from '@schedlab/k8s';
 import type { PodOutcome, PodSchedulingResult, SimulationResult, SimulationSummary } from '@schedlab/scheduler';
 import type { PlacementVolume, StorageDocument } from './storage';
 import { formatTable } from './table';
-
-const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
 
 /** Where one pending pod went, or why it did not. */
 export interface Placement {
@@ -33,18 +31,12 @@ export interface SimulationDocument {
   storage?: StorageDocument;
 }
 
-export function zoneOfNode(node: Node | undefined): string | null {
-  const labels = node?.metadata?.labels ?? {};
-  for (const key of ZONE_LABELS) if (labels[key]) return labels[key];
-  return null;
-}
-
 export function toPlacement(result: PodSchedulingResult, nodesByName: ReadonlyMap<string, Node>): Placement {
   const placement: Placement = {
     pod: result.pod,
     outcome: result.outcome,
     node: result.node,
-    zone: result.node ? zoneOfNode(nodesByName.get(result.node)) : null,
+    zone: result.node ? (zoneOf(nodesByName.get(result.node)) ?? null) : null,
     priority: result.priority,
   };
   const message = result.firstAttempt?.message ?? result.message;

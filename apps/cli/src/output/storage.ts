@@ -3,9 +3,9 @@
  * volume is and how it got there (already bound, bound by the scheduler to an existing PV, or
  * provisioned for the chosen node), and @schedlab/storage's summary per StorageClass and zone.
  */
-import { tryParseQuantity, type Node, type PersistentVolume, type Pod } from '@schedlab/k8s';
+import { LABEL_HOSTNAME, podKeyOf, namespaceOf, tryParseQuantity, type Node, type PersistentVolume, type Pod } from '@schedlab/k8s';
 import { volumeBinding, type ClusterObjects, type PodSchedulingResult } from '@schedlab/scheduler';
-import { HOSTNAME_LABEL, storageSummary, zoneOfVolume, type ClassStorage } from '@schedlab/storage';
+import { storageSummary, zoneOfVolume, type ClassStorage } from '@schedlab/storage';
 import { formatTable } from './table';
 
 const h = volumeBinding.pvHelpers;
@@ -69,7 +69,6 @@ export interface StorageInput {
   results: readonly PodSchedulingResult[];
 }
 
-const keyOfPod = (p: Pod) => `${p.metadata?.namespace || 'default'}/${p.metadata?.name ?? ''}`;
 /** Bytes of a storage quantity; one that does not parse counts as nothing, as in storageSummary. */
 const parseBytes = (q: unknown): number => tryParseQuantity(String(q ?? '0'))?.value() ?? 0;
 
@@ -77,7 +76,7 @@ const parseBytes = (q: unknown): number => tryParseQuantity(String(q ?? '0'))?.v
 function claimUsers(pods: readonly Pod[]): Map<string, Pod[]> {
   const users = new Map<string, Pod[]>();
   for (const pod of pods) {
-    const ns = pod.metadata?.namespace || 'default';
+    const ns = namespaceOf(pod);
     for (const v of pod.spec?.volumes ?? []) {
       const claim = h.claimNameOfVolume(pod, v);
       if (!claim) continue;
@@ -105,9 +104,9 @@ function pinnedNode(pv: PersistentVolume, nodes: readonly Node[]): string | unde
   const names = new Set<string>();
   for (const term of pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []) {
     for (const e of term.matchExpressions ?? []) {
-      if (e.key !== HOSTNAME_LABEL || e.operator !== 'In') continue;
+      if (e.key !== LABEL_HOSTNAME || e.operator !== 'In') continue;
       for (const v of e.values ?? []) {
-        const node = nodes.find((n) => (n.metadata?.labels?.[HOSTNAME_LABEL] ?? n.metadata?.name) === v);
+        const node = nodes.find((n) => (n.metadata?.labels?.[LABEL_HOSTNAME] ?? n.metadata?.name) === v);
         names.add(node?.metadata?.name ?? v);
       }
     }
@@ -129,7 +128,7 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
   if (claims.length === 0 && users.size === 0) return undefined;
 
   const classes = storageSummary({ objects, nodes, pods, results });
-  const placements = new Map<string, string | null>(pods.map((p) => [keyOfPod(p), p.spec?.nodeName ?? null]));
+  const placements = new Map<string, string | null>(pods.map((p) => [podKeyOf(p), p.spec?.nodeName ?? null]));
   for (const r of results) placements.set(r.pod, r.node);
   const pendingReasons = new Map(classes.flatMap((c) => c.pendingClaims.map((p) => [p.claim, p.reason] as const)));
   const how = engineBindings(results);
@@ -146,7 +145,7 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
       capacity: bound ? String(pv.spec?.capacity?.storage ?? requested) : requested,
       requested,
       zone: bound ? zoneOfVolume(pv, nodes) : '',
-      pods: (users.get(claim) ?? []).map((p) => ({ pod: keyOfPod(p), node: placements.get(keyOfPod(p)) ?? null })),
+      pods: (users.get(claim) ?? []).map((p) => ({ pod: podKeyOf(p), node: placements.get(podKeyOf(p)) ?? null })),
       binding: bound ? (how.get(claim) ?? 'pre-bound') : 'pending',
     };
     const node = bound ? pinnedNode(pv, nodes) : undefined;
@@ -164,7 +163,7 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
       capacity: '',
       requested: '',
       zone: '',
-      pods: claimPods.map((p) => ({ pod: keyOfPod(p), node: placements.get(keyOfPod(p)) ?? null })),
+      pods: claimPods.map((p) => ({ pod: podKeyOf(p), node: placements.get(podKeyOf(p)) ?? null })),
       binding: 'missing',
       reason: missingClaimReason(claim),
     });

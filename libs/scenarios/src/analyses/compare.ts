@@ -3,6 +3,7 @@
  * became (un)schedulable, how utilization and its spread changed, and how much capacity is
  * stranded on nodes that cannot host any pending pod.
  */
+import { podKeyOf } from '@schedlab/k8s';
 import type { KubeObject } from '@schedlab/k8s';
 import { runScenario } from '../scenario/run';
 import type { Scenario } from '../scenario/schema';
@@ -31,7 +32,7 @@ export interface CompareResult {
 
 export function strandedCapacity(world: World): StrandedCapacity {
   const out: StrandedCapacity = { nodes: [], cpu: 0, memory: 0, pods: 0 };
-  const pending = world.pendingPods().map((p) => world.lastResults.get(`${p.metadata?.namespace || 'default'}/${p.metadata?.name}`));
+  const pending = world.pendingPods().map((p) => world.lastResults.get(podKeyOf(p)));
   if (pending.length === 0) return out;
   const side = outcomeOf(world);
   for (const [name, u] of Object.entries(side.utilization.nodes)) {

@@ -4,12 +4,13 @@
  * whose removal still schedules everything is dropped (most expensive first). Pods that no
  * template could host are reported with the FitError against a cluster of only that template.
  */
+import { podKeyOf } from '@schedlab/k8s';
 import type { KubeObject } from '@schedlab/k8s';
 import { buildClusterState, createSimulator, schedulePending } from '@schedlab/scheduler';
 import { nodeFromTemplate } from '../scenario/nodes';
 import { runScenario } from '../scenario/run';
 import type { NodeTemplate } from '../scenario/schema';
-import { EngineOptions, World, podKeyOf } from '../scenario/world';
+import { EngineOptions, World } from '../scenario/world';
 
 export interface NodesNeededResult {
   /** template name → nodes to add (templates not needed are absent). */

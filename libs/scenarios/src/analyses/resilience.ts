@@ -3,11 +3,11 @@
  * (full scheduling with preemption on the survivors); workloads whose replicas on the survivors
  * fall below their PodDisruptionBudget (or to zero without one) lose availability.
  */
+import { podKeyOf, zoneOf } from '@schedlab/k8s';
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import { budgetStatus, budgetsFor } from '../scenario/disruption';
 import { workloadOf } from '../scenario/controllers';
-import { zoneOf } from '../scenario/nodes';
-import { EngineOptions, World, podKeyOf } from '../scenario/world';
+import { EngineOptions, World } from '../scenario/world';
 import { nodeLoss } from './node-loss';
 
 export interface WorkloadImpact {

@@ -1,8 +1,9 @@
 /** "What happens if…": run a scenario, schedule everything pending, report where pods ended up. */
+import { podKeyOf } from '@schedlab/k8s';
 import type { KubeObject } from '@schedlab/k8s';
 import { ScenarioRun, runScenario } from '../scenario/run';
 import type { Scenario } from '../scenario/schema';
-import { EngineOptions, World, podKeyOf } from '../scenario/world';
+import { EngineOptions, World } from '../scenario/world';
 import { UtilizationReport, utilization } from './utilization';
 
 export interface UnschedulableGroup {

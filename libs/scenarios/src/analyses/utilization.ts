@@ -1,6 +1,6 @@
 /** Requested vs allocatable per node and zone, from the objects of a (settled) cluster. */
 import { Node, Pod, nodeAllocatable, podRequests } from '@schedlab/k8s';
-import { zoneOf } from '../scenario/nodes';
+import { zoneOf } from '@schedlab/k8s';
 
 export interface ResourceUse {
   requested: number;

@@ -4,11 +4,11 @@
  * pods, claims, ReplicaSets and Jobs a real cluster would; refused objects are reported with the
  * API server's message. OrderedReady StatefulSets create one ordinal per scheduled predecessor.
  */
+import { podKeyOf, namespaceOf } from '@schedlab/k8s';
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import { InvalidWorkloadsError, admitStatefulSetStep, expandWorkloads, withUid, type ExpansionResult, type RejectedObject } from '@schedlab/workloads';
 import { StepError } from './nodes';
 import type { OperationContext } from './operations';
-import { podKeyOf } from './world';
 
 /** Kinds whose controllers @schedlab/workloads runs on apply (ReplicaSets stay with the scenario's own controller). */
 export const EXPANDED_ON_APPLY: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
@@ -20,7 +20,7 @@ function admissionContext(items: readonly KubeObject[]): KubeObject[] {
   return items.filter((o) => ADMISSION_CONTEXT_KINDS.has(o.kind) || (o.kind === 'Pod' && (o as unknown as Pod).spec?.nodeName));
 }
 
-const idOf = (o: KubeObject) => `${o.kind}/${o.metadata?.namespace || 'default'}/${o.metadata?.name}`;
+const idOf = (o: KubeObject) => `${o.kind}/${namespaceOf(o)}/${o.metadata?.name}`;
 
 function reportRejected(ctx: OperationContext, rejected: readonly RejectedObject[]): void {
   for (const r of rejected) ctx.changes.push({ type: 'objectRejected', object: r.object, detail: r.message });
@@ -43,9 +43,9 @@ function addObjects(ctx: OperationContext, objects: readonly KubeObject[]): void
 /** Steps an OrderedReady StatefulSet: settle, tell the controller which pods were bound, create the next. */
 function runStatefulSetSteps(ctx: OperationContext, expansion: ExpansionResult): void {
   for (const controller of expansion.statefulSets) {
-    const ns = controller.set.metadata?.namespace || 'default';
+    const ns = namespaceOf(controller.set);
     const owner = `StatefulSet/${controller.set.metadata?.name}`;
-    let created = expansion.pods.filter((p) => (p.metadata?.namespace || 'default') === ns && controller.ordinalOf(p.metadata?.name ?? '') !== undefined);
+    let created = expansion.pods.filter((p) => namespaceOf(p) === ns && controller.ordinalOf(p.metadata?.name ?? '') !== undefined);
     while (created.length > 0) {
       ctx.settle();
       for (const p of created) controller.observe(p.metadata!.name!, Boolean(ctx.world.pod(podKeyOf(p))?.spec?.nodeName));
@@ -61,8 +61,8 @@ function runStatefulSetSteps(ctx: OperationContext, expansion: ExpansionResult):
 
 export function applyWorkload(obj: KubeObject, ctx: OperationContext): void {
   const { world } = ctx;
-  const ns = obj.metadata?.namespace || 'default';
-  const exists = world.items.some((i) => i.kind === obj.kind && i.metadata?.name === obj.metadata?.name && (i.metadata?.namespace || 'default') === ns);
+  const ns = namespaceOf(obj);
+  const exists = world.items.some((i) => i.kind === obj.kind && i.metadata?.name === obj.metadata?.name && namespaceOf(i) === ns);
   if (exists) throw new StepError('manifests', `${obj.kind} "${ns}/${obj.metadata?.name}" already exists: updates (rollouts) are not simulated; use scale or delete`);
   let expansion: ExpansionResult;
   try {

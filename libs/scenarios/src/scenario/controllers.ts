@@ -4,8 +4,9 @@
  * scenario), bare pods are lost, and ReplicaSets/StatefulSets/ReplicationControllers create or
  * delete pods to match spec.replicas.
  */
+import { podKeyOf, namespaceOf } from '@schedlab/k8s';
 import type { KubeObject, ObjectMeta, OwnerReference, Pod } from '@schedlab/k8s';
-import { Change, World, podKeyOf } from './world';
+import { Change, World } from './world';
 
 export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 const RS_LIKE = new Set(['ReplicaSet', 'ReplicationController', 'StatefulSet']);
@@ -27,7 +28,7 @@ export function isDaemonSetPod(pod: Pod): boolean {
 /** "Kind/name" of a pod's controlling workload, or undefined for a bare pod. */
 export function workloadOf(pod: Pod): string | undefined {
   const c = controllerOf(pod);
-  return c ? `${c.kind}/${pod.metadata?.namespace || 'default'}/${c.name}` : undefined;
+  return c ? `${c.kind}/${namespaceOf(pod)}/${c.name}` : undefined;
 }
 
 export function pendingCopy(pod: Pod): Pod {
@@ -76,10 +77,10 @@ interface WorkloadObject extends KubeObject {
 }
 
 export function podsOwnedBy(world: World, owner: KubeObject): Pod[] {
-  const ns = owner.metadata?.namespace || 'default';
+  const ns = namespaceOf(owner);
   return world
     .pods()
-    .filter((p) => (p.metadata?.namespace || 'default') === ns && controllerOf(p)?.kind === owner.kind && controllerOf(p)?.name === owner.metadata?.name);
+    .filter((p) => namespaceOf(p) === ns && controllerOf(p)?.kind === owner.kind && controllerOf(p)?.name === owner.metadata?.name);
 }
 
 function newPod(world: World, owner: WorkloadObject, name: string): Pod {
@@ -91,7 +92,7 @@ function newPod(world: World, owner: WorkloadObject, name: string): Pod {
     metadata: {
       ...template.metadata,
       name,
-      namespace: owner.metadata?.namespace || 'default',
+      namespace: namespaceOf(owner),
       creationTimestamp: new Date(Date.parse('2030-01-01T00:00:00Z') + world.clock * 1000).toISOString().replace('.000Z', 'Z'),
       ownerReferences: [
         { apiVersion: owner.apiVersion ?? 'apps/v1', kind: owner.kind, name: owner.metadata?.name ?? '', uid: owner.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true },
@@ -130,7 +131,7 @@ export function reconcileReplicas(world: World, owner: WorkloadObject, changes: 
   const name = owner.metadata?.name ?? '';
   if (pods.length < want) {
     const taken = new Set(world.pods().map(podKeyOf));
-    const ns = owner.metadata?.namespace || 'default';
+    const ns = namespaceOf(owner);
     for (let ordinal = 0, created = 0; created < want - pods.length; ordinal++) {
       const podName = owner.kind === 'StatefulSet' ? `${name}-${ordinal}` : `${name}-${randomSuffix(world)}`;
       if (taken.has(`${ns}/${podName}`)) continue;

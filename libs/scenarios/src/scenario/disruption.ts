@@ -3,7 +3,7 @@
  * scenario's current state the way the disruption controller would: healthy pods are bound to a
  * Ready node; expected pods come from the controllers' scale when the budget needs it.
  */
-import { LabelSelector, Node, Pod, PodDisruptionBudget, selectorFromLabelSelector } from '@schedlab/k8s';
+import { namespaceOf, LabelSelector, Node, Pod, PodDisruptionBudget, selectorFromLabelSelector } from '@schedlab/k8s';
 import { controllerOf } from './controllers';
 import { World } from './world';
 
@@ -38,16 +38,16 @@ function scaled(value: number | string, total: number, field: string): number {
 }
 
 export function budgetsFor(world: World, pod: Pod): PodDisruptionBudget[] {
-  const ns = pod.metadata?.namespace || 'default';
+  const ns = namespaceOf(pod);
   return world.ofKind<PodDisruptionBudget>('PodDisruptionBudget').filter((pdb) => {
-    if ((pdb.metadata?.namespace || 'default') !== ns) return false;
+    if (namespaceOf(pdb) !== ns) return false;
     // policy/v1: an empty selector selects every pod of the namespace.
     return selectorFromLabelSelector((pdb.spec?.selector ?? {}) as LabelSelector).matches(pod.metadata?.labels);
   });
 }
 
 function controllerScale(world: World, ns: string, kind: string, name: string): number | undefined {
-  const owner = world.items.find((i) => i.kind === kind && i.metadata?.name === name && (i.metadata?.namespace || 'default') === ns) as
+  const owner = world.items.find((i) => i.kind === kind && i.metadata?.name === name && namespaceOf(i) === ns) as
     | { spec?: { replicas?: number }; metadata?: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] } }
     | undefined;
   if (!owner) return undefined;
@@ -58,9 +58,9 @@ function controllerScale(world: World, ns: string, kind: string, name: string): 
 }
 
 export function budgetStatus(world: World, pdb: PodDisruptionBudget): BudgetStatus {
-  const ns = pdb.metadata?.namespace || 'default';
+  const ns = namespaceOf(pdb);
   const selector = selectorFromLabelSelector((pdb.spec?.selector ?? {}) as LabelSelector);
-  const pods = world.pods().filter((p) => (p.metadata?.namespace || 'default') === ns && selector.matches(p.metadata?.labels));
+  const pods = world.pods().filter((p) => namespaceOf(p) === ns && selector.matches(p.metadata?.labels));
   const nodes = new Map(world.nodes().map((n) => [n.metadata?.name ?? '', n]));
   const currentHealthy = pods.filter((p) => p.spec?.nodeName && nodeIsReady(nodes.get(p.spec.nodeName))).length;
   const controllerCount = (): number => {

@@ -1,11 +1,7 @@
 /** Addressing nodes (names, kubectl-style label selectors) and making new ones. */
-import { Node, Requirement, RequirementOperator, Selector, Taint, requirementErrors, selectorFromRequirements } from '@schedlab/k8s';
+import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE, Node, Requirement, RequirementOperator, Selector, Taint, requirementErrors, selectorFromRequirements } from '@schedlab/k8s';
 import type { NodeSelection, NodeTemplate, StepArgs } from './schema';
 import { World, nodeNameOf } from './world';
-
-export const ZONE_LABEL = 'topology.kubernetes.io/zone';
-export const LEGACY_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
-export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 
 /** A problem with one field of a step's arguments, relative to the step (e.g. "nodes"). */
 export class StepError extends Error {
@@ -87,16 +83,13 @@ export function selectNodes(world: World, selection: NodeSelection, field = 'nod
   return picked;
 }
 
-export function zoneOf(node: Node): string | undefined {
-  return node.metadata?.labels?.[ZONE_LABEL] ?? node.metadata?.labels?.[LEGACY_ZONE_LABEL];
-}
 
 /** A fresh node of a template: labels (with hostname), taints, allocatable = capacity. */
 export function nodeFromTemplate(name: string, template: Pick<NodeTemplate, 'labels' | 'taints' | 'allocatable'>): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, labels: { ...template.labels, [HOSTNAME_LABEL]: name } },
+    metadata: { name, labels: { ...template.labels, [LABEL_HOSTNAME]: name } },
     spec: template.taints?.length ? { taints: template.taints.map((t) => ({ ...t })) as Taint[] } : {},
     status: {
       capacity: { ...template.allocatable } as Record<string, string>,
@@ -109,7 +102,7 @@ export function nodeFromTemplate(name: string, template: Pick<NodeTemplate, 'lab
 /** A new node like an existing one: same labels (own hostname), taints, capacity; no images, schedulable. */
 export function cloneNode(source: Node, name: string): Node {
   const node = structuredClone(source);
-  node.metadata = { name, labels: { ...source.metadata?.labels, [HOSTNAME_LABEL]: name }, annotations: source.metadata?.annotations };
+  node.metadata = { name, labels: { ...source.metadata?.labels, [LABEL_HOSTNAME]: name }, annotations: source.metadata?.annotations };
   if (node.spec) {
     delete node.spec.unschedulable;
     delete node.spec.providerID;
@@ -151,7 +144,7 @@ export function buildAddedNodes(world: World, args: StepArgs['addNodes'], templa
   return freshNodeNames(world, prefix, args.count).map((name) => {
     const node = base(name);
     const labels = { ...node.metadata!.labels, ...args.labels };
-    if (args.zone !== undefined) labels[ZONE_LABEL] = args.zone;
+    if (args.zone !== undefined) labels[LABEL_TOPOLOGY_ZONE] = args.zone;
     node.metadata!.labels = labels;
     if (args.taints) node.spec = { ...node.spec, taints: [...(node.spec?.taints ?? []), ...(args.taints as Taint[])] };
     if (args.allocatable && (args.template !== undefined || args.cloneOf !== undefined)) {

@@ -1,12 +1,12 @@
 /** One handler per scenario operation: each mutates the world and records what changed. */
-import { KubeObject, Node, Pod, Taint, parseKubernetesObjects } from '@schedlab/k8s';
+import { podKeyOf, namespaceOf, zoneOf, KubeObject, Node, Pod, Taint, parseKubernetesObjects } from '@schedlab/k8s';
 import { controllerOf, isDaemonSetPod, isMirrorPod, isReplicaController, podGone, podsOwnedBy, reconcileReplicas } from './controllers';
 import { EXPANDED_ON_APPLY, applyWorkload } from './apply-workloads';
 import { checkEviction } from './disruption';
-import { StepError, buildAddedNodes, parseLabelSelector, selectNodes, zoneOf } from './nodes';
+import { StepError, buildAddedNodes, parseLabelSelector, selectNodes } from './nodes';
 import type { NodeTemplate, StepArgs, StepKind } from './schema';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, runTaintManager } from './taint-manager';
-import { Change, World, nodeNameOf, podKeyOf } from './world';
+import { Change, World, nodeNameOf } from './world';
 
 export interface OperationContext {
   world: World;
@@ -94,7 +94,7 @@ function deleteObjects(args: StepArgs['delete'], ctx: OperationContext): void {
   const targets = world.items.filter(
     (i) =>
       i.kind === args.kind &&
-      (i.metadata?.namespace || 'default') === ns &&
+      namespaceOf(i) === ns &&
       (args.name === undefined || i.metadata?.name === args.name) &&
       (!sel || sel.matches(i.metadata?.labels)),
   );
@@ -130,7 +130,7 @@ function scaleWorkload(args: StepArgs['scale'], ctx: OperationContext): void {
   const { world, changes } = ctx;
   const ns = args.namespace ?? 'default';
   const find = (kind: string, name: string) =>
-    world.items.find((i) => i.kind === kind && i.metadata?.name === name && (i.metadata?.namespace || 'default') === ns) as Workload | undefined;
+    world.items.find((i) => i.kind === kind && i.metadata?.name === name && namespaceOf(i) === ns) as Workload | undefined;
   const target = find(args.kind, args.name);
   if (!target) throw new StepError('name', `no ${args.kind} "${ns}/${args.name}" in the cluster`);
   let controlled: Workload = target;
@@ -165,14 +165,14 @@ function applyObjects(args: StepArgs['apply'], ctx: OperationContext): void {
   }
   if (args.objects) objects.push(...parseKubernetesObjects(JSON.stringify(args.objects)).objects);
   for (const obj of objects) {
-    const ns = obj.kind === 'Node' ? undefined : obj.metadata?.namespace || 'default';
+    const ns = obj.kind === 'Node' ? undefined : namespaceOf(obj);
     const id = ns ? `${obj.kind}/${ns}/${obj.metadata?.name}` : `${obj.kind}/${obj.metadata?.name}`;
     if (EXPANDED_ON_APPLY.has(obj.kind)) {
       applyWorkload(obj, ctx);
       continue;
     }
     const existing = world.items.find(
-      (i) => i.kind === obj.kind && i.metadata?.name === obj.metadata?.name && (ns === undefined || (i.metadata?.namespace || 'default') === ns),
+      (i) => i.kind === obj.kind && i.metadata?.name === obj.metadata?.name && (ns === undefined || namespaceOf(i) === ns),
     );
     if (existing && obj.kind === 'Pod') throw new StepError('manifests', `Pod "${ns}/${obj.metadata?.name}" already exists`);
     if (existing) world.replace(existing, obj);

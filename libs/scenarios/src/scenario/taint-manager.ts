@@ -5,9 +5,9 @@
  * DefaultTolerationSeconds admission tolerations (not-ready/unreachable for 300s) unless they
  * already tolerate those taints, as the API server would have given them.
  */
-import { Pod, Taint, Toleration, tolerationToleratesTaint } from '@schedlab/k8s';
+import { podKeyOf, Pod, Taint, Toleration, tolerationToleratesTaint } from '@schedlab/k8s';
 import { podGone } from './controllers';
-import { Change, World, podKeyOf } from './world';
+import { Change, World } from './world';
 
 export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';

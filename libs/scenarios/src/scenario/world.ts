@@ -4,7 +4,7 @@
  * `schedulePending` is one pass of it over every pending pod, with full engine fidelity, and
  * writes the bindings back into the objects.
  */
-import type { KubeObject, Node, Pod } from '@schedlab/k8s';
+import { podKeyOf, SeededRandom, type KubeObject, type Node, type Pod } from '@schedlab/k8s';
 import { buildClusterState, createSimulator, setupEngine } from '@schedlab/scheduler';
 import type { EngineSetup, PodSchedulingResult, SimulateOptions } from '@schedlab/scheduler';
 
@@ -40,8 +40,6 @@ export interface Change {
   detail?: string;
 }
 
-export const podKeyOf = (p: { metadata?: { namespace?: string; name?: string } }): string =>
-  `${p.metadata?.namespace || 'default'}/${p.metadata?.name ?? ''}`;
 
 export const nodeNameOf = (n: { metadata?: { name?: string } }): string => n.metadata?.name ?? '';
 
@@ -55,14 +53,14 @@ export class World {
   readonly lastResults = new Map<string, PodSchedulingResult>();
   private setup?: EngineSetup;
   private sequence = 0;
-  private rngState: number;
+  private readonly rng: SeededRandom;
 
   constructor(
     items: readonly KubeObject[],
     public engine: EngineOptions = {},
   ) {
     this.items = items.map((i) => structuredClone(i));
-    this.rngState = (engine.seed ?? 0) >>> 0;
+    this.rng = new SeededRandom(engine.seed ?? 0);
   }
 
   setEngine(engine: EngineOptions): void {
@@ -70,13 +68,9 @@ export class World {
     this.setup = undefined;
   }
 
-  /** Deterministic uniform [0,1) from the scenario's seed (mulberry32). */
+  /** Deterministic uniform [0,1) from the scenario's seed. */
   random(): number {
-    this.rngState = (this.rngState + 0x6d2b79f5) >>> 0;
-    let t = this.rngState;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.rng.next();
   }
 
   nodes(): Node[] {

@@ -2,7 +2,7 @@
  * LimitRanger: defaults container requests/limits from `Container` items (mutating), then checks
  * min, max and maxLimitRequestRatio per Container and per Pod (validating), in upstream's words.
  */
-import { Quantity } from '@schedlab/k8s';
+import { namespaceOf, Quantity } from '@schedlab/k8s';
 import type { Container, Pod } from '@schedlab/k8s';
 import { QuantityList, podLimitList, podRequestList, toQuantityList } from './resource-list';
 
@@ -38,7 +38,7 @@ export function defaultLimitRangeItem(item: LimitRangeItem): LimitRangeItem {
 }
 
 function rangesIn(namespace: string, ranges: readonly LimitRange[]): LimitRangeItem[] {
-  return ranges.filter((r) => (r.metadata?.namespace ?? 'default') === namespace).flatMap((r) => (r.spec?.limits ?? []).map(defaultLimitRangeItem));
+  return ranges.filter((r) => namespaceOf(r) === namespace).flatMap((r) => (r.spec?.limits ?? []).map(defaultLimitRangeItem));
 }
 
 function mergeDefaults(c: Container, requests: RawList, limits: RawList, label: string, notes: string[]): void {
@@ -65,7 +65,7 @@ function mergeDefaults(c: Container, requests: RawList, limits: RawList, label: 
 
 /** Mutating half: the first Container item's defaults fill what each container leaves unset. */
 export function applyLimitRangeDefaults(pod: Pod, ranges: readonly LimitRange[]): Pod {
-  const items = rangesIn(pod.metadata?.namespace ?? 'default', ranges).filter((i) => i.type === 'Container');
+  const items = rangesIn(namespaceOf(pod), ranges).filter((i) => i.type === 'Container');
   if (items.length === 0) return pod;
   // Upstream merges the defaults of every Container item; the last one wins per resource.
   const requests: RawList = {};
@@ -147,7 +147,7 @@ function checkItem(type: string, item: LimitRangeItem, req: QuantityList, lim: Q
 /** Validating half: every violation, in item order, per container then per pod. */
 export function limitRangeViolations(pod: Pod, ranges: readonly LimitRange[]): string[] {
   const errs: string[] = [];
-  for (const item of rangesIn(pod.metadata?.namespace ?? 'default', ranges)) {
+  for (const item of rangesIn(namespaceOf(pod), ranges)) {
     if (item.type === 'Container') {
       for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
         checkItem('Container', item, toQuantityList(c.resources?.requests as RawList), toQuantityList(c.resources?.limits as RawList), errs);

@@ -2,7 +2,7 @@
  * ResourceQuota admission: each object's usage, for the quotas of its namespace whose scopes match,
  * must fit `hard` on top of what is already used; otherwise the apiserver's `exceeded quota` error.
  */
-import { Quantity, parseQuantity } from '@schedlab/k8s';
+import { podKeyOf, namespaceOf, Quantity, parseQuantity } from '@schedlab/k8s';
 import type { Pod } from '@schedlab/k8s';
 import { groupResource } from './errors';
 import { QuantityList, addLists, podLimitList, podRequestList, prettyList, toQuantityList } from './resource-list';
@@ -133,7 +133,7 @@ function scopesOf(q: ResourceQuota): ScopedResourceSelectorRequirement[] {
   const out: ScopedResourceSelectorRequirement[] = (q.spec?.scopes ?? []).map((s) => ({ scopeName: s, operator: 'Exists' }));
   out.push(...(q.spec?.scopeSelector?.matchExpressions ?? []));
   for (const s of out) {
-    if (!POD_SCOPES.has(s.scopeName)) throw new Error(`ResourceQuota ${q.metadata?.namespace ?? 'default'}/${q.metadata?.name}: spec.scopes: Unsupported value: "${s.scopeName}"`);
+    if (!POD_SCOPES.has(s.scopeName)) throw new Error(`ResourceQuota ${namespaceOf(q)}/${q.metadata?.name}: spec.scopes: Unsupported value: "${s.scopeName}"`);
   }
   return out;
 }
@@ -166,7 +166,7 @@ export class QuotaTracker {
   }
 
   private applies(q: QuotaState, obj: CountedObject): boolean {
-    if ((q.quota.metadata?.namespace ?? 'default') !== (obj.metadata?.namespace ?? 'default')) return false;
+    if (namespaceOf(q.quota) !== namespaceOf(obj)) return false;
     if (q.scopes.length === 0) return true;
     if (obj.kind !== 'Pod') return false;
     return q.scopes.every((s) => scopeMatches(obj as Pod, s));
@@ -226,7 +226,7 @@ export class QuotaTracker {
     for (const q of this.quotas) {
       const used: Record<string, string> = {};
       for (const k of q.hard.keys()) used[k] = (q.used.get(k) ?? Quantity.fromNanos(0n)).toString();
-      out[`${q.quota.metadata?.namespace ?? 'default'}/${q.quota.metadata?.name}`] = used;
+      out[podKeyOf(q.quota)] = used;
     }
     return out;
   }

@@ -1,6 +1,7 @@
 // Shared controller plumbing: owner references and pods stamped out of a pod template.
 import type { Labels, ObjectMeta, OwnerReference, Pod, PodSpec } from '@schedlab/k8s';
-import { RandomInt, deterministicUid, generateName } from '../naming';
+import { namespaceOf, type RandomInt } from '@schedlab/k8s';
+import { deterministicUid, generateName } from '../naming';
 
 export interface WorkloadObject {
   apiVersion?: string;
@@ -26,13 +27,11 @@ export class WorkloadError extends Error {
 }
 
 export function describe(obj: WorkloadObject): string {
-  const ns = obj.metadata?.namespace ?? 'default';
+  const ns = namespaceOf(obj);
   return `${obj.kind ?? '<no kind>'} ${ns}/${obj.metadata?.name ?? '<unnamed>'}`;
 }
 
-export function namespaceOf(obj: WorkloadObject): string {
-  return obj.metadata?.namespace || 'default';
-}
+export { namespaceOf };
 
 export function nameOf(obj: WorkloadObject): string {
   const name = obj.metadata?.name;

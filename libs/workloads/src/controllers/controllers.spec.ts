@@ -1,6 +1,7 @@
 import type { DaemonSet, Deployment, Node, Pod, StatefulSet } from '@schedlab/k8s';
 import type { Job } from 'kubernetes-types/batch/v1';
-import { SAFE_ALPHABET, fnv32a, safeEncodeString, seededRandom } from '../naming';
+import { seededRandomInt as seededRandom } from '@schedlab/k8s';
+import { SAFE_ALPHABET, fnv32a, safeEncodeString } from '../naming';
 import { daemonPodTolerations, daemonSetPods, nodeShouldRunDaemonPod, pinToNode, reconcileDaemonSet } from './daemonset';
 import { deploymentReplicaSet, expandDeployment } from './deployment';
 import { podTemplateHash } from './hash';

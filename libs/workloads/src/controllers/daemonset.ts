@@ -5,7 +5,7 @@
  */
 import { findMatchingUntoleratedTaint, requiredNodeAffinityOf } from '@schedlab/k8s';
 import type { Affinity, DaemonSet, Node, NodeSelectorRequirement, Pod, Toleration } from '@schedlab/k8s';
-import type { RandomInt } from '../naming';
+import type { RandomInt } from '@schedlab/k8s';
 import { PodTemplate, controllerRef, nameOf, namespaceOf, podFromTemplate, requireTemplate, withUid } from './common';
 import { computeHash } from './hash';
 import { CONTROLLER_REVISION_HASH_LABEL } from './statefulset';
@@ -72,7 +72,7 @@ function templatePod(ds: DaemonSet): Pod {
   const template = requireTemplate({ ...ds, kind: 'DaemonSet' }, ds.spec?.template) as PodTemplate;
   const spec = structuredClone(template.spec!);
   spec.tolerations = addTolerations(spec.tolerations, daemonPodTolerations(spec.hostNetwork === true));
-  return { metadata: { ...structuredClone(template.metadata ?? {}), namespace: namespaceOf({ ...ds, kind: 'DaemonSet' }) }, spec };
+  return { metadata: { ...structuredClone(template.metadata ?? {}), namespace: namespaceOf(ds) }, spec };
 }
 
 export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): NodeVerdict {

@@ -1,6 +1,6 @@
 // Deployment → its first ReplicaSet <deployment>-<pod-template-hash> → that ReplicaSet's pods.
 import type { Deployment, Pod, ReplicaSet } from '@schedlab/k8s';
-import type { RandomInt } from '../naming';
+import type { RandomInt } from '@schedlab/k8s';
 import { WorkloadError, controllerRef, describe, nameOf, namespaceOf, replicasOf, requireTemplate, withUid } from './common';
 import { podTemplateHash } from './hash';
 import { replicaSetPods } from './replicaset';

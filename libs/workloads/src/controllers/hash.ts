@@ -8,7 +8,8 @@
  * hashes a canonical JSON rendering instead: the same algorithm and alphabet, stable for equal
  * templates, but not byte-identical to the hash a real cluster would print.
  */
-import { canonicalJson, fnv32a, safeEncodeString } from '../naming';
+import { canonicalJson } from '@schedlab/k8s';
+import { fnv32a, safeEncodeString } from '../naming';
 import type { PodTemplate } from './common';
 
 function appendCollisionCount(hash: number, collisionCount: number): number {

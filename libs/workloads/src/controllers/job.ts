@@ -1,7 +1,7 @@
 // Job: the active pods the job controller starts (min(parallelism, remaining completions)).
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from '@schedlab/k8s';
-import type { RandomInt } from '../naming';
+import type { RandomInt } from '@schedlab/k8s';
 import { WorkloadError, controllerRef, describe, nameOf, namespaceOf, podFromTemplate, requireTemplate, uidOf, withUid } from './common';
 
 export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';

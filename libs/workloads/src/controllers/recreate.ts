@@ -3,8 +3,10 @@
  * for ReplicaSet/ReplicationController/Job/DaemonSet pods, the same name for StatefulSet pods,
  * the same node for DaemonSet pods); bare pods and mirror pods are simply gone.
  */
+import { podKeyOf } from '@schedlab/k8s';
 import type { Pod } from '@schedlab/k8s';
-import { RandomInt, deterministicUid, generateName } from '../naming';
+import type { RandomInt } from '@schedlab/k8s';
+import { deterministicUid, generateName } from '../naming';
 import { isMirrorPod } from './static-pods';
 
 export interface Replacement {
@@ -21,7 +23,7 @@ export interface RecreateResult {
 const RECREATING_KINDS = new Set(['ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job']);
 
 function key(p: Pod): string {
-  return `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`;
+  return podKeyOf(p);
 }
 
 /**

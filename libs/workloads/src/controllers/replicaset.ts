@@ -1,6 +1,6 @@
 // ReplicaSet and ReplicationController: `replicas` pods named <owner>-<5 random characters>.
 import type { Pod, ReplicaSet, ReplicationController } from '@schedlab/k8s';
-import type { RandomInt } from '../naming';
+import type { RandomInt } from '@schedlab/k8s';
 import { controllerRef, namespaceOf, podFromTemplate, replicasOf, requireTemplate, withUid } from './common';
 
 export function replicaSetPods(rs: ReplicaSet, random: RandomInt): Pod[] {

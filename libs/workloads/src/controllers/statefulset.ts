@@ -5,7 +5,7 @@
  */
 import type { OwnerReference, PersistentVolumeClaim, Pod, StatefulSet } from '@schedlab/k8s';
 import type { Volume } from 'kubernetes-types/core/v1';
-import type { RandomInt } from '../naming';
+import type { RandomInt } from '@schedlab/k8s';
 import { deterministicUid } from '../naming';
 import { WorkloadError, controllerRef, describe, nameOf, namespaceOf, podFromTemplate, replicasOf, requireTemplate, uidOf, withUid } from './common';
 import { computeHash } from './hash';

@@ -3,7 +3,8 @@
  * <name>-<node>, bound to the node and owned by it. They are never scheduled, but count on the node.
  */
 import type { Node, Pod } from '@schedlab/k8s';
-import { canonicalJson, deterministicUid, fnv32a } from '../naming';
+import { namespaceOf, canonicalJson } from '@schedlab/k8s';
+import { deterministicUid, fnv32a } from '../naming';
 
 export const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 export const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash';
@@ -18,7 +19,7 @@ export function mirrorPod(staticPod: Pod, node: Node): Pod {
   const base = staticPod.metadata?.name;
   if (!base) throw new Error('static Pod: metadata.name: Required value');
   const name = `${base}-${nodeName}`;
-  const namespace = staticPod.metadata?.namespace || 'default';
+  const namespace = namespaceOf(staticPod);
   const hash = fnv32a(canonicalJson(staticPod.spec ?? {})).toString(16);
   const out = structuredClone(staticPod);
   out.apiVersion = 'v1';

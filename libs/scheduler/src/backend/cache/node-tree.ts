@@ -3,18 +3,12 @@
  * partial search (percentageOfNodesToScore) samples every zone. Zones keep the order in
  * which their first node was added; nodes keep their order within a zone.
  */
-import type { Node } from '@schedlab/k8s';
-
-export const LABEL_ZONE = 'topology.kubernetes.io/zone';
-export const LABEL_REGION = 'topology.kubernetes.io/region';
-const LABEL_ZONE_BETA = 'failure-domain.beta.kubernetes.io/zone';
-const LABEL_REGION_BETA = 'failure-domain.beta.kubernetes.io/region';
+import { regionOf, zoneOf, type Node } from '@schedlab/k8s';
 
 /** Region and zone joined as upstream's utilnode.GetZoneKey does; '' when the node has neither. */
 export function zoneKeyOf(node: Node): string {
-  const labels = node.metadata?.labels ?? {};
-  const zone = labels[LABEL_ZONE] ?? labels[LABEL_ZONE_BETA] ?? '';
-  const region = labels[LABEL_REGION] ?? labels[LABEL_REGION_BETA] ?? '';
+  const zone = zoneOf(node) ?? '';
+  const region = regionOf(node) ?? '';
   if (zone === '' && region === '') return '';
   return `${region}:\x00:${zone}`;
 }

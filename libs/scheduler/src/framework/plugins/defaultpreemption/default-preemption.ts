@@ -25,19 +25,6 @@ export interface DefaultPreemptionOptions {
   randomInt?: (n: number) => number;
 }
 
-/** A seeded uniform integer source (mulberry32) for reproducible random offsets. */
-export function seededRandomInt(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const r = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    return Math.floor(r * n);
-  };
-}
-
 export class DefaultPreemption implements PreEnqueuePlugin, PostFilterPlugin, PreemptionInterface {
   readonly name = PluginNames.DefaultPreemption;
   private readonly randomInt: (n: number) => number;

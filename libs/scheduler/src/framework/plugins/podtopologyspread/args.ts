@@ -2,7 +2,7 @@
  * PodTopologySpreadArgs (kubescheduler.config.k8s.io/v1): defaulting and validation as upstream
  * SetDefaults_PodTopologySpreadArgs and ValidatePodTopologySpreadArgs do them.
  */
-import { qualifiedNameErrors } from '@schedlab/k8s';
+import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE, qualifiedNameErrors } from '@schedlab/k8s';
 import type { TopologySpreadConstraint } from '@schedlab/k8s';
 import type { FeatureSet } from '../../../features';
 import type { ArgsError } from '../../runtime/registry';
@@ -14,8 +14,6 @@ export type DefaultingType = typeof SYSTEM_DEFAULTING | typeof LIST_DEFAULTING;
 export const DO_NOT_SCHEDULE = 'DoNotSchedule';
 export const SCHEDULE_ANYWAY = 'ScheduleAnyway';
 
-export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
-export const LABEL_TOPOLOGY_ZONE = 'topology.kubernetes.io/zone';
 
 export interface PodTopologySpreadArgs {
   /** Applied to pods without constraints of their own; each gets a selector deduced per pod. */

@@ -8,7 +8,7 @@ import type { StateData } from '../../cycle-state';
 import type { NodeScore } from '../../interface';
 import { MAX_NODE_SCORE } from '../../interface';
 import type { NodeInfo } from '../../types';
-import { LABEL_HOSTNAME } from './args';
+import { LABEL_HOSTNAME } from '@schedlab/k8s';
 import {
   SpreadConstraint,
   MatchingPodCounts,

@@ -2,7 +2,13 @@
  * VolumeZone (upstream v1.26): a bound PV's zone/region labels must contain the node's value.
  * Unbound WaitForFirstConsumer claims are skipped; VolumeBinding places them.
  */
-import type { Pod } from '@schedlab/k8s';
+import {
+  LABEL_FAILURE_DOMAIN_BETA_REGION,
+  LABEL_FAILURE_DOMAIN_BETA_ZONE,
+  LABEL_TOPOLOGY_REGION,
+  LABEL_TOPOLOGY_ZONE,
+  type Pod,
+} from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
 import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
@@ -15,10 +21,10 @@ export const ERR_REASON_VOLUME_ZONE_CONFLICT = 'node(s) had no available volume 
 
 /** Beta and GA zone/region labels. */
 export const VOLUME_ZONE_LABELS: ReadonlySet<string> = new Set([
-  'failure-domain.beta.kubernetes.io/zone',
-  'failure-domain.beta.kubernetes.io/region',
-  'topology.kubernetes.io/zone',
-  'topology.kubernetes.io/region',
+  LABEL_FAILURE_DOMAIN_BETA_ZONE,
+  LABEL_FAILURE_DOMAIN_BETA_REGION,
+  LABEL_TOPOLOGY_ZONE,
+  LABEL_TOPOLOGY_REGION,
 ]);
 
 /** Upstream LabelZonesToSet: `__` separates zones; an empty member makes the value unparsable (undefined). */

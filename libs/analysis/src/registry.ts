@@ -1,0 +1,111 @@
+/**
+ * Every analysis, keyed by the run type that asks for it. The service's run types
+ * (@schedlab/jobs RUN_TYPES) and the CLI's commands both resolve here.
+ */
+import type { KubeObject, Pod } from '@schedlab/k8s';
+import {
+  capacity,
+  compare,
+  nodesNeeded,
+  outcomeOf,
+  resilience,
+  runScenario,
+  type CapacityResult,
+  type CompareRequest,
+  type CompareResult,
+  type NodeTemplate,
+  type NodesNeededResult,
+  type ResilienceResult,
+  type ScenarioOutcome,
+} from '@schedlab/scenarios';
+import type { ClusterState } from '@schedlab/scheduler';
+import type { Analysis } from './analysis';
+import { scheduleCluster, type ScheduledCluster } from './schedule';
+
+export interface SimulateRequest {
+  /**
+   * A cluster state the caller has already built (the CLI, from loading the dump), used when the
+   * prepared items are exactly `known.items` (the PV controller changed nothing).
+   */
+  known?: { items: readonly KubeObject[]; state: ClusterState };
+}
+
+export interface ScenarioRequest {
+  /** A scenario document (validated by @schedlab/scenarios). */
+  scenario: unknown;
+}
+
+export interface CapacityAnalysisRequest {
+  podTemplate: Pod;
+  maxReplicas: number;
+}
+
+export interface NodesNeededRequest {
+  templates: readonly NodeTemplate[];
+  maxNodes?: number;
+}
+
+export interface ResilienceRequest {
+  by: 'node' | 'zone';
+}
+
+export interface ResilienceAnalysis {
+  result: ResilienceResult;
+  /**
+   * The cluster the domains were lost from: the prepared one once the scheduler placed what it
+   * could of its pending pods (otherwise every domain would be charged with their preemptions).
+   */
+  before: KubeObject[];
+}
+
+/** The analyses and the request and result of each. */
+export interface Analyses {
+  simulate: Analysis<SimulateRequest, ScheduledCluster>;
+  scenario: Analysis<ScenarioRequest, ScenarioOutcome>;
+  capacity: Analysis<CapacityAnalysisRequest, CapacityResult>;
+  'nodes-needed': Analysis<NodesNeededRequest, NodesNeededResult>;
+  resilience: Analysis<ResilienceRequest, ResilienceAnalysis>;
+  compare: Analysis<CompareRequest, CompareResult>;
+}
+
+export type AnalysisType = keyof Analyses;
+export type RequestOf<T extends AnalysisType> = Parameters<Analyses[T]['run']>[1];
+export type ResultOf<T extends AnalysisType> = ReturnType<Analyses[T]['run']>;
+
+export const ANALYSES: Analyses = {
+  simulate: {
+    start: 'settled',
+    run: ({ items, engine, report }, request) =>
+      scheduleCluster(items, engine, report, request.known?.items === items ? request.known.state : undefined),
+  },
+  scenario: {
+    start: 'running',
+    run: ({ items, engine, report }, request) => {
+      // Scenario steps have no per-pod progress hook; the phase still tells where the run is.
+      report({ phase: 'scenario', podsProcessed: 0, podsTotal: 0 });
+      const run = runScenario(items, request.scenario, engine);
+      return { run, ...outcomeOf(run.world) };
+    },
+  },
+  capacity: {
+    start: 'running',
+    run: ({ items, engine }, request) => capacity(items, request, engine),
+  },
+  'nodes-needed': {
+    start: 'running',
+    run: ({ items, engine }, request) => nodesNeeded(items, request.templates, engine, { maxNodes: request.maxNodes }),
+  },
+  resilience: {
+    start: 'running',
+    run: ({ items, engine }, request) => {
+      const before = runScenario(items, { steps: [] }, engine).world.items;
+      return { result: resilience(before, request.by, engine), before };
+    },
+  },
+  compare: {
+    start: 'running',
+    run: ({ items, engine }, request) => compare(items, request, engine),
+  },
+};
+
+export const ANALYSIS_TYPES = Object.keys(ANALYSES) as AnalysisType[];
