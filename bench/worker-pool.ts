@@ -25,6 +25,7 @@ const MEDIUM = { nodes: 200, pods: 4000 };
 
 type Db = ReturnType<typeof createPrismaClient>;
 const FINAL: ('succeeded' | 'failed' | 'cancelled')[] = ['succeeded', 'failed', 'cancelled'];
+const isFinal = (status: string): boolean => (FINAL as string[]).includes(status);
 
 /** A figure from failed runs would be meaningless: stop with their errors instead. */
 async function expectAllSucceeded(prisma: Db, ids: string[]) {
@@ -78,7 +79,7 @@ async function crashRecovery(prisma: Db, dbUrl: string, owner: { tenantId: strin
     first.child.kill('SIGKILL');
     const run = await until(async () => {
       const row = await prisma.simulationRun.findUniqueOrThrow({ where: { id } });
-      return FINAL.includes(row.status) ? row : undefined;
+      return isFinal(row.status) ? row : undefined;
     });
     await expectAllSucceeded(prisma, [id]);
     return { lockMs, crashToCompletionSeconds: (run.finishedAt!.getTime() - killedAt) / 1000, attempts: run.attempts };
@@ -123,7 +124,7 @@ async function throughputOne(prisma: Db, dbUrl: string, owner: { tenantId: strin
   try {
     const started = Date.now();
     const id = await submitRun(prisma, queue, owner);
-    await until(async () => (FINAL.includes((await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).status) ? true : undefined));
+    await until(async () => (isFinal((await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).status) ? true : undefined));
     await expectAllSucceeded(prisma, [id]);
     return (Date.now() - started) / 1000;
   } finally {
