@@ -27,7 +27,7 @@ const POLL_MS = 20;
 const REQUEST_TIMEOUT_MS = 10_000;
 const RUN_TIMEOUT_MS = 60_000;
 const PLACEMENTS_QUERY =
-  'query($id: ID!) { simulation(id: $id) { placements(first: 50) { items { ordinal namespace name node zone status message } nextCursor } } }';
+  'query($id: ID!) { simulation(id: $id) { placements(first: 50) { edges { node { ordinal namespace name node zone status message } } pageInfo { endCursor } } } }';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,8 +80,8 @@ async function placementsLoad(plan: LoadPlan): Promise<LoadResult> {
   const one = async (scheduledAt: number) => {
     try {
       const res = await fetch(plan.graphqlUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-      const json = (await res.json()) as { errors?: unknown; data?: { simulation?: { placements?: { items?: unknown[] } } } };
-      if (res.status !== 200 || json.errors || !json.data?.simulation?.placements?.items?.length) {
+      const json = (await res.json()) as { errors?: unknown; data?: { simulation?: { placements?: { edges?: unknown[] } } } };
+      if (res.status !== 200 || json.errors || !json.data?.simulation?.placements?.edges?.length) {
         return fail(`${res.status} ${JSON.stringify(json).slice(0, 300)}`);
       }
       latenciesMs.push(performance.now() - scheduledAt);

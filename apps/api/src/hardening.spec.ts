@@ -176,7 +176,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
         expect(r.body.errors[0].extensions).toMatchObject({ code: 'not_found', status: 404 });
       }
       const negative = await gql(
-        'query($id: ID!) { simulation(id: $id) { placements(first: -1) { items { name } } } }',
+        'query($id: ID!) { simulation(id: $id) { placements(first: -1) { edges { node { name } } } } }',
         {
           id: runId,
         },
@@ -352,12 +352,12 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
       const ex = await gql(`{ simulation(id: "${runId}") { ${explanations.join(' ')} } }`);
       expect(ex.body.errors[0].extensions.code).toMatch(/query_too_complex|too_many_aliases/);
       const pages = await gql(
-        `{ simulations(first: 100) { items { placements(first: 1000) { items { name } } } } }`,
+        `{ simulations(first: 100) { edges { node { placements(first: 1000) { edges { node { name } } } } } } }`,
       );
       expect(pages.body.errors[0].extensions.code).toBe('query_too_complex');
       // an ordinary query still runs
       const ok = await gql(
-        `{ simulation(id: "${runId}") { id result { summary } placements(first: 100) { items { name } } } }`,
+        `{ simulation(id: "${runId}") { id result { summary } placements(first: 100) { edges { node { name } } } } }`,
       );
       expect(ok.body.errors).toBeUndefined();
     });
@@ -560,7 +560,7 @@ describe('GraphQL rate limit (real PostgreSQL and Redis)', () => {
 
   it('answers HTTP 429 with Retry-After like REST', async () => {
     const ask = () =>
-      api.http.post('/graphql').set(bearer(acme.key)).send({ query: '{ snapshots { items { id } } }' });
+      api.http.post('/graphql').set(bearer(acme.key)).send({ query: '{ snapshots { edges { node { id } } } }' });
     expect((await ask()).status).toBe(200);
     expect((await ask()).status).toBe(200);
     const last = await ask();

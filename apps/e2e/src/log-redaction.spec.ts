@@ -76,7 +76,7 @@ describe('no secret in any log line (real api and worker processes)', () => {
     await send('GET', `/v1/snapshots?token=${key}`, { ...auth, 'x-webhook-secret': whsec });
     await send('GET', '/v1/snapshots', { authorization: `Token ${key}` });
     await send('GET', '/v1/snapshots', { authorization: `Bearer sl_${'A'.repeat(43)}` });
-    await send('POST', '/graphql', auth, { query: '{ snapshots { items { id } } }' });
+    await send('POST', '/graphql', auth, { query: '{ snapshots { edges { node { id } } } }' });
     await send('POST', '/v1/admin/tenants', { authorization: `Bearer ${OPERATOR_TOKEN}x` }, { name: 'x' });
     await new Promise((resolve) => setTimeout(resolve, 500));
 

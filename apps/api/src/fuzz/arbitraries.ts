@@ -644,12 +644,12 @@ export class GraphqlFuzz {
       .tuple(
         fc.constantFrom(
           `{ ${Array.from({ length: 300 }, (_, i) => `a${i}: simulation(id: "${id}") { result { summary } }`).join(' ')} }`,
-          `{ ${'simulations { items { snapshot { id } } } '.repeat(1)}${'__typename '.repeat(5000)} }`,
+          `{ ${'simulations { edges { node { snapshot { id } } } } '.repeat(1)}${'__typename '.repeat(5000)} }`,
           `{ __schema { types { fields { type { fields { type { fields { type { fields { type { name } } } } } } } } } } }`,
           'query Q { ...F } fragment F on Query { ...G } fragment G on Query { ...F }',
           `{ ${'a: __typename @include(if: true) '.repeat(500)} }`,
-          `{ simulations(first: 500) { items { placements(first: 1000) { items { name } } } } }`,
-          `{ simulation(id: "${id}") { placements(first: -1) { items { name } } } }`,
+          `{ simulations(first: 500) { edges { node { placements(first: 1000) { edges { node { name } } } } } } }`,
+          `{ simulation(id: "${id}") { placements(first: -1) { edges { node { name } } } } }`,
           '{ snapshot(id: "not-a-uuid") { id } }',
           `${'{ a '.repeat(2000)}${'}'.repeat(2000)}`,
           '{ snapshot(',

@@ -47,20 +47,29 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     expect(submitted.body.data.submitSimulation).toMatchObject({ status: 'queued', profile: 'spread@1' });
     const list = await gql(
       acme.key,
-      '{ simulations(first: 10) { items { id snapshot { id name } placements(first: 5) { items { name } nextCursor } } } }',
+      '{ simulations(first: 10) { edges { cursor node { id snapshot { id name } placements(first: 5) { edges { node { name } } pageInfo { hasNextPage endCursor } } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }',
     );
     expect(list.body.errors).toBeUndefined();
-    expect(list.body.data.simulations.items).toEqual([
+    const { edges, pageInfo } = list.body.data.simulations;
+    expect(edges.map((e: { node: unknown }) => e.node)).toEqual([
       {
         id: submitted.body.data.submitSimulation.id,
         snapshot: { id: snapshotId, name: 'small' },
-        placements: { items: [], nextCursor: null },
+        placements: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
       },
     ]);
+    // A Relay connection: the edge's cursor is the page's start and end.
+    expect(pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: edges[0].cursor,
+      endCursor: edges[0].cursor,
+    });
   });
 
   it("answers another tenant's run as not found, with the error code in extensions", async () => {
-    const [run] = (await gql(acme.key, '{ simulations { items { id } } }')).body.data.simulations.items;
+    const [{ node: run }] = (await gql(acme.key, '{ simulations { edges { node { id } } } }')).body.data
+      .simulations.edges;
     const res = await gql(rival.key, 'query($id: ID!) { simulation(id: $id) { id } }', { id: run.id });
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'not_found', status: 404 });
   });
@@ -71,7 +80,7 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
   });
 
   it('refuses operations that are too deep or too costly before running them', async () => {
-    const deep = `{ simulations { items { snapshot { id } ${'placements { items { name } }'} } } }`;
+    const deep = `{ simulations { edges { node { snapshot { id } ${'placements { edges { node { name } } }'} } } } }`;
     expect((await gql(acme.key, deep)).body.errors).toBeUndefined();
     const tooDeep = `{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }`;
     const deepRes = await gql(acme.key, tooDeep);
@@ -81,7 +90,7 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     });
     const costly = await gql(
       acme.key,
-      '{ simulations(first: 500) { items { placements(first: 1000) { items { name node } } } } }',
+      '{ simulations(first: 500) { edges { node { placements(first: 1000) { edges { node { name node } } } } } } }',
     );
     expect(costly.body.errors[0].extensions.code).toBe('query_too_complex');
   });
@@ -146,7 +155,8 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
   });
 
   it("will not subscribe to another tenant's run", async () => {
-    const [run] = (await gql(acme.key, '{ simulations { items { id } } }')).body.data.simulations.items;
+    const [{ node: run }] = (await gql(acme.key, '{ simulations { edges { node { id } } } }')).body.data
+      .simulations.edges;
     const { port } = api.app.getHttpServer().address() as AddressInfo;
     const client = createClient({
       url: `ws://127.0.0.1:${port}/graphql`,

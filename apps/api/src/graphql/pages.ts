@@ -1,5 +1,6 @@
 import { Field, ObjectType } from '@nestjs/graphql';
-import { RunView } from '../runs/run.model';
+import { ConnectionType } from './connection';
+import { PlacementView, RunView } from '../runs/run.model';
 import { ScenarioView } from '../scenarios/scenario.model';
 import { SnapshotView } from '../snapshots/snapshot.model';
 
@@ -19,23 +20,10 @@ export const perItem = ({
   return 10 + Math.max(1, childComplexity) * Math.min(1000, Math.max(1, Math.trunc(first)));
 };
 
-@ObjectType('SnapshotPage')
-export class SnapshotPageView {
-  @Field(() => [SnapshotView]) items!: SnapshotView[];
-  @Field(() => String, { nullable: true }) nextCursor!: string | null;
-}
-
-@ObjectType('ScenarioPage')
-export class ScenarioPageView {
-  @Field(() => [ScenarioView]) items!: ScenarioView[];
-  @Field(() => String, { nullable: true }) nextCursor!: string | null;
-}
-
-@ObjectType('SimulationRunPage')
-export class RunPageView {
-  @Field(() => [RunView]) items!: RunView[];
-  @Field(() => String, { nullable: true }) nextCursor!: string | null;
-}
+export const SnapshotConnection = ConnectionType(SnapshotView, 'Snapshot');
+export const ScenarioConnection = ConnectionType(ScenarioView, 'Scenario');
+export const RunConnection = ConnectionType(RunView, 'SimulationRun');
+export const PlacementConnection = ConnectionType(PlacementView, 'Placement');
 
 @ObjectType('SnapshotImport')
 export class SnapshotImportView {

@@ -5,14 +5,15 @@ import { ApiError } from '../common/api-error';
 import { defined } from '../common/graphql-args';
 import { JsonScalar } from '../common/json.scalar';
 import { loaderFor } from '../graphql/loaders';
-import { perItem } from '../graphql/pages';
+import { toConnection } from '../graphql/connection';
+import { PlacementConnection, perItem } from '../graphql/pages';
 import { FIELD_COST } from '../graphql/query-limits';
 import { ScenarioView } from '../scenarios/scenario.model';
 import { ScenariosService } from '../scenarios/scenarios.service';
 import { SnapshotView } from '../snapshots/snapshot.model';
 import { SnapshotsService } from '../snapshots/snapshots.service';
 import { explanationQuerySchema, placementQuerySchema } from './run-input';
-import { ExplanationDetail, PlacementPage, RunResultView, RunView, UnschedulableGroup } from './run.model';
+import { ExplanationDetail, RunResultView, RunView, UnschedulableGroup } from './run.model';
 import { RunsService } from './runs.service';
 
 type GqlContext = { loaders?: Map<string, never> };
@@ -56,8 +57,8 @@ export class RunFieldsResolver {
     }
   }
 
-  @ResolveField(() => PlacementPage, { complexity: perItem })
-  placements(
+  @ResolveField(() => PlacementConnection, { complexity: perItem })
+  async placements(
     @Parent() run: RunView,
     @CurrentTenant() auth: TenantAuth,
     @Args('first', { type: () => Int, nullable: true }) first?: number,
@@ -71,7 +72,7 @@ export class RunFieldsResolver {
     const query = placementQuerySchema.parse(
       defined({ limit: first, cursor: after, status, node, namespace, ownerKind, ownerName }),
     );
-    return this.runs.placements(auth.tenantId, run.id, query);
+    return toConnection(await this.runs.placements(auth.tenantId, run.id, query), (p) => p.ordinal);
   }
 
   @ResolveField(() => [UnschedulableGroup], { complexity: FIELD_COST.unschedulable })

@@ -147,10 +147,9 @@ export function toPlacementView(row: Placement): PlacementView {
   };
 }
 
-@ObjectType('PlacementPage')
+/** A REST page of placements (GraphQL: PlacementConnection). */
 export class PlacementPage {
-  @Field(() => [PlacementView]) @ApiProperty({ type: [PlacementView] }) items!: PlacementView[];
-  @Field(() => String, { nullable: true })
+  @ApiProperty({ type: [PlacementView] }) items!: PlacementView[];
   @ApiPropertyOptional({ type: String, nullable: true })
   nextCursor!: string | null;
 }

@@ -4,8 +4,9 @@ import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-conte
 import { defined } from '../common/graphql-args';
 import { ResourceIdPipe } from '../common/id-param.pipe';
 import { JsonScalar } from '../common/json.scalar';
-import { pageQuerySchema } from '../common/pagination';
-import { perItem, RunPageView } from '../graphql/pages';
+import { createdAtCursorOf, pageQuerySchema } from '../common/pagination';
+import { toConnection } from '../graphql/connection';
+import { perItem, RunConnection } from '../graphql/pages';
 import { submitRunSchema } from './run-input';
 import { FINAL_RUN_STATUSES, RunProgressView, RunView } from './run.model';
 import { RunProgressRelay } from './run-progress.relay';
@@ -28,15 +29,15 @@ export class RunsResolver {
     private readonly progress: RunProgressRelay,
   ) {}
 
-  @Query(() => RunPageView, { complexity: perItem })
+  @Query(() => RunConnection, { complexity: perItem })
   @RequireScope('read')
-  simulations(
+  async simulations(
     @CurrentTenant() auth: TenantAuth,
     @Args('first', { type: () => Int, nullable: true }) first?: number,
     @Args('after', { nullable: true }) after?: string,
   ) {
     const page = pageQuerySchema.parse(defined({ limit: first, cursor: after }));
-    return this.runs.list(auth.tenantId, page.limit, page.cursor);
+    return toConnection(await this.runs.list(auth.tenantId, page.limit, page.cursor), createdAtCursorOf);
   }
 
   @Query(() => RunView)

@@ -3,8 +3,9 @@ import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-conte
 import { defined } from '../common/graphql-args';
 import { ResourceIdPipe } from '../common/id-param.pipe';
 import { JsonScalar } from '../common/json.scalar';
-import { pageQuerySchema } from '../common/pagination';
-import { perItem, ScenarioPageView } from '../graphql/pages';
+import { createdAtCursorOf, pageQuerySchema } from '../common/pagination';
+import { toConnection } from '../graphql/connection';
+import { perItem, ScenarioConnection } from '../graphql/pages';
 import { createScenarioSchema, ScenarioView } from './scenario.model';
 import { ScenariosService } from './scenarios.service';
 
@@ -12,15 +13,15 @@ import { ScenariosService } from './scenarios.service';
 export class ScenariosResolver {
   constructor(private readonly service: ScenariosService) {}
 
-  @Query(() => ScenarioPageView, { complexity: perItem })
+  @Query(() => ScenarioConnection, { complexity: perItem })
   @RequireScope('read')
-  scenarios(
+  async scenarios(
     @CurrentTenant() auth: TenantAuth,
     @Args('first', { type: () => Int, nullable: true }) first?: number,
     @Args('after', { nullable: true }) after?: string,
   ) {
     const page = pageQuerySchema.parse(defined({ limit: first, cursor: after }));
-    return this.service.list(auth.tenantId, page.limit, page.cursor);
+    return toConnection(await this.service.list(auth.tenantId, page.limit, page.cursor), createdAtCursorOf);
   }
 
   @Query(() => ScenarioView)

@@ -3,8 +3,9 @@ import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-conte
 import { defined } from '../common/graphql-args';
 import { ResourceIdPipe } from '../common/id-param.pipe';
 import { JsonScalar } from '../common/json.scalar';
-import { pageQuerySchema } from '../common/pagination';
-import { perItem, SnapshotImportView, SnapshotPageView } from '../graphql/pages';
+import { createdAtCursorOf, pageQuerySchema } from '../common/pagination';
+import { toConnection } from '../graphql/connection';
+import { perItem, SnapshotImportView, SnapshotConnection } from '../graphql/pages';
 import { labelsSchema, snapshotImportQuerySchema, SnapshotView } from './snapshot.model';
 import { SnapshotsService } from './snapshots.service';
 
@@ -12,15 +13,15 @@ import { SnapshotsService } from './snapshots.service';
 export class SnapshotsResolver {
   constructor(private readonly service: SnapshotsService) {}
 
-  @Query(() => SnapshotPageView, { complexity: perItem })
+  @Query(() => SnapshotConnection, { complexity: perItem })
   @RequireScope('read')
-  snapshots(
+  async snapshots(
     @CurrentTenant() auth: TenantAuth,
     @Args('first', { type: () => Int, nullable: true }) first?: number,
     @Args('after', { nullable: true }) after?: string,
   ) {
     const page = pageQuerySchema.parse(defined({ limit: first, cursor: after }));
-    return this.service.list(auth.tenantId, page.limit, page.cursor);
+    return toConnection(await this.service.list(auth.tenantId, page.limit, page.cursor), createdAtCursorOf);
   }
 
   @Query(() => SnapshotView)
