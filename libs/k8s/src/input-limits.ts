@@ -116,24 +116,13 @@ export function checkValueLimits(
     if (frame.depth > limits.maxDepth) {
       throw new InputLimitError('maxDepth', limits.maxDepth, prefixed(pathOf(frame)), 'nested too deeply');
     }
-    const visit = (key: string | number, child: unknown) => {
-      if (typeof child === 'string') {
-        if (tooLong(child))
-          throw new InputLimitError(
-            'maxStringBytes',
-            limits.maxStringBytes,
-            prefixed(pathOf(frame, key)),
-            'string is too long',
-          );
-        if (!isWellFormedText(child)) throw new MalformedTextError(prefixed(pathOf(frame, key)));
-      } else if (typeof child === 'object' && child !== null) {
-        stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
-      }
-    };
-    if (Array.isArray(frame.value)) {
-      frame.value.forEach((child, i) => visit(i, child));
+    // Plain loops (no closure, no entries array per object): this walks every value of a dump.
+    const current = frame.value;
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) visitChild(frame, i, current[i]);
     } else {
-      for (const [key, child] of Object.entries(frame.value)) {
+      for (const key in current) {
+        if (!Object.prototype.hasOwnProperty.call(current, key)) continue;
         if (tooLong(key))
           throw new InputLimitError(
             'maxStringBytes',
@@ -142,8 +131,23 @@ export function checkValueLimits(
             'key is too long',
           );
         if (!isWellFormedText(key)) throw new MalformedTextError(prefixed(pathOf(frame)));
-        visit(key, child);
+        visitChild(frame, key, (current as Record<string, unknown>)[key]);
       }
+    }
+  }
+
+  function visitChild(frame: Frame, key: string | number, child: unknown): void {
+    if (typeof child === 'string') {
+      if (tooLong(child))
+        throw new InputLimitError(
+          'maxStringBytes',
+          limits.maxStringBytes,
+          prefixed(pathOf(frame, key)),
+          'string is too long',
+        );
+      if (!isWellFormedText(child)) throw new MalformedTextError(prefixed(pathOf(frame, key)));
+    } else if (typeof child === 'object' && child !== null) {
+      stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
     }
   }
 }

@@ -82,23 +82,51 @@ function ranksBefore(a: { name: string; score: number }, b: { name: string; scor
   return a.score > b.score || (a.score === b.score && a.name < b.name);
 }
 
-/** The `count` best totals (ties by name), plus `chosen` when it is not among them. */
+/** Whether `i` ranks before `j` by node ranks (nameRank): higher score first, then the smaller name. */
+function rankedBefore(
+  totals: readonly { score: number }[],
+  ranks: readonly { nameRank: number }[],
+  i: number,
+  j: number,
+): boolean {
+  const a = totals[i].score;
+  const b = totals[j].score;
+  return a > b || (a === b && ranks[i].nameRank < ranks[j].nameRank);
+}
+
+/**
+ * The `count` best totals (ties by name), plus `chosen` when it is not among them. `nodes`, when
+ * given, are the scored nodes in the order of `result.totals`, with their name ranks: ties are then
+ * broken by rank instead of comparing names (the same order).
+ */
 export function topScoredNodes(
   result: ScoreResult,
   chosen: string | null,
   count = TOP_SCORED_NODES,
+  nodes?: readonly { nameRank: number }[],
 ): ScoredNode[] {
   const { totals } = result;
-  // Insertion into a short sorted list: one pass over the feasible nodes, no full sort.
+  const byRank =
+    nodes !== undefined && nodes.length === totals.length && nodes.every((n) => n.nameRank >= 0);
+  const before = byRank
+    ? (i: number, j: number) => rankedBefore(totals, nodes, i, j)
+    : (i: number, j: number) => ranksBefore(totals[i], totals[j]);
+  // Insertion into a short sorted list: one pass over the feasible nodes, no full sort. Once the
+  // list is full, a total below its last one is passed over on the number alone.
   const picked: number[] = [];
+  let floor = -Infinity;
   for (let i = 0; i < totals.length; i++) {
-    if (picked.length === count && !ranksBefore(totals[i], totals[picked[count - 1]])) continue;
+    if (picked.length === count) {
+      if (totals[i].score < floor) continue;
+      if (!before(i, picked[count - 1])) continue;
+    }
     let at = picked.length < count ? picked.length : count - 1;
-    while (at > 0 && ranksBefore(totals[i], totals[picked[at - 1]])) {
+    while (at > 0 && before(i, picked[at - 1])) {
       if (at < count) picked[at] = picked[at - 1];
       at--;
     }
     picked[at] = i;
+    if (picked.length === count) floor = totals[picked[count - 1]].score;
   }
   if (chosen !== null && !picked.some((i) => totals[i].name === chosen)) {
     const at = totals.findIndex((t) => t.name === chosen);

@@ -142,7 +142,7 @@ export class ScheduleAlgorithm {
       if (selected) record.scores[selected.name] = selected.score;
     }
     if (record.explanation) {
-      record.explanation.topScores = topScoredNodes(scored, record.selectedNode);
+      record.explanation.topScores = topScoredNodes(scored, record.selectedNode, undefined, feasible);
       record.explanation.maxScoreNodes = countMaxScoreNodes(scored);
     }
     return record;

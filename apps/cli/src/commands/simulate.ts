@@ -23,12 +23,17 @@ export interface SimulateOutput {
   report: () => ReportRun;
 }
 
-/** Schedules every pending pod of the dump and returns the result document (no printing). */
+/**
+ * Schedules every pending pod of the dump and returns the result document (no printing).
+ * `explanations: false` when the report will not be asked for: the document holds none, so the
+ * engine records only what placements need (same decisions and messages, less work).
+ */
 export function simulateDump(
   flags: SimulationFlags,
   onProgress?: (done: number, total: number) => void,
+  { explanations = true }: { explanations?: boolean } = {},
 ): SimulateOutput {
-  const run = runSimulation(flags, onProgress);
+  const run = runSimulation(flags, onProgress, explanations ? {} : { explain: 'summary' });
   return {
     document: withStorage(
       simulationDocument(
@@ -76,7 +81,9 @@ export function registerSimulateCommand(program: Command): void {
         process.stdout.write(renderScenarioSimulation(scenarioOut.document, options.output as OutputFormat));
         return;
       }
-      const out = simulateDump(simulationFlags(options), progressBar());
+      const out = simulateDump(simulationFlags(options), progressBar(), {
+        explanations: options.report !== undefined,
+      });
       for (const warning of out.warnings) process.stderr.write(`${warning}\n`);
       process.stdout.write(renderSimulation(out.document, options.output as OutputFormat));
       if (options.report !== undefined) {

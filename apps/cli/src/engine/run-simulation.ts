@@ -1,6 +1,12 @@
 import type { Pod } from '@schedlab/k8s';
 import { runAnalysis, type PipelineHooks } from '@schedlab/analysis';
-import { setupEngine, type ClusterObjects, type SimulationResult, type TieBreak } from '@schedlab/scheduler';
+import {
+  setupEngine,
+  type ClusterObjects,
+  type ExplainLevel,
+  type SimulationResult,
+  type TieBreak,
+} from '@schedlab/scheduler';
 import type { RejectedObject } from '@schedlab/workloads';
 import { loadClusterDump, type ClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
@@ -37,6 +43,12 @@ export interface SimulationRun {
  */
 export interface ReplayTarget {
   explainPod?: string;
+  /**
+   * How much every other pod's attempts record (the engine's default, `compact`, when absent).
+   * `simulate` without a report asks for `summary`: its output holds no explanation, and the
+   * decisions and messages are the same at every level.
+   */
+  explain?: ExplainLevel;
 }
 
 /** The engine options the flags stand for (the profile file read, not yet validated). */
@@ -80,6 +92,7 @@ export function runSimulation(
   const options = {
     ...analysisOptionsOf(flags),
     ...(replay.explainPod ? { explainPods: new Set([replay.explainPod]), stopAfterPod: replay.explainPod } : {}),
+    ...(replay.explain ? { explain: replay.explain } : {}),
   };
   const outcome = runAnalysis(
     'simulate',

@@ -375,6 +375,11 @@ export class NodeInfo {
   generation = 0;
   /** Position in the snapshot's node list (caches index by it); -1 for what-if copies. */
   index = -1;
+  /**
+   * Position of the node's name among the snapshot's names sorted as strings compare (`<`): ties
+   * between equal scores are broken by name, and comparing two ranks is cheaper. -1 outside a snapshot.
+   */
+  nameRank = -1;
 
   /** The node's name, read on every Filter/Score step, hence kept as a field. */
   readonly name: string;
@@ -450,6 +455,7 @@ export class NodeInfo {
     c.pvcRefCounts = new Map(this.pvcRefCounts);
     c.generation = this.generation;
     c.index = -1;
+    c.nameRank = this.nameRank;
     return c;
   }
 }

@@ -38,6 +38,9 @@ export class Snapshot implements NodeInfoLister {
       this.byName.set(ni.name, ni);
       this.position.set(ni, i);
     });
+    [...this.ordered]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .forEach((ni, rank) => (ni.nameRank = rank));
     const inAddOrder = nodes.map((n) => this.byName.get(n.metadata?.name ?? '')!);
     if (opts.imageNumNodes === 'at-node-add') {
       assignImageStatesInAddOrder(inAddOrder);

@@ -247,12 +247,29 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
       this.onlyRequested,
     );
     if (insufficient.length === 0) return null;
-    const reasons = insufficient.map((r) => r.reason);
     // From 1.34 a request larger than the node's whole allocatable cannot be helped by preemption.
     const beyondAllocatable =
       this.handle.features.behaviour.fitUnresolvableBeyondAllocatable &&
       insufficient.some((r) => r.resourceName !== 'pods' && r.requested > r.capacity);
-    return beyondAllocatable ? Status.unresolvable(...reasons) : Status.unschedulable(...reasons);
+    return this.failure(beyondAllocatable, insufficient);
+  }
+
+  /**
+   * Failures with the same code and reasons share one Status (thousands of nodes fail a pod the
+   * same way): statuses are read-only once made, and the framework names this plugin on all.
+   */
+  private readonly failures = new Map<string, Status>();
+
+  private failure(unresolvable: boolean, insufficient: readonly InsufficientResource[]): Status {
+    let key = unresolvable ? 'U' : 'u';
+    for (const r of insufficient) key += `\u0000${r.reason}`;
+    let status = this.failures.get(key);
+    if (status === undefined) {
+      const reasons = insufficient.map((r) => r.reason);
+      status = unresolvable ? Status.unresolvable(...reasons) : Status.unschedulable(...reasons);
+      if (this.failures.size < 1024) this.failures.set(key, status);
+    }
+    return status;
   }
 
   /**

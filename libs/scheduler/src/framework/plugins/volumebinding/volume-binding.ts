@@ -8,6 +8,7 @@ import type { CycleState, StateData } from '../../cycle-state';
 import type {
   FilterPlugin,
   Handle,
+  NodeScore,
   PreBindPlugin,
   PreFilterPlugin,
   PreFilterResult,
@@ -226,6 +227,27 @@ export class VolumeBinding
       total += this.utilizationScore(utilization);
     }
     return [Math.round(total / byClass.size), null];
+  }
+
+  /**
+   * Same numbers as `score`: a pod without static bindings on any node (every pod without
+   * claims) scores 0 everywhere, without a lookup per node.
+   */
+  scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const byNode = this.capacityScoring
+      ? state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY)?.podVolumesByNode
+      : undefined;
+    let anyStatic = false;
+    for (const v of byNode?.values() ?? []) {
+      if (v.staticBindings.length > 0) {
+        anyStatic = true;
+        break;
+      }
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      scores[i].score = anyStatic ? this.score(state, pod, nodes[i])[0] : 0;
+    }
+    return null;
   }
 
   scoreExtensions(): undefined {
