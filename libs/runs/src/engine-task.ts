@@ -1,34 +1,22 @@
 /**
  * Runs one analysis on a snapshot and shapes the outcome into rows. Pure and synchronous: it runs
- * on a worker thread (engine-thread.ts), never on the worker's event loop.
+ * on a worker thread (engine-thread.ts), never on the worker's event loop. The analysis itself is
+ * @schedlab/analysis's pipeline, the one the CLI runs: here only the stored snapshot is unpacked,
+ * the run's options become the analysis's request, and the result becomes rows.
  */
 import { gunzipSync } from 'node:zlib';
-import type { KubeObject, Node, Pod } from '@schedlab/k8s';
 import {
-  buildClusterState,
-  type ClusterObjects,
-  type PodSchedulingResult,
-  setupEngine,
-  simulate,
-} from '@schedlab/scheduler';
-import {
-  capacity,
-  compare,
-  controllerOf,
-  type EngineOptions,
-  nodesNeeded,
-  resilience,
-  simulateScenario,
-  utilization,
-  zoneOf,
-} from '@schedlab/scenarios';
-import { settleImmediateClaims, storageSummary } from '@schedlab/storage';
-import {
-  type RejectedObject,
-  rejectedKey,
-  scheduleUnexpandedWorkloads,
-  unmodelledOnceExpanded,
-} from '@schedlab/workloads';
+  runAnalysis,
+  settleClaims,
+  type AnalysisOptions,
+  type AnalysisType,
+  type RequestOf,
+} from '@schedlab/analysis';
+import { podKeyOf, zoneOf, type KubeObject, type Node, type Pod } from '@schedlab/k8s';
+import type { PodSchedulingResult } from '@schedlab/scheduler';
+import { controllerOf, type NodeTemplate, utilization } from '@schedlab/scenarios';
+import { storageSummary } from '@schedlab/storage';
+import { type RejectedObject, rejectedKey } from '@schedlab/workloads';
 import type { EngineJob, EngineOutput, EngineProgress, PlacementRow, PodReplay } from './engine-job';
 import { storedExplanation } from './stored-explanation';
 
@@ -52,10 +40,29 @@ const SCHEDULING_OPTIONS = [
   'explain',
 ] as const;
 
-function engineOptions(job: EngineJob): EngineOptions {
+/** The pipeline's options for the run: the scheduling options, seed, profile and PV controller switch. */
+function analysisOptions(job: EngineJob): AnalysisOptions {
   const picked: Record<string, unknown> = {};
   for (const key of SCHEDULING_OPTIONS) if (job.options[key] !== undefined) picked[key] = job.options[key];
-  return { ...picked, seed: job.seed, schedulerConfiguration: job.schedulerConfiguration } as EngineOptions;
+  return {
+    ...picked,
+    seed: job.seed,
+    schedulerConfiguration: job.schedulerConfiguration,
+    // `options.pvController: false` schedules the snapshot as stored (as `--no-pv-controller`).
+    ...(job.options.pvController === false ? { pvController: false } : {}),
+  } as AnalysisOptions;
+}
+
+/** One analysis of the snapshot through the pipeline, progress going to the thread's reporter. */
+function analyze<T extends AnalysisType>(
+  job: EngineJob,
+  type: T,
+  items: readonly KubeObject[],
+  request: RequestOf<T>,
+  report: (p: EngineProgress) => void,
+  extra: Partial<AnalysisOptions> = {},
+) {
+  return runAnalysis(type, items, { ...analysisOptions(job), ...extra }, request, { report });
 }
 
 export function loadSnapshotItems(content: Uint8Array): KubeObject[] {
@@ -63,9 +70,6 @@ export function loadSnapshotItems(content: Uint8Array): KubeObject[] {
   if (!Array.isArray(parsed.items)) throw new RunInputError('snapshot', 'stored content has no items list');
   return parsed.items;
 }
-
-const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
-  `${o.metadata?.namespace || 'default'}/${o.metadata?.name ?? ''}`;
 
 function groupUnschedulable(results: readonly PodSchedulingResult[]) {
   const groups = new Map<string, string[]>();
@@ -83,7 +87,7 @@ function placementRows(
   items: readonly KubeObject[],
   results: readonly PodSchedulingResult[],
 ): PlacementRow[] {
-  const pods = new Map(items.filter((o) => o.kind === 'Pod').map((p) => [keyOf(p), p as unknown as Pod]));
+  const pods = new Map(items.filter((o) => o.kind === 'Pod').map((p) => [podKeyOf(p), p as unknown as Pod]));
   const zones = new Map(
     items
       .filter((o) => o.kind === 'Node')
@@ -120,7 +124,7 @@ function podsAfter(items: readonly KubeObject[], results: readonly PodScheduling
   for (const o of items) {
     if (o.kind !== 'Pod') continue;
     const pod = o as unknown as Pod;
-    const key = keyOf(pod);
+    const key = podKeyOf(pod);
     if (victims.has(key)) continue;
     const node = pod.spec?.nodeName || bound.get(key);
     if (node) out.push({ ...pod, spec: { ...pod.spec!, nodeName: node } } as Pod);
@@ -129,46 +133,51 @@ function podsAfter(items: readonly KubeObject[], results: readonly PodScheduling
 }
 
 function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProgress) => void): EngineOutput {
-  const engine = engineOptions(job);
   if (job.scenario !== undefined) {
-    // Scenario steps have no per-pod progress hook; the phase still tells the client where it is.
-    report({ phase: 'scenario', podsProcessed: 0, podsTotal: 0 });
-    const outcome = simulateScenario(items, job.scenario, engine);
-    const results = [...outcome.run.world.lastResults.values()];
-    const placements = placementRows(outcome.run.world.items, results);
+    const outcome = analyze(job, 'scenario', items, { scenario: job.scenario }, report);
+    const { run } = outcome.result;
+    // The workloads' pods were placed when the cluster was started, later moves by the steps.
+    const last = new Map<string, PodSchedulingResult>();
+    for (const r of outcome.initial ?? []) last.set(r.pod, r);
+    for (const [key, r] of run.world.lastResults) last.set(key, r);
+    const placements = placementRows(run.world.items, [...last.values()]);
+    placements.push(...rejectedRows(outcome.rejected, placements.length));
     return {
-      engineVersion: engineVersionOf(engine),
+      engineVersion: outcome.compatibilityVersion,
       summary: {
-        pods: Object.keys(outcome.placements).length + outcome.pending.length,
-        scheduled: Object.keys(outcome.placements).length,
-        unschedulable: outcome.pending.length,
-        unschedulableReasons: outcome.unschedulable.map((g) => ({
+        pods: Object.keys(outcome.result.placements).length + outcome.result.pending.length,
+        scheduled: Object.keys(outcome.result.placements).length,
+        unschedulable: outcome.result.pending.length,
+        unschedulableReasons: outcome.result.unschedulable.map((g) => ({
           reason: g.reason,
           count: g.pods.length,
           pods: g.pods.slice(0, REASON_SAMPLE),
         })),
-        utilization: outcome.utilization,
+        utilization: outcome.result.utilization,
+        ...(outcome.rejected.length ? { rejected: outcome.rejected } : {}),
       },
-      analysis: { steps: outcome.run.steps.map((s) => ({ changes: s.changes.length })) },
+      analysis: { steps: run.steps.map((s) => ({ changes: s.changes.length })) },
       storageSummary: null,
       placements,
       explanations: [],
     };
   }
-  const scheduled = scheduleItems(items, engine, report);
-  const { results, rejected } = scheduled;
-  const nodes = items.filter((o) => o.kind === 'Node') as unknown as Node[];
+  const outcome = analyze(job, 'simulate', items, {}, report);
+  const scheduled = outcome.result;
+  const { results } = scheduled.result;
+  const { rejected } = scheduled;
+  const nodes = outcome.items.filter((o) => o.kind === 'Node') as unknown as Node[];
   const placements = placementRows(scheduled.items, results);
   placements.push(...rejectedRows(rejected, placements.length));
   const storage = storageSummary({ objects: scheduled.objects, nodes, pods: scheduled.pods, results });
   return {
-    engineVersion: scheduled.engineVersion,
+    engineVersion: outcome.compatibilityVersion,
     summary: {
-      ...scheduled.summary,
+      ...scheduled.result.summary,
       unschedulableReasons: groupUnschedulable(results),
       utilization: utilization(nodes, podsAfter(scheduled.items, results)),
-      orphanPods: scheduled.orphanPods,
-      unmodelledKinds: scheduled.unmodelledKinds,
+      orphanPods: scheduled.result.orphanPods,
+      unmodelledKinds: scheduled.result.unmodelledKinds,
       ...(rejected.length ? { rejected } : {}),
     },
     analysis: null,
@@ -179,71 +188,6 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
       const [namespace, name] = r.pod.split('/', 2) as [string, string];
       return { namespace, name, explanation: storedExplanation(r) };
     }),
-  };
-}
-
-interface ScheduledSnapshot {
-  engineVersion: string;
-  summary: Record<string, unknown>;
-  results: PodSchedulingResult[];
-  /** The objects placements are read from (owners, zones): the snapshot plus the admitted pods. */
-  items: KubeObject[];
-  /** PVs, PVCs, classes after the run, with the engine's volume bindings written in. */
-  objects: ClusterObjects;
-  /** Every pod of the run, for who-uses-which-claim. */
-  pods: Pod[];
-  rejected: RejectedObject[];
-  orphanPods: string[];
-  unmodelledKinds: Record<string, number>;
-}
-
-/**
- * Schedules the snapshot as `schedlab simulate` does: workloads without pods are expanded and
- * admitted first (@schedlab/workloads), otherwise the pending pods go straight to the engine.
- */
-function scheduleItems(
-  items: KubeObject[],
-  engine: EngineOptions,
-  report: (p: EngineProgress) => void,
-): ScheduledSnapshot {
-  report({ phase: 'workloads', podsProcessed: 0, podsTotal: 0 });
-  const workloads = scheduleUnexpandedWorkloads(items, engine);
-  if (workloads) {
-    const run = workloads.simulation;
-    const state = buildClusterState(items);
-    const unmodelledKinds: Record<string, number> = {};
-    for (const o of state.unmodelled) {
-      if (unmodelledOnceExpanded(o.kind)) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
-    }
-    report({ phase: 'scheduling', podsProcessed: run.results.length, podsTotal: run.results.length });
-    return {
-      engineVersion: engineVersionOf(engine),
-      summary: { ...run.summary },
-      results: run.results,
-      items: [...items, ...(run.expansion.pods as unknown as KubeObject[])],
-      objects: run.simulator.objects,
-      pods: workloads.pods,
-      rejected: workloads.rejected,
-      orphanPods: state.orphanPods.map((p) => keyOf(p)),
-      unmodelledKinds,
-    };
-  }
-  const state = buildClusterState(items);
-  const result = simulate(state, {
-    ...engine,
-    onProgress: (podsProcessed, podsTotal) => report({ phase: 'scheduling', podsProcessed, podsTotal }),
-  });
-  return {
-    engineVersion: result.compatibilityVersion,
-    summary: { ...result.summary },
-    results: result.results,
-    items,
-    // The engine's simulator writes VolumeBinding's PreBind results into the state's objects.
-    objects: state.objects,
-    pods: [...state.runningPods, ...state.pendingPods],
-    rejected: [],
-    orphanPods: result.orphanPods,
-    unmodelledKinds: result.unmodelledKinds,
   };
 }
 
@@ -272,40 +216,35 @@ function rejectedRows(rejected: readonly RejectedObject[], firstOrdinal: number)
     });
 }
 
-/** The kube-scheduler release reproduced; resolving it also validates the profile up front. */
-function engineVersionOf(engine: EngineOptions): string {
-  return setupEngine(engine).features.version;
-}
-
 function required<T>(job: EngineJob, field: string): T {
   const value = job.options[field];
   if (value === undefined || value === null) throw new RunInputError(field, `required for a ${job.type} run`);
   return value as T;
 }
 
-function runAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProgress) => void): EngineOutput {
-  const engine = engineOptions(job);
+/** The analysis run types: the run's options as the analysis's request, its result as a summary. */
+function runTypedAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProgress) => void): EngineOutput {
   report({ phase: job.type, podsProcessed: 0, podsTotal: 0 });
   let analysis: Record<string, unknown>;
   let summary: Record<string, unknown>;
+  let engineVersion: string;
   switch (job.type) {
     case 'capacity': {
-      const result = capacity(
-        items,
-        {
-          podTemplate: required<Pod>(job, 'podTemplate'),
-          maxReplicas: Number(job.options.maxReplicas ?? 1000),
-        },
-        engine,
-      );
+      const request = { podTemplate: required<Pod>(job, 'podTemplate'), maxReplicas: Number(job.options.maxReplicas ?? 1000) };
+      const outcome = analyze(job, 'capacity', items, request, report);
+      const result = outcome.result;
       analysis = result as unknown as Record<string, unknown>;
       summary = { replicas: result.replicas, stopReason: result.stopReason };
+      engineVersion = outcome.compatibilityVersion;
       break;
     }
     case 'nodes-needed': {
-      const result = nodesNeeded(items, required(job, 'templates'), engine, {
+      const request = {
+        templates: required<NodeTemplate[]>(job, 'templates'),
         maxNodes: job.options.maxNodes as number | undefined,
-      });
+      };
+      const outcome = analyze(job, 'nodes-needed', items, request, report);
+      const result = outcome.result;
       analysis = result as unknown as Record<string, unknown>;
       summary = {
         add: result.add,
@@ -313,19 +252,23 @@ function runAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProg
         scheduled: result.scheduled.length,
         limited: result.limited,
       };
+      engineVersion = outcome.compatibilityVersion;
       break;
     }
     case 'resilience': {
       const by = (job.options.by ?? 'node') as 'node' | 'zone';
       if (by !== 'node' && by !== 'zone') throw new RunInputError('by', 'must be "node" or "zone"');
-      const result = resilience(items, by, engine);
+      const outcome = analyze(job, 'resilience', items, { by }, report);
+      const result = outcome.result.result;
       analysis = result as unknown as Record<string, unknown>;
       summary = { by, critical: (result as unknown as { critical: unknown[] }).critical };
+      engineVersion = outcome.compatibilityVersion;
       break;
     }
     case 'compare': {
-      const after = (job.options.after ?? {}) as EngineOptions;
-      const result = compare(items, { scenario: job.scenario, after }, engine);
+      const after = (job.options.after ?? {}) as RequestOf<'compare'>['after'];
+      const outcome = analyze(job, 'compare', items, { scenario: job.scenario, after }, report);
+      const result = outcome.result;
       analysis = result as unknown as Record<string, unknown>;
       summary = {
         moved: result.moved.length,
@@ -334,13 +277,14 @@ function runAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProg
         scheduledBefore: Object.keys(result.before.placements).length,
         scheduledAfter: Object.keys(result.after.placements).length,
       };
+      engineVersion = outcome.compatibilityVersion;
       break;
     }
     default:
       throw new RunInputError('type', `unknown run type ${job.type as string}`);
   }
   return {
-    engineVersion: engineVersionOf(engine),
+    engineVersion,
     summary,
     analysis,
     storageSummary: null,
@@ -349,20 +293,10 @@ function runAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProg
   };
 }
 
-/**
- * The snapshot as the cluster would hold it when pods reach the scheduler: the PV controller has
- * bound or provisioned unbound Immediate claims (zone by seed, not by pod). `options.pvController:
- * false` schedules the snapshot as stored, to see the scheduler alone (as `--no-pv-controller`).
- */
-function settledItems(job: EngineJob, items: KubeObject[]): KubeObject[] {
-  if (job.options.pvController === false) return items;
-  return settleImmediateClaims(items, { seed: job.seed }).items;
-}
-
 export function executeEngineJob(job: EngineJob, report: (p: EngineProgress) => void): EngineOutput {
   report({ phase: 'loading', podsProcessed: 0, podsTotal: 0 });
-  const items = settledItems(job, loadSnapshotItems(job.content));
-  return job.type === 'simulate' ? runSimulate(job, items, report) : runAnalysis(job, items, report);
+  const items = loadSnapshotItems(job.content);
+  return job.type === 'simulate' ? runSimulate(job, items, report) : runTypedAnalysis(job, items, report);
 }
 
 /** Why a pod's full explanation cannot be replayed (the API answers 404 or 409 with it). */
@@ -390,17 +324,18 @@ export function replayPodExplanation(job: EngineJob, pod: string): PodReplay {
       'full explanations are replayed for simulate runs without a scenario',
     );
   }
-  const items = settledItems(job, loadSnapshotItems(job.content));
-  const engine: EngineOptions = {
-    ...engineOptions(job),
-    explain: 'summary',
-    explainPods: new Set([pod]),
-    stopAfterPod: pod,
-  } as EngineOptions;
-  const { results } = scheduleItems(items, engine, () => undefined);
+  const options = analysisOptions(job);
+  const items = settleClaims(loadSnapshotItems(job.content), options);
+  const nodes = items.filter((o) => o.kind === 'Node').map((n) => n.metadata.name ?? '');
+  // The same pipeline the run went through, its claims already settled above.
+  const { results } = runAnalysis(
+    'simulate',
+    items,
+    { ...options, pvController: false, explain: 'summary', explainPods: new Set([pod]), stopAfterPod: pod },
+    {},
+  ).result.result;
   const result = results.find((r) => r.pod === pod);
   if (!result)
     throw new ReplayUnavailableError('pod_not_found', `pod ${pod} had no scheduling attempt in this run`);
-  const nodes = items.filter((o) => o.kind === 'Node').map((n) => n.metadata.name ?? '');
   return { result: result as unknown as Record<string, unknown>, nodes };
 }
