@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { redisOptionsFromUrl, SIMULATIONS_QUEUE } from '@schedlab/jobs';
+import { redisOptionsFromUrl, SIMULATIONS_QUEUE } from '@schedlab/queues';
 import { ApiHarness, bearer, type TestTenant } from './testing/api-harness';
 
 const clusterSmall = readFileSync(path.resolve(__dirname, '../../../examples/cluster-small.yaml'), 'utf8');

@@ -7,7 +7,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
 import type { createPrismaClient } from '@schedlab/db';
-import { enqueueRun, redisOptionsFromUrl, SIMULATIONS_QUEUE } from '@schedlab/jobs';
+import { enqueueRun, redisOptionsFromUrl, SIMULATIONS_QUEUE } from '@schedlab/queues';
 import { syntheticCluster } from '@schedlab/runs';
 import { uniqueName } from '@schedlab/testing';
 

@@ -1,5 +1,5 @@
 import { createPrismaClient } from '@schedlab/db';
-import { enqueueRun } from '@schedlab/jobs';
+import { enqueueRun } from '@schedlab/queues';
 import { closedPort, createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
 import { addSnapshot, eventually, seedTenantWithSnapshot, simulationsQueue, workerEnv } from './run-fixtures';
 import { type ServiceProcess, startService } from './service-process';

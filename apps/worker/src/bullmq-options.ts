@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from 'bullmq';
 import type { AppConfig } from '@schedlab/config';
-import { redisOptionsFromUrl } from '@schedlab/jobs';
+import { redisOptionsFromUrl } from '@schedlab/queues';
 
 /** Connection and key prefix for the BullMQ objects this worker creates itself. */
 export function bullmqConnection(config: AppConfig): { connection: ConnectionOptions; prefix: string } {

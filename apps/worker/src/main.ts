@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { loadConfigOrExit } from '@schedlab/config';
-import { QUEUE_NAMES } from '@schedlab/jobs';
+import { QUEUE_NAMES } from '@schedlab/queues';
 import { createWorkerApp } from './app';
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type Job, Worker, type WorkerOptions } from 'bullmq';
 import type { AppConfig } from '@schedlab/config';
-import type { QueueName } from '@schedlab/jobs';
+import type { QueueName } from '@schedlab/queues';
 import { bullmqConnection } from './bullmq-options';
 
 /**

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { Queue } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
-import { enqueueSweepAggregation, QueueName } from '@schedlab/jobs';
+import { enqueueSweepAggregation, QueueName } from '@schedlab/queues';
 import { RunReconciler } from '@schedlab/runs';
 import { bullmqConnection } from './bullmq-options';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
-import { QueueName, type SimulationJobData, simulationJobDataSchema } from '@schedlab/jobs';
+import { QueueName, type SimulationJobData, simulationJobDataSchema } from '@schedlab/queues';
 import { aggregateSweep } from '@schedlab/runs';
 import { QueueWorker } from './queue-worker';
 

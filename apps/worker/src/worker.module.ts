@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type AppConfig, AppConfigModule } from '@schedlab/config';
 import { DbModule } from '@schedlab/db';
-import { JobsModule } from '@schedlab/jobs';
+import { QueuesModule } from '@schedlab/queues';
 import { LoggingModule } from '@schedlab/logging';
 import { WorkerMetricsModule } from './metrics/worker-metrics.module';
 import { ReconcilerService } from './reconciler.service';
@@ -14,7 +14,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [AppConfigModule.forRoot(config), LoggingModule, DbModule, JobsModule, WorkerMetricsModule],
+      imports: [AppConfigModule.forRoot(config), LoggingModule, DbModule, QueuesModule, WorkerMetricsModule],
       providers: [SimulationsWorker, SweepsWorker, ReconcilerService, WebhookDispatcherService],
     };
   }

@@ -1,6 +1,6 @@
 /**
  * Every analysis, keyed by the run type that asks for it. The service's run types
- * (@schedlab/jobs RUN_TYPES) and the CLI's commands both resolve here.
+ * (@schedlab/queues RUN_TYPES) and the CLI's commands both resolve here.
  */
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import {

@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { parse as parseYaml } from 'yaml';
 import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
 import { createPrismaClient } from '@schedlab/db';
-import { redisOptionsFromUrl } from '@schedlab/jobs';
+import { redisOptionsFromUrl } from '@schedlab/queues';
 import { type KubeObject, parseKubernetesObjects, type Pod } from '@schedlab/k8s';
 import {
   capacity,

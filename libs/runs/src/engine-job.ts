@@ -1,5 +1,5 @@
 /** What crosses the worker-thread boundary: plain, structured-cloneable data only. */
-import type { RunType } from '@schedlab/jobs';
+import type { RunType } from '@schedlab/queues';
 import type { ClassStorage } from '@schedlab/storage';
 
 export type { RunType };

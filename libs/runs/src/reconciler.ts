@@ -6,7 +6,7 @@
  * final get their aggregation job back.
  */
 import { type Queue } from 'bullmq';
-import { enqueueRun } from '@schedlab/jobs';
+import { enqueueRun } from '@schedlab/queues';
 import { RunRepository } from '@schedlab/db';
 import type { DbClient } from '@schedlab/webhooks';
 

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
 import { createPrismaClient } from '@schedlab/db';
-import { redisOptionsFromUrl } from '@schedlab/jobs';
+import { redisOptionsFromUrl } from '@schedlab/queues';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
 import { executeEngineJob } from './engine-task';
 import { ClaimLostWhileWritingError, writeResultRows } from './result-writer';

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
 import { createPrismaClient } from '@schedlab/db';
-import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/jobs';
+import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/queues';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
 import { RunExecutor } from './run-executor';
 import { syntheticCluster } from './synthetic-cluster';

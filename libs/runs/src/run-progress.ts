@@ -4,7 +4,7 @@
  * so a superseded execution cannot overwrite its successor's progress.
  */
 import type { Redis } from 'ioredis';
-import { type RunProgress, runProgressChannel } from '@schedlab/jobs';
+import { type RunProgress, runProgressChannel } from '@schedlab/queues';
 import { RunRepository } from '@schedlab/db';
 import type { DbClient } from '@schedlab/webhooks';
 import type { EngineProgress } from './engine-job';

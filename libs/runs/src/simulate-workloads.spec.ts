@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
 import { createPrismaClient } from '@schedlab/db';
-import { redisOptionsFromUrl } from '@schedlab/jobs';
+import { redisOptionsFromUrl } from '@schedlab/queues';
 import { parseKubernetesObjects } from '@schedlab/k8s';
 import type { ClassStorage } from '@schedlab/storage';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';

@@ -5,7 +5,7 @@
  * and pods that moved relative to the first child (the baseline).
  */
 import type { Queue } from 'bullmq';
-import { enqueueSweepAggregation } from '@schedlab/jobs';
+import { enqueueSweepAggregation } from '@schedlab/queues';
 import { RunRepository, RunResultRepository } from '@schedlab/db';
 import type { DbClient } from '@schedlab/webhooks';
 import { finishRun } from './run-finalizer';

@@ -1,7 +1,7 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
-import { redisOptionsFromUrl } from '@schedlab/jobs';
+import { redisOptionsFromUrl } from '@schedlab/queues';
 
 /**
  * The api's own Redis connections (BullMQ keeps its own): `commands` for rate limiting,

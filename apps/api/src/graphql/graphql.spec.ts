@@ -4,7 +4,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/jobs';
+import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/queues';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
 import { MAX_QUERY_DEPTH } from './query-limits';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
-import { redisOptionsFromUrl } from '@schedlab/jobs';
+import { redisOptionsFromUrl } from '@schedlab/queues';
 
 export type Dependency = 'postgres' | 'redis';
 export interface Readiness {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { parseKubernetesObjects, type KubeObject } from '@schedlab/k8s';
-import { redisOptionsFromUrl } from '@schedlab/jobs';
+import { redisOptionsFromUrl } from '@schedlab/queues';
 import { RunExecutor, syntheticCluster } from '@schedlab/runs';
 import { simulate } from '@schedlab/scheduler';
 import { settleImmediateClaims } from '@schedlab/storage';

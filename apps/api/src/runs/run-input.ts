@@ -1,4 +1,4 @@
-import { RUN_TYPES, type RunType } from '@schedlab/jobs';
+import { RUN_TYPES, type RunType } from '@schedlab/queues';
 import { ObjectValidationError, validateObject } from '@schedlab/k8s';
 import { z } from 'zod';
 

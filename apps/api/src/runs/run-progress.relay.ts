@@ -1,6 +1,6 @@
 import { EventEmitter, on } from 'node:events';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { type RunProgress, runProgressChannel, runProgressSchema } from '@schedlab/jobs';
+import { type RunProgress, runProgressChannel, runProgressSchema } from '@schedlab/queues';
 import { ApiRedis } from '../common/redis';
 
 /**

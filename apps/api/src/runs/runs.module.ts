@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { JobsModule } from '@schedlab/jobs';
+import { QueuesModule } from '@schedlab/queues';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { ScenariosModule } from '../scenarios/scenarios.module';
 import { SnapshotsModule } from '../snapshots/snapshots.module';
@@ -16,7 +16,7 @@ import { RunsService } from './runs.service';
  * simulationProgress, with a run's nested fields.
  */
 @Module({
-  imports: [JobsModule, SnapshotsModule, ScenariosModule, ProfilesModule],
+  imports: [QueuesModule, SnapshotsModule, ScenariosModule, ProfilesModule],
   controllers: [RunsController],
   providers: [RunsService, ExplanationReplays, RunProgressRelay, RunsResolver, RunFieldsResolver],
   exports: [RunsService],

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { RunRepository, RunResultRepository, RunStatus, type TenantTx } from '@schedlab/db';
-import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/jobs';
+import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/queues';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { type EngineJob, runLinks } from '@schedlab/runs';
 import { recordWebhookEvent } from '@schedlab/webhooks';

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { FlowProducer } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { RunRepository } from '@schedlab/db';
-import { enqueueSweep, redisOptionsFromUrl } from '@schedlab/jobs';
+import { enqueueSweep, redisOptionsFromUrl } from '@schedlab/queues';
 import { ApiError } from '../common/api-error';
 import { TenantData } from '../common/tenant-data';
 import { ProfilesService } from '../profiles/profiles.service';

@@ -9,7 +9,7 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
-import { QueueName } from '@schedlab/jobs';
+import { QueueName } from '@schedlab/queues';
 import {
   InjectMetricsRegistry,
   MetricsModule,

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { QueueName } from '@schedlab/jobs';
+import { QueueName } from '@schedlab/queues';
 import { WorkerMetrics, sampleValue } from '@schedlab/metrics';
 import { createTestDatabase, testConfig, type TestDatabase } from '@schedlab/testing';
 import { createWorkerApp } from '../app';

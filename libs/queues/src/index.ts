@@ -1,6 +1,6 @@
 export { QueueName, QUEUE_NAMES } from './queues';
 export { redisOptionsFromUrl } from './redis-connection';
-export { JobsModule } from './jobs.module';
+export { QueuesModule } from './queues.module';
 export { closeEvenIfNeverConnected, ignoreErrorsAfterClose } from './bullmq-shutdown';
 export {
   SIMULATIONS_QUEUE,

@@ -18,4 +18,4 @@ import { redisOptionsFromUrl } from './redis-connection';
   ],
   exports: [BullModule],
 })
-export class JobsModule {}
+export class QueuesModule {}

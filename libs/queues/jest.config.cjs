@@ -1,5 +1,5 @@
 module.exports = {
   ...require('../../jest.preset.cjs'),
-  displayName: 'jobs',
+  displayName: 'queues',
   rootDir: __dirname,
 };
