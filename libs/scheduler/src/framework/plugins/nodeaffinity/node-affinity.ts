@@ -1,0 +1,149 @@
+import { Node, Pod, compileNodeSelector, compilePreferredSchedulingTerms, requiredNodeAffinityOf } from '@schedlab/k8s';
+import { CycleState, ImmutableState } from '../../cycle-state';
+import {
+  FilterPlugin,
+  Handle,
+  MAX_NODE_SCORE,
+  NodeScore,
+  PreFilterPlugin,
+  PreFilterResult,
+  PreScorePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+} from '../../interface';
+import type { PluginDescriptor } from '../../runtime/registry';
+import { MaybeStatus, Status } from '../../status';
+import type { NodeInfo } from '../../types';
+import { defaultNormalizeScore } from '../helper/normalize-score';
+import { PluginNames } from '../names';
+import { NodeAffinityArgs, defaultNodeAffinityArgs, validateNodeAffinityArgs } from './args';
+
+export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+export const ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity";
+export const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
+
+const PRE_FILTER_KEY = `PreFilter${PluginNames.NodeAffinity}`;
+const PRE_SCORE_KEY = `PreScore${PluginNames.NodeAffinity}`;
+
+type Matcher = { match(node: Node): boolean };
+type Scorer = { score(node: Node): number };
+
+/**
+ * Names of the nodes a pod's required terms pin it to through `matchFields metadata.name In`;
+ * undefined when some term does not pin (terms are ORed, so then every node is possible).
+ */
+export function nodeNamesFromRequiredTerms(pod: Pod): Set<string> | undefined {
+  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (!terms || terms.length === 0) return undefined;
+  let union: Set<string> | undefined;
+  for (const t of terms) {
+    let termNames: Set<string> | undefined;
+    for (const f of t.matchFields ?? []) {
+      if (f.key !== 'metadata.name' || f.operator !== 'In') continue;
+      const values = new Set<string>(f.values ?? []);
+      // Requirements within a term are ANDed: intersect.
+      termNames = termNames ? new Set([...termNames].filter((n) => values.has(n))) : values;
+    }
+    if (!termNames) return undefined;
+    union = new Set<string>([...(union ?? []), ...termNames]);
+  }
+  return union;
+}
+
+export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
+  readonly name = PluginNames.NodeAffinity;
+  private readonly addedNodeSelector?: Matcher;
+  private readonly addedPreferred?: Scorer;
+
+  constructor(
+    args: NodeAffinityArgs,
+    private readonly handle: Handle,
+  ) {
+    const added = args.addedAffinity;
+    if (added?.requiredDuringSchedulingIgnoredDuringExecution) {
+      this.addedNodeSelector = compileNodeSelector(added.requiredDuringSchedulingIgnoredDuringExecution);
+    }
+    if (added?.preferredDuringSchedulingIgnoredDuringExecution?.length) {
+      this.addedPreferred = compilePreferredSchedulingTerms(added.preferredDuringSchedulingIgnoredDuringExecution);
+    }
+  }
+
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    state.write(PRE_FILTER_KEY, new ImmutableState<Matcher>(requiredNodeAffinityOf(pod)));
+    const names = nodeNamesFromRequiredTerms(pod);
+    if (!names) return { status: null };
+    if (names.size === 0) return { status: Status.unresolvable(ERR_REASON_CONFLICT) };
+    return { result: { nodeNames: names }, status: null };
+  }
+
+  preFilterExtensions(): undefined {
+    return undefined;
+  }
+
+  /** No enforced selector, no nodeSelector and no required node affinity: every node matches. */
+  filterPassesAllNodes(_state: CycleState, pod: Pod): boolean {
+    if (this.addedNodeSelector) return false;
+    const selector = pod.spec?.nodeSelector;
+    if (selector && Object.keys(selector).length > 0) return false;
+    return !pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  }
+
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    const node = nodeInfo.node;
+    if (this.addedNodeSelector && !this.addedNodeSelector.match(node)) return Status.unresolvable(ERR_REASON_ENFORCED);
+    // Without PreFilter state (PreFilter disabled), compute the requirement here.
+    const required = state.read<ImmutableState<Matcher>>(PRE_FILTER_KEY)?.value ?? requiredNodeAffinityOf(pod);
+    return required.match(node) ? null : Status.unresolvable(ERR_REASON_POD);
+  }
+
+  preScore(state: CycleState, pod: Pod): MaybeStatus {
+    const preferred = preferredAffinityOf(pod);
+    if (!preferred && !this.addedPreferred && this.handle.features.behaviour.nodeAffinityPreScoreSkips) {
+      return Status.skip();
+    }
+    state.write(PRE_SCORE_KEY, new ImmutableState<Scorer | undefined>(preferred));
+    return null;
+  }
+
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    let count = this.addedPreferred?.score(nodeInfo.node) ?? 0;
+    const st = state.read<ImmutableState<Scorer | undefined>>(PRE_SCORE_KEY);
+    const preferred = st ? st.value : preferredAffinityOf(pod);
+    if (preferred) count += preferred.score(nodeInfo.node);
+    return [count, null];
+  }
+
+  scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const st = state.read<ImmutableState<Scorer | undefined>>(PRE_SCORE_KEY);
+    const preferred = st ? st.value : preferredAffinityOf(pod);
+    const added = this.addedPreferred;
+    for (let i = 0; i < nodes.length; i++) {
+      let count = added ? added.score(nodes[i].node) : 0;
+      if (preferred) count += preferred.score(nodes[i].node);
+      scores[i].score = count;
+    }
+    return null;
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(_state: CycleState, _pod: Pod, scores: NodeScore[]): MaybeStatus {
+    defaultNormalizeScore(MAX_NODE_SCORE, false, scores);
+    return null;
+  }
+}
+
+function preferredAffinityOf(pod: Pod): Scorer | undefined {
+  const terms = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution;
+  return terms && terms.length > 0 ? compilePreferredSchedulingTerms(terms) : undefined;
+}
+
+export const descriptor: PluginDescriptor<NodeAffinityArgs> = {
+  name: PluginNames.NodeAffinity,
+  argsKind: 'NodeAffinityArgs',
+  defaultArgs: (raw) => defaultNodeAffinityArgs(raw),
+  validateArgs: (args) => validateNodeAffinityArgs(args),
+  create: (args, handle) => new NodeAffinity(args, handle),
+};

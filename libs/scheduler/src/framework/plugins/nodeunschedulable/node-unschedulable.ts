@@ -1,0 +1,41 @@
+import { Pod, tolerationsTolerateTaint } from '@schedlab/k8s';
+import type { CycleState } from '../../cycle-state';
+import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
+import type { PluginDescriptor } from '../../runtime/registry';
+import { MaybeStatus, Status } from '../../status';
+import type { NodeInfo } from '../../types';
+import { PluginNames } from '../names';
+
+export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
+export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+
+/** Rejects cordoned nodes unless the pod tolerates the unschedulable taint. */
+export class NodeUnschedulable implements PreFilterPlugin, FilterPlugin {
+  readonly name = PluginNames.NodeUnschedulable;
+
+  /**
+   * A PreFilter from 1.37: it narrows or skips only for pods that already name a node or wait on a
+   * deferred resize, never for a pending pod, so here it always passes.
+   */
+  preFilter(_state: CycleState, _pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
+    return { status: null };
+  }
+
+  preFilterExtensions(): undefined {
+    return undefined;
+  }
+
+  filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    if (!nodeInfo.node.spec?.unschedulable) return null;
+    const tolerated = tolerationsTolerateTaint(pod.spec?.tolerations ?? [], {
+      key: TAINT_NODE_UNSCHEDULABLE,
+      effect: 'NoSchedule',
+    });
+    return tolerated ? null : Status.unresolvable(ERR_REASON_UNSCHEDULABLE);
+  }
+}
+
+export const descriptor: PluginDescriptor = {
+  name: PluginNames.NodeUnschedulable,
+  create: () => new NodeUnschedulable(),
+};
