@@ -2,8 +2,9 @@
 // `npm run bench [-- workload… --json file]`: the shapes side by side with upstream
 // kube-scheduler (bench/upstream.ts: scheduler_perf's shapes at the adaptive and at 100 %
 // percentageOfNodesToScore, capacity, and a service row when PostgreSQL and Redis are up), the
-// engine benchmarks (bench/run.ts), then the whole-process rows (bench/whole-process.ts);
-// `--engine-only` runs only the engine benchmarks.
+// engine benchmarks (bench/run.ts), then the whole-process rows (bench/whole-process.ts) and the
+// full explanation of a finished run's pods (bench/explain-replay.ts); `--engine-only` runs only
+// the engine benchmarks.
 // `npm run bench -- --service`: the service measurements too (need PostgreSQL and Redis):
 // snapshot import of a 5,000-node / 50,000-pod dump, submit→result latency, GraphQL placements
 // under steady load, large runs (submit→succeeded, stored size, explanation latency) and
@@ -55,6 +56,10 @@ if (!engineOnly && !listOnly) {
 status = runScript('bench/run.ts', engineArgs) || status;
 // What a user runs: the bin as a whole process, default options (bench/whole-process.ts).
 if (!engineOnly && !listOnly) status = runScript('bench/whole-process.ts', []) || status;
+// A finished run's full explanation of one pod as the service computes it (fast-forward from the
+// run's records): p50/p99 over 50 random pods of the 5,000-node × 10,000-pod run.
+if (!engineOnly && !listOnly)
+  status = runScript('bench/explain-replay.ts', ['--pods', '50', '--replays', '2']) || status;
 if (service) {
   // The service measurements start the compiled api and worker (apps/e2e/src/service-process.ts).
   const build = ['scripts/build.cjs', '--stale', 'apps/api', 'apps/worker'];

@@ -1,5 +1,6 @@
 /** What crosses the worker-thread boundary: plain, structured-cloneable data only. */
 import type { RunType } from '@schedlab/queues';
+import type { RecordedAttempt, ReplayCursor } from '@schedlab/scheduler';
 import type { ClassStorage } from '@schedlab/storage';
 
 export type { RunType };
@@ -22,6 +23,12 @@ export interface EngineJob {
    * rows come back in the output.
    */
   write?: { databaseUrl: string; claim: number };
+  /**
+   * For an explanation replay: what the run recorded, so the replay fast-forwards to the pod
+   * (replayPodExplanation): every attempt before the pod in scheduling order (its placements:
+   * node, nominated node, victims) and the pod's replay cursor (stored with its explanation).
+   */
+  fastForward?: { attempts: RecordedAttempt[]; cursor: ReplayCursor };
 }
 
 /** One pod's full explanation recomputed by replay, and the run's node names. */
@@ -29,6 +36,12 @@ export interface PodReplay {
   /** The pod's PodSchedulingResult at explain level `full`. */
   result: Record<string, unknown>;
   nodes: string[];
+  /**
+   * How it was recomputed: `fast-forward` (recorded effects applied, one cycle run) or `replay`
+   * (every earlier pod scheduled again); `fallback` says why a fast-forward was not possible.
+   */
+  method?: 'fast-forward' | 'replay';
+  fallback?: string;
 }
 
 export interface PlacementRow {

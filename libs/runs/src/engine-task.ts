@@ -13,10 +13,16 @@ import {
   type RequestOf,
 } from '@schedlab/analysis';
 import { podKeyOf, zoneOf, type KubeObject, type Node, type Pod } from '@schedlab/k8s';
-import type { PodSchedulingResult } from '@schedlab/scheduler';
+import {
+  buildClusterState,
+  FastForwardRun,
+  type PodSchedulingResult,
+  type SimulateOptions,
+  setupEngine,
+} from '@schedlab/scheduler';
 import { controllerOf, type NodeTemplate, utilization } from '@schedlab/scenarios';
 import { storageSummary } from '@schedlab/storage';
-import { type RejectedObject, rejectedKey } from '@schedlab/workloads';
+import { hasUnexpandedWorkloads, type RejectedObject, rejectedKey } from '@schedlab/workloads';
 import type { EngineJob, EngineOutput, EngineProgress, PlacementRow, PodReplay } from './engine-job';
 import { storedExplanation } from './stored-explanation';
 
@@ -162,7 +168,10 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
       explanations: [],
     };
   }
-  const outcome = analyze(job, 'simulate', items, {}, report);
+  const outcome = analyze(job, 'simulate', items, {}, report, {
+    // Each stored explanation keeps the cursor its replay fast-forwards to (replayPodExplanation).
+    replayCursors: true,
+  });
   const scheduled = outcome.result;
   const { results } = scheduled.result;
   const { rejected } = scheduled;
@@ -310,12 +319,59 @@ export class ReplayUnavailableError extends Error {
   }
 }
 
+interface PreparedRun {
+  /** Identifies the job: run, seed, options, profile and snapshot bytes. */
+  key: string;
+  content: Uint8Array;
+  items: KubeObject[];
+  nodes: string[];
+  /** Whether the run expanded workloads into pods (replays then schedule them all again). */
+  workloads: boolean;
+  /** Its cluster state, setup and queue order, once a replay built them and they can be shared. */
+  forward?: FastForwardRun;
+}
+
+/**
+ * The last run replayed on this thread, parsed and settled: replays of a finished run (it never
+ * changes) skip reading the snapshot again, and fast-forwards share its cluster state.
+ */
+let lastPrepared: PreparedRun | undefined;
+
+function preparedRun(job: EngineJob, options: AnalysisOptions): PreparedRun {
+  const key = JSON.stringify([job.runId, job.seed, job.options, job.schedulerConfiguration ?? null]);
+  const cached = lastPrepared;
+  if (
+    cached !== undefined &&
+    cached.key === key &&
+    Buffer.from(cached.content).equals(Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength))
+  ) {
+    return cached;
+  }
+  lastPrepared = undefined; // the old run's state is garbage before the new one is built
+  const items = settleClaims(loadSnapshotItems(job.content), options);
+  const run: PreparedRun = {
+    key,
+    content: job.content,
+    items,
+    nodes: items.filter((o) => o.kind === 'Node').map((n) => n.metadata.name ?? ''),
+    workloads: hasUnexpandedWorkloads(items),
+  };
+  // Expanding workloads is given the items afresh each time, as the worker gave them.
+  if (!run.workloads) lastPrepared = run;
+  return run;
+}
+
 /**
  * One pod's full explanation, recomputed: the run's snapshot, options, profile and seed through
  * the same pipeline the worker used (PV controller, workload expansion, engine), with only that
- * pod recorded at level `full` and the run stopped once it is scheduled. Decisions do not depend
- * on the explain level, so the other pods are replayed at `summary` (the cheapest) and the record
+ * pod recorded at level `full`. Decisions do not depend on the explain level, so the record
  * equals the one a run at `full` would have stored for the pod.
+ *
+ * With `job.fastForward` (the run's recorded attempts and the pod's replay cursor) the pods before
+ * it are not scheduled again: their recorded effects are applied to the snapshot and one cycle
+ * runs (@schedlab/scheduler FastForwardRun). When the records cannot reproduce the state
+ * exactly (claims written at binding, expanded workloads, records that disagree) it falls back to
+ * the replay that schedules every earlier pod (at `summary`, the cheapest) and stops at the pod.
  */
 export function replayPodExplanation(job: EngineJob, pod: string): PodReplay {
   if (job.type !== 'simulate' || job.scenario !== undefined) {
@@ -325,8 +381,22 @@ export function replayPodExplanation(job: EngineJob, pod: string): PodReplay {
     );
   }
   const options = analysisOptions(job);
-  const items = settleClaims(loadSnapshotItems(job.content), options);
-  const nodes = items.filter((o) => o.kind === 'Node').map((n) => n.metadata.name ?? '');
+  const run = preparedRun(job, options);
+  const { items, nodes } = run;
+  let fallback: string | undefined;
+  if (job.fastForward === undefined) fallback = 'the run recorded no replay cursor for the pod';
+  else if (run.workloads) fallback = 'the run expanded workloads into pods';
+  else {
+    const { pvController: _pvController, ...engine } = options as SimulateOptions & AnalysisOptions;
+    // A run whose pods bind claims writes its objects: its prepared state is used once.
+    const forwardable = run.forward ?? new FastForwardRun(buildClusterState(items), setupEngine(engine), engine);
+    if (forwardable.reusable) run.forward = forwardable;
+    const forwarded = forwardable.explain(job.fastForward.attempts, pod, job.fastForward.cursor);
+    if (forwarded.result) {
+      return { result: forwarded.result as unknown as Record<string, unknown>, nodes, method: 'fast-forward' };
+    }
+    fallback = forwarded.unavailable;
+  }
   // The same pipeline the run went through, its claims already settled above.
   const { results } = runAnalysis(
     'simulate',
@@ -337,5 +407,5 @@ export function replayPodExplanation(job: EngineJob, pod: string): PodReplay {
   const result = results.find((r) => r.pod === pod);
   if (!result)
     throw new ReplayUnavailableError('pod_not_found', `pod ${pod} had no scheduling attempt in this run`);
-  return { result: result as unknown as Record<string, unknown>, nodes };
+  return { result: result as unknown as Record<string, unknown>, nodes, method: 'replay', fallback };
 }

@@ -1,7 +1,20 @@
 // Public API of @schedlab/scheduler: the kube-scheduler engine and its simulation entry points.
 export * from './simulation/simulate';
 export { buildClusterState, isDefaultStorageClass, type ClusterState } from './simulation/cluster';
-export { Simulator, podKey, DEFAULT_START_TIME_BASE, type SimulatorOptions } from './simulation/simulator';
+export {
+  Simulator,
+  podKey,
+  DEFAULT_START_TIME_BASE,
+  type ReplayCursor,
+  type SimulatorOptions,
+} from './simulation/simulator';
+export {
+  bindingWritesObjects,
+  fastForwardExplain,
+  FastForwardRun,
+  type FastForwardOutcome,
+  type RecordedAttempt,
+} from './simulation/fast-forward';
 export type * from './simulation/results';
 export {
   FeatureSet,

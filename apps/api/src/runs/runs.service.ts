@@ -20,6 +20,7 @@ import { ScenariosService } from '../scenarios/scenarios.service';
 import { SnapshotsService } from '../snapshots/snapshots.service';
 import { ExplanationReplays } from './explanation-replays';
 import { nodeExplanation } from './explanation-view';
+import { replayRecords, servedExplanation } from './replay-records';
 import type { ExplanationQuery, PlacementQuery, SubmitRunInput } from './run-input';
 import {
   FINAL_RUN_STATUSES,
@@ -217,6 +218,7 @@ export class RunsService implements OnModuleInit {
     query: ExplanationQuery = { detail: 'compact' },
   ): Promise<unknown> {
     const pod = `${namespace}/${name}`;
+    let resultAttempt = 0;
     const stored = await this.data.run(tenantId, async (tx) => {
       const run = await this.require(tx, tenantId, id);
       if (run.status !== RunStatus.succeeded) {
@@ -225,10 +227,11 @@ export class RunsService implements OnModuleInit {
         });
       }
       const attempt = resultAttemptOf(run);
+      resultAttempt = attempt;
       if (query.detail === 'compact' && query.node === undefined) {
         const row = await this.results.findExplanation(tx, id, attempt, namespace, name);
         if (!row) throw ApiError.notFound('Pod explanation', pod);
-        return { explanation: row.explanation };
+        return { explanation: servedExplanation(row.explanation) };
       }
       // Only pods the run placed are replayed: an unknown name costs no replay.
       if (!(await this.results.hasPlacement(tx, id, attempt, namespace, name))) {
@@ -244,7 +247,9 @@ export class RunsService implements OnModuleInit {
       return null;
     });
     if (stored) return stored.explanation;
-    const replay = await this.replays.replay(`${id}/${pod}`, pod, () => this.replayJob(tenantId, id));
+    const replay = await this.replays.replay(`${id}/${pod}`, pod, () =>
+      this.replayJob(tenantId, id, { attempt: resultAttempt, namespace, name }),
+    );
     if (query.node === undefined) return replay.result;
     if (!replay.nodes.includes(query.node)) {
       throw new ApiError(404, 'not_found', `Node ${query.node} is not in run ${id}'s snapshot`, {
@@ -255,8 +260,19 @@ export class RunsService implements OnModuleInit {
     return nodeExplanation(replay.result, query.node);
   }
 
-  /** What the worker ran: the snapshot, the profile version pinned at submit, options and seed. */
-  private async replayJob(tenantId: string, id: string): Promise<EngineJob> {
+  /**
+   * What the worker ran: the snapshot, the profile version pinned at submit, options and seed; and
+   * what the run recorded up to the pod, so the replay fast-forwards instead of scheduling every
+   * pod before it again (replay-records.ts).
+   */
+  private async replayJob(
+    tenantId: string,
+    id: string,
+    target: { attempt: number; namespace: string; name: string },
+  ): Promise<EngineJob> {
+    const fastForward = await this.data.run(tenantId, (tx) =>
+      replayRecords(tx, id, target.attempt, target.namespace, target.name),
+    );
     const run = await this.data.run(tenantId, (tx) => this.runs.engineInputsOf(tx, tenantId, id));
     return {
       runId: id,
@@ -265,6 +281,7 @@ export class RunsService implements OnModuleInit {
       schedulerConfiguration: run.profile?.config ?? undefined,
       seed: run.seed,
       options: (run.options ?? {}) as Record<string, unknown>,
+      ...(fastForward ? { fastForward } : {}),
     };
   }
 }

@@ -42,4 +42,6 @@ export interface PodSchedulingResult extends AttemptSummary {
   volumes?: VolumeBindingSummary;
   /** Internal errors (a plugin returned Error) or why the pod never entered the queue. */
   error?: string;
+  /** With SimulatorOptions.replayCursors: the simulator's cursor before this pod's cycle. */
+  replayCursor?: { rng: number; nextStartNodeIndex: number };
 }

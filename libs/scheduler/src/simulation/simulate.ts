@@ -24,6 +24,7 @@ export interface SimulateOptions extends Pick<
   | 'startTimeBase'
   | 'explain'
   | 'explainPods'
+  | 'replayCursors'
 > {
   /**
    * Stop once this pod ("ns/name") has been scheduled: a replay that explains one pod needs the
@@ -100,6 +101,7 @@ export function createSimulator(
     startTimeBase: options.startTimeBase,
     explain: options.explain,
     explainPods: options.explainPods,
+    replayCursors: options.replayCursors,
   });
   sim.preBindWrites = applyPreBindVolumeWrites;
   return sim;

@@ -51,6 +51,23 @@ export interface SimulatorOptions {
    * replay (every node's verdict and every plugin's score), exact because the run is deterministic.
    */
   explainPods?: ReadonlySet<string>;
+  /**
+   * Give every result its `replayCursor` (the random source and node-search position before the
+   * pod's cycle), so a replay can fast-forward to it from the recorded effects of the pods before
+   * (see fast-forward.ts). Off by default: only runs that are replayed later need it.
+   */
+  replayCursors?: boolean;
+}
+
+/**
+ * The simulator state a scheduling cycle reads besides the cluster: the seeded random source
+ * (tie-breaks, preemption offsets) and where the rotating node search starts
+ * (upstream nextStartNodeIndex). With the cluster state rebuilt from recorded effects, restoring
+ * it before a pod's cycle makes that cycle exactly the one the run had.
+ */
+export interface ReplayCursor {
+  rng: number;
+  nextStartNodeIndex: number;
 }
 
 /** Applies the API writes PreBind plugins stand for (volume binding) and reports them. */
@@ -125,11 +142,12 @@ export class Simulator {
    */
   scheduleOne(pod: Pod, sequence: number): PodSchedulingResult {
     const key = `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
-    const base = {
+    const base: Pick<PodSchedulingResult, 'pod' | 'priority' | 'schedulerName' | 'replayCursor'> = {
       pod: key,
       priority: podPriority(pod),
       schedulerName: pod.spec?.schedulerName ?? 'default-scheduler',
     };
+    if (this.opts.replayCursors) base.replayCursor = this.cursor();
     const fwk = this.frameworkFor(pod);
     if (!fwk) {
       return {
@@ -183,8 +201,7 @@ export class Simulator {
             numPDBViolations: c.numPDBViolations,
           })),
         };
-        current = { ...current, status: { ...current.status, nominatedNodeName: nominated } };
-        this.nominator.add(new PodInfo(current), nominated);
+        current = this.nominate(current, nominated);
         // Preemption freed room: the pod goes straight back for one more attempt.
         record = this.algorithm.schedulePod(fwk, current, level);
         attempts++;
@@ -217,13 +234,7 @@ export class Simulator {
   ): { volumes?: VolumeBindingSummary } | string {
     const node = record.selectedNode!;
     const state = record.state;
-    const startTime = new Date(this.startBaseMs + sequence * 1000).toISOString().replace('.000Z', 'Z');
-    const assumed: Pod = {
-      ...pod,
-      spec: { ...pod.spec!, nodeName: node },
-      status: { ...pod.status, phase: 'Running', startTime, nominatedNodeName: undefined },
-    };
-    const pi = new PodInfo(assumed);
+    const pi = new PodInfo(this.assumedPod(pod, node, sequence));
     this.snapshot.addPod(pi, node);
     const fail = (msg: string): string => {
       fwk.runReservePluginsUnreserve(state, pod, node);
@@ -244,6 +255,33 @@ export class Simulator {
     fwk.runPostBindPlugins(state, pod, node);
     this.nominator.delete(pi.uid);
     return { volumes };
+  }
+
+  /** The pod as bound to `node`: running, with the start time its place in the order gives it. */
+  assumedPod(pod: Pod, node: string, sequence: number): Pod {
+    const startTime = new Date(this.startBaseMs + sequence * 1000).toISOString().replace('.000Z', 'Z');
+    return {
+      ...pod,
+      spec: { ...pod.spec!, nodeName: node },
+      status: { ...pod.status, phase: 'Running', startTime, nominatedNodeName: undefined },
+    };
+  }
+
+  /** After a successful preemption: the pod carries its nominated node and the nominator holds it. */
+  nominate(pod: Pod, nominated: string): Pod {
+    const current = { ...pod, status: { ...pod.status, nominatedNodeName: nominated } };
+    this.nominator.add(new PodInfo(current), nominated);
+    return current;
+  }
+
+  /** The random source and node-search position the next cycle starts from. */
+  cursor(): ReplayCursor {
+    return { rng: this.rng.counter, nextStartNodeIndex: this.algorithm.nextStartNodeIndex };
+  }
+
+  restoreCursor(cursor: ReplayCursor): void {
+    this.rng.counter = cursor.rng;
+    this.algorithm.nextStartNodeIndex = cursor.nextStartNodeIndex;
   }
 
   /** Removes a running pod (a preemption victim, an evicted or deleted pod). */

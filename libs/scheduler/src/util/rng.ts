@@ -9,6 +9,15 @@ export class SeededRandom {
     this.state = seed >>> 0;
   }
 
+  /** The generator's whole state: restoring it repeats every later draw (replays resume from it). */
+  get counter(): number {
+    return this.state;
+  }
+
+  set counter(value: number) {
+    this.state = value >>> 0;
+  }
+
   /** Uniform float in [0, 1). */
   next(): number {
     this.state = (this.state + 0x9e3779b9) >>> 0;

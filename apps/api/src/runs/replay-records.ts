@@ -1,0 +1,77 @@
+/**
+ * What a full-explanation replay fast-forwards with (libs/runs replayPodExplanation): the run's
+ * placements up to the pod, in scheduling order (each pod's node, nominated node and victims: the
+ * effects of its cycle on the cluster), and the replay cursor stored with the pod's compact
+ * explanation. Runs stored before cursors were recorded have none: those replay in full.
+ */
+import type { RecordedAttempt, ReplayCursor } from '@schedlab/scheduler';
+
+/** The two tables read, as a tenant transaction (or any Prisma client) exposes them. */
+export interface ReplayRecordSource {
+  placement: {
+    findFirst(args: {
+      where: { runId: string; attempt: number; namespace: string; name: string };
+      select: { ordinal: true };
+    }): Promise<{ ordinal: number } | null>;
+    findMany(args: {
+      where: { runId: string; attempt: number; ordinal: { lte: number } };
+      select: { podKey: true; node: true; nominatedNode: true; victims: true; status: true };
+      orderBy: { ordinal: 'asc' };
+    }): Promise<{ podKey: string; node: string | null; nominatedNode: string | null; victims: unknown; status: string }[]>;
+  };
+  podExplanation: {
+    findFirst(args: {
+      where: { runId: string; attempt: number; namespace: string; name: string };
+      select: { explanation: true };
+    }): Promise<{ explanation: unknown } | null>;
+  };
+}
+
+export interface ReplayRecords {
+  attempts: RecordedAttempt[];
+  cursor: ReplayCursor;
+}
+
+function cursorOf(explanation: unknown): ReplayCursor | undefined {
+  const c = (explanation as { replayCursor?: Partial<ReplayCursor> } | null)?.replayCursor;
+  if (!c || !Number.isInteger(c.rng) || !Number.isInteger(c.nextStartNodeIndex)) return undefined;
+  return { rng: c.rng!, nextStartNodeIndex: c.nextStartNodeIndex! };
+}
+
+/** The records, or undefined when the run has none for the pod (the replay then runs in full). */
+export async function replayRecords(
+  tx: ReplayRecordSource,
+  runId: string,
+  attempt: number,
+  namespace: string,
+  name: string,
+): Promise<ReplayRecords | undefined> {
+  const where = { runId, attempt, namespace, name };
+  const row = await tx.podExplanation.findFirst({ where, select: { explanation: true } });
+  const placement = await tx.placement.findFirst({ where, select: { ordinal: true } });
+  const cursor = cursorOf(row?.explanation);
+  if (!cursor || !placement) return undefined;
+  const rows = await tx.placement.findMany({
+    where: { runId, attempt, ordinal: { lte: placement.ordinal } },
+    select: { podKey: true, node: true, nominatedNode: true, victims: true, status: true },
+    orderBy: { ordinal: 'asc' },
+  });
+  return {
+    attempts: rows.map((r) => ({
+      pod: r.podKey,
+      node: r.node,
+      nominatedNode: r.nominatedNode,
+      victims: Array.isArray(r.victims) ? (r.victims as string[]) : null,
+    })),
+    cursor,
+  };
+}
+
+/** The stored compact record as served: the replay cursor is the replay's, not the reader's. */
+export function servedExplanation(explanation: unknown): unknown {
+  if (explanation === null || typeof explanation !== 'object' || !('replayCursor' in explanation)) {
+    return explanation;
+  }
+  const { replayCursor: _cursor, ...rest } = explanation as Record<string, unknown>;
+  return rest;
+}
