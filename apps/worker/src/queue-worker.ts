@@ -8,7 +8,7 @@ import { bullmqConnection } from './bullmq-options';
  * The worker's one pattern for consuming a queue: a Nest provider that starts a BullMQ Worker on
  * `queue` when the application has bootstrapped and closes it (force) on shutdown. Subclasses
  * name the queue and its worker options, and implement `process` for one job; the job contracts
- * (names, data schemas) are in @schedlab/jobs.
+ * (names, data schemas) are in @schedlab/queues.
  */
 export abstract class QueueWorker<Data = unknown, Result = unknown>
   implements OnApplicationBootstrap, OnApplicationShutdown
