@@ -36,6 +36,7 @@ type cluster struct {
 	pvcs            []*v1.PersistentVolumeClaim
 	classes         []*storagev1.StorageClass
 	csiNodes        []*storagev1.CSINode
+	dra             []runtime.Object // DeviceClasses, ResourceSlices, ResourceClaims (dra.go), defaulted
 }
 
 var epoch = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -103,6 +104,12 @@ func parseItems(raw json.RawMessage) (*cluster, error) {
 			obj = o
 			c.pvcs = append(c.pvcs, o)
 		default:
+			if ok, err := parseDRAItem(c, meta.Kind, it); ok || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			return nil, fmt.Errorf("unsupported kind %q", meta.Kind)
 		}
 		if err := json.Unmarshal(it, obj); err != nil {

@@ -235,6 +235,7 @@ type podResult struct {
 	victims   []string
 	attempts  int
 	volumes   *volumeRecord
+	claims    map[string][]string // DRA: the pod's allocated claims after PreBind
 }
 
 // replayPod schedules one pending pod: an attempt, PostFilter when it fails,
@@ -300,12 +301,16 @@ func (e *engine) replayPod(pod *v1.Pod, k int) (*podResult, error) {
 			return nil, fmt.Errorf("prebind %s on %s: %v", podKey(pod), a.node, st.AsError())
 		}
 	}
+	res.claims = e.rt.draClaims(pod)
 	pod.Status.StartTime = &metav1.Time{Time: epoch.Add(time.Duration(k) * time.Second)}
 	e.bind(pod, a.node)
 	return res, nil
 }
 
 func podHasClaims(pod *v1.Pod) bool {
+	if len(pod.Spec.ResourceClaims) > 0 {
+		return true
+	}
 	for _, v := range pod.Spec.Volumes {
 		if v.PersistentVolumeClaim != nil {
 			return true
@@ -387,6 +392,9 @@ func (r *podResult) json(scale bool) *ordered {
 	}
 	if r.volumes != nil && !r.volumes.empty() {
 		o.set("volumes", r.volumes.json())
+	}
+	if len(r.claims) > 0 {
+		o.set("claims", r.claims)
 	}
 	return o
 }

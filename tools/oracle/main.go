@@ -274,6 +274,7 @@ func recordFile(inPath, outPath, version string) error {
 	rt.volumes.pvLister = factory.Core().V1().PersistentVolumes().Lister()
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
+	waitForDRA(f, cl)
 	defer factory.Shutdown()
 	defer cancel()
 

@@ -68,6 +68,7 @@ func (c *cluster) apiObjects(pods []*v1.Pod) []runtime.Object {
 	for _, o := range c.pvcs {
 		objs = append(objs, o)
 	}
+	objs = append(objs, c.dra...)
 	for _, p := range pods {
 		objs = append(objs, p)
 	}

@@ -1,5 +1,5 @@
 /** The golden case format of ../shared/conformance (see its generator/README.md). */
-export type Family = 'default' | 'profiles' | 'storage' | 'scale' | 'capacity' | 'node-loss';
+export type Family = 'default' | 'profiles' | 'storage' | 'scale' | 'capacity' | 'node-loss' | 'dra';
 
 export interface GoldenConfig {
   featureGates?: Record<string, boolean>;

@@ -61,5 +61,6 @@ export function projectResult(r: PodSchedulingResult, family: Family): Json {
   }
   out.attempts = r.attempts;
   if (r.volumes) out.volumes = r.volumes;
+  if (r.claims) out.claims = r.claims;
   return out;
 }

@@ -40,6 +40,8 @@ export interface PodSchedulingResult extends AttemptSummary {
   firstAttempt?: AttemptSummary;
   preemption?: PreemptionSummary;
   volumes?: VolumeBindingSummary;
+  /** DRA: the pod's claims ("ns/name") and their devices ("request driver/pool/device") after Reserve. */
+  claims?: Record<string, string[]>;
   /** Internal errors (a plugin returned Error) or why the pod never entered the queue. */
   error?: string;
   /** With SimulatorOptions.replayCursors: the simulator's cursor before this pod's cycle. */

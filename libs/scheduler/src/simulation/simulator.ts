@@ -26,6 +26,7 @@ import {
 } from '../schedule-one';
 import { SeededRandom } from '../util/rng';
 import type { ClusterState } from './cluster';
+import { reservedClaimAllocations } from '../framework/plugins/dynamicresources/dynamic-resources';
 import type { AttemptSummary, PodSchedulingResult, VolumeBindingSummary } from './results';
 
 export const DEFAULT_START_TIME_BASE = '2030-01-01T00:00:00Z';
@@ -222,6 +223,7 @@ export class Simulator {
     result.node = record.selectedNode;
     result.outcome = 'scheduled';
     if (bound.volumes) result.volumes = bound.volumes;
+    if (bound.claims) result.claims = bound.claims;
     return result;
   }
 
@@ -231,7 +233,7 @@ export class Simulator {
     pod: Pod,
     record: AttemptRecord,
     sequence: number,
-  ): { volumes?: VolumeBindingSummary } | string {
+  ): { volumes?: VolumeBindingSummary; claims?: Record<string, string[]> } | string {
     const node = record.selectedNode!;
     const state = record.state;
     const pi = new PodInfo(this.assumedPod(pod, node, sequence));
@@ -250,11 +252,12 @@ export class Simulator {
     if (!isSuccess(preBind))
       return fail(`running PreBind plugin "${preBind!.plugin}": ${preBind!.message()}`);
     const volumes = this.preBindWrites?.(state, this.objects);
+    const claims = reservedClaimAllocations(state);
     const bind = fwk.runBindPlugins(state, pod, node);
     if (!isSuccess(bind)) return fail(`running Bind plugin "${bind!.plugin}": ${bind!.message()}`);
     fwk.runPostBindPlugins(state, pod, node);
     this.nominator.delete(pi.uid);
-    return { volumes };
+    return { volumes, claims };
   }
 
   /** The pod as bound to `node`: running, with the start time its place in the order gives it. */

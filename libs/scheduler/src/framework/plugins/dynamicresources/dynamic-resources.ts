@@ -1,12 +1,25 @@
 /**
- * DynamicResources (upstream plugins/dynamicresources), as far as Schedlab models DRA: a pod's
- * spec.resourceClaims must resolve to existing ResourceClaims before it is scheduled; a claim
- * already allocated keeps the pod on the nodes its allocation selects; a claim still to allocate
- * needs its device classes to exist and a node that publishes devices (a ResourceSlice). Which
- * devices would be picked (CEL selectors, counts, sharing) is not modelled: a node with devices
- * is taken to satisfy the claims.
+ * DynamicResources (upstream plugins/dynamicresources): a pod's spec.resourceClaims must resolve
+ * to existing ResourceClaims before it is scheduled; a claim already allocated keeps the pod on the
+ * nodes its allocation selects; claims still to allocate go through the structured-parameters
+ * allocator (allocator.ts) on each node, Reserve records the allocation and the pod's reservation
+ * in the simulated claims, and Score (1.35+) favours earlier firstAvailable subrequests.
  */
 import { compileNodeSelector, type CompiledNodeSelector, type Pod } from '@schedlab/k8s';
+import { compareVersions } from '../../../features';
+import {
+  allocate,
+  AllocatorError,
+  deviceKey,
+  FailedOnNode,
+  FIRST_AVAILABLE_MAX_SIZE,
+  type AllocationResult,
+  type AllocatorInput,
+  type ClaimObject,
+  type DeviceClassObject,
+  type SliceObject,
+} from './allocator';
+import { defaultNormalizeScore } from '../helper/normalize-score';
 import type { ResourceClaim } from '../../../backend/cache/cluster-objects';
 import type { CycleState, StateData } from '../../cycle-state';
 import type {
@@ -103,17 +116,75 @@ export function unresolvedClaimReason(pod: Pod, handle: Handle): string | undefi
 }
 
 const STATE_KEY = PluginNames.DynamicResources;
+const MAX_RESERVED_FOR = 256;
 
-/** Written by PreFilter: the allocated claims' node selectors and whether any claim needs allocating. */
+/** Written by PreFilter: the pod's claims, what is allocated, and Filter's allocations per node. */
 class DynamicResourcesState implements StateData {
+  /** Filter's allocation results per node, in the order of the claims to allocate. */
+  readonly nodeAllocations = new Map<string, AllocationResult[]>();
+  /** Reserve: the claims as they were before, to put back on Unreserve. */
+  reserved?: { claim: ResourceClaim; before: ResourceClaim }[];
+  /** Filter: allocated claims whose node selector did not match some node (PostFilter input). */
+  readonly unavailableClaims = new Set<number>();
   constructor(
     readonly hasClaims: boolean,
-    readonly allocatedOn: readonly CompiledNodeSelector[] = [],
-    readonly toAllocate = 0,
+    readonly claims: readonly ResourceClaim[] = [],
+    readonly allocatedOn: readonly (CompiledNodeSelector | undefined)[] = [],
+    readonly toAllocate: readonly number[] = [],
+    readonly allocator?: AllocatorInput,
   ) {}
   clone(): StateData {
     return this;
   }
+}
+
+interface ClaimStatus {
+  allocation?: AllocationResult;
+  reservedFor?: { resource?: string; name?: string; uid?: string }[];
+}
+
+const statusOf = (claim: ResourceClaim): ClaimStatus => (claim.status ?? {}) as ClaimStatus;
+
+/** The devices the allocations of all claims hold (admin access does not count as in use). */
+export function allocatedDevices(claims: readonly ResourceClaim[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of claims)
+    for (const r of statusOf(c).allocation?.devices?.results ?? [])
+      if (!r.adminAccess) out.add(deviceKey(r.driver, r.pool, r.device));
+  return out;
+}
+
+function podUid(pod: Pod): string {
+  return pod.metadata?.uid ?? `uid-pod-${pod.metadata?.namespace ?? 'default'}-${pod.metadata?.name ?? ''}`;
+}
+
+function reservedForPod(claim: ResourceClaim, pod: Pod): boolean {
+  const uid = podUid(pod);
+  return (statusOf(claim).reservedFor ?? []).some(
+    (r) => r.resource === 'pods' && r.name === pod.metadata?.name && (r.uid ?? uid) === uid,
+  );
+}
+
+/** "request driver/pool/device" (" admin" with admin access), per allocated claim "ns/name". */
+export type ClaimAllocationSummary = Record<string, string[]>;
+
+export function describeAllocation(a: AllocationResult): string[] {
+  return (a.devices?.results ?? []).map(
+    (r) => `${r.request} ${r.driver}/${r.pool}/${r.device}${r.adminAccess ? ' admin' : ''}`,
+  );
+}
+
+/** The pod's claims with their allocations after Reserve (for results and explanations). */
+export function reservedClaimAllocations(state: CycleState): ClaimAllocationSummary | undefined {
+  const s = state.read<DynamicResourcesState>(STATE_KEY);
+  if (!s?.reserved?.length) return undefined;
+  const out: ClaimAllocationSummary = {};
+  for (const { claim } of s.reserved) {
+    const a = statusOf(claim).allocation;
+    if (a)
+      out[`${claim.metadata?.namespace ?? 'default'}/${claim.metadata?.name ?? ''}`] = describeAllocation(a);
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 export class DynamicResources
@@ -137,7 +208,8 @@ export class DynamicResources
 
   /**
    * Skip for pods without claims, as upstream. Otherwise the claims must exist, allocated ones
-   * contribute their node selectors, and the classes of those still to allocate must exist.
+   * contribute their node selectors (and must be reservable), the classes of those still to
+   * allocate must exist, and the allocator is set up with the devices in use.
    */
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
     const podClaims = (pod.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims ?? [];
@@ -146,19 +218,38 @@ export class DynamicResources
     const { claims, reason } = resolvePodClaims(pod, this.handle);
     if (reason !== undefined) return { status: Status.unresolvable(reason) };
     if (claims.length === 0) return { status: Status.skip() };
-    const allocatedOn: CompiledNodeSelector[] = [];
-    let toAllocate = 0;
-    for (const claim of claims) {
-      const allocation = claim.status?.allocation;
+    const allocatedOn: (CompiledNodeSelector | undefined)[] = [];
+    const toAllocate: number[] = [];
+    for (const [i, claim] of claims.entries()) {
+      const allocation = statusOf(claim).allocation;
       if (allocation) {
-        if (allocation.nodeSelector) allocatedOn.push(compileNodeSelector(allocation.nodeSelector));
+        if ((statusOf(claim).reservedFor ?? []).length >= MAX_RESERVED_FOR && !reservedForPod(claim, pod))
+          return { status: Status.unresolvable('resourceclaim in use') };
+        allocatedOn.push(allocation.nodeSelector ? compileNodeSelector(allocation.nodeSelector) : undefined);
         continue;
       }
-      toAllocate++;
+      allocatedOn.push(undefined);
+      toAllocate.push(i);
       const why = unallocatableReason(claim, this.handle);
       if (why) return { status: Status.unresolvable(why) };
     }
-    state.write(STATE_KEY, new DynamicResourcesState(true, allocatedOn, toAllocate));
+    let allocator: AllocatorInput | undefined;
+    if (toAllocate.length > 0) {
+      const v = this.handle.features.version;
+      const objects = this.handle.objects;
+      allocator = {
+        features: {
+          adminAccess: compareVersions(v, '1.34') >= 0,
+          prioritizedList: compareVersions(v, '1.34') >= 0,
+          sortPools: compareVersions(v, '1.36') >= 0,
+          legacyPools: compareVersions(v, '1.35') < 0,
+        },
+        allocated: allocatedDevices(objects.resourceClaims.list()),
+        classes: (name) => objects.deviceClasses.get(name) as DeviceClassObject | undefined,
+        slices: objects.resourceSlices.list() as unknown as SliceObject[],
+      };
+    }
+    state.write(STATE_KEY, new DynamicResourcesState(true, claims, allocatedOn, toAllocate, allocator));
     return { status: null };
   }
 
@@ -167,36 +258,44 @@ export class DynamicResources
   }
 
   /**
-   * Claims to allocate need devices on the node (a ResourceSlice for it); allocated claims need
-   * their allocation's node selector to match. Upstream's messages and order.
+   * Allocated claims need their allocation's node selector to match; the claims to allocate
+   * must all get devices on the node. Upstream's messages and order: the allocator runs first.
    */
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const s = state.read<DynamicResourcesState>(STATE_KEY);
     if (!s?.hasClaims) return null;
-    if (s.toAllocate > 0 && !this.nodeHasDevices(nodeInfo)) {
-      return Status.unresolvable('cannot allocate all claims');
+    const unavailable: number[] = [];
+    s.allocatedOn.forEach((selector, i) => {
+      if (selector && !selector.match(nodeInfo.node)) unavailable.push(i);
+    });
+    if (s.allocator) {
+      let results: AllocationResult[] | null;
+      try {
+        results = allocate(
+          s.allocator,
+          nodeInfo.node,
+          s.toAllocate.map((i) => s.claims[i] as unknown as ClaimObject),
+        );
+      } catch (e) {
+        if (e instanceof FailedOnNode) return Status.unresolvable(e.message);
+        if (e instanceof AllocatorError) return Status.error(e.message);
+        throw e;
+      }
+      if (!results || results.length !== s.toAllocate.length)
+        return Status.unresolvable('cannot allocate all claims');
+      if (unavailable.length === 0) s.nodeAllocations.set(nodeInfo.name, results);
     }
-    for (const selector of s.allocatedOn) {
-      if (!selector.match(nodeInfo.node))
-        return Status.unresolvable('resourceclaim not available on the node');
+    if (unavailable.length > 0) {
+      for (const i of unavailable) s.unavailableClaims.add(i);
+      return Status.unresolvable('resourceclaim not available on the node');
     }
     return null;
   }
 
-  private nodeHasDevices(nodeInfo: NodeInfo): boolean {
-    for (const slice of this.handle.objects.resourceSlices.list()) {
-      const spec = slice.spec;
-      if ((spec?.devices ?? []).length === 0) continue;
-      if (spec?.allNodes || spec?.nodeName === nodeInfo.name) return true;
-      if (spec?.nodeSelector && compileNodeSelector(spec.nodeSelector).match(nodeInfo.node)) return true;
-    }
-    return false;
-  }
-
   /**
-   * Upstream deallocates idle claims here; with no allocations modelled there is nothing to free.
-   * When an earlier PreFilter rejected the pod, this plugin's PreFilter never ran and upstream
-   * fails reading its state ("not found"), which ends PostFilter before preemption runs.
+   * Upstream deallocates idle claims here; the replay has none to free. When an earlier
+   * PreFilter rejected the pod, this plugin's PreFilter never ran and upstream fails reading its
+   * state ("not found"), which ends PostFilter before preemption runs.
    */
   postFilter(
     state: CycleState,
@@ -205,8 +304,27 @@ export class DynamicResources
   ): { result?: PostFilterResult; status: MaybeStatus } {
     const s = state.read<DynamicResourcesState>(STATE_KEY);
     if (!s) return { status: Status.error('not found') };
-    // With claims upstream may deallocate idle ones; nothing is allocated by this model.
-    if (s.hasClaims) return { status: Status.unschedulable() };
+    if (s.hasClaims) {
+      // An unavailable allocated claim that no other pod holds is deallocated (upstream picks
+      // one in map order; the first here).
+      for (const i of [...s.unavailableClaims].sort((a, b) => a - b)) {
+        const claim = s.claims[i];
+        const rf = statusOf(claim).reservedFor ?? [];
+        if (rf.length === 0 || (rf.length === 1 && rf[0].uid === podUid(_pod))) {
+          const status = { ...(claim.status ?? {}) } as Record<string, unknown>;
+          delete status.allocation;
+          delete status.reservedFor;
+          delete status.devices;
+          this.handle.objects.resourceClaims.set({ ...claim, status } as ResourceClaim);
+          return { status: Status.unschedulable('deallocation of ResourceClaim completed') };
+        }
+      }
+      return {
+        status: this.handle.features.behaviour.draPostFilterWithoutReason
+          ? Status.unschedulable()
+          : Status.unschedulable('still not schedulable'),
+      };
+    }
     return {
       status: this.handle.features.behaviour.draPostFilterWithoutReason
         ? Status.unschedulable()
@@ -214,12 +332,44 @@ export class DynamicResources
     };
   }
 
-  reserve(): MaybeStatus {
+  /**
+   * Records the allocations Filter computed for the node and the pod's reservation in the
+   * simulated claims, as PreBind's API writes would, so later pods see the devices taken.
+   */
+  reserve(state: CycleState, pod: Pod, nodeName: string): MaybeStatus {
+    const s = state.read<DynamicResourcesState>(STATE_KEY);
+    if (!s?.hasClaims) return null;
+    const results = s.allocator ? s.nodeAllocations.get(nodeName) : [];
+    if (!results)
+      return Status.error(
+        `claims for pod ${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name} not allocated on node ${nodeName}`,
+      );
+    const store = this.handle.objects.resourceClaims;
+    s.reserved = [];
+    let k = 0;
+    for (const [i, claim] of s.claims.entries()) {
+      const status = statusOf(claim);
+      const allocation = s.toAllocate.includes(i) ? results[k++] : status.allocation;
+      const reservedFor = reservedForPod(claim, pod)
+        ? status.reservedFor
+        : [
+            ...(status.reservedFor ?? []),
+            { resource: 'pods', name: pod.metadata?.name ?? '', uid: podUid(pod) },
+          ];
+      const updated = {
+        ...claim,
+        status: { ...(claim.status ?? {}), allocation, reservedFor },
+      } as ResourceClaim;
+      store.set(updated);
+      s.reserved.push({ claim: updated, before: claim });
+    }
     return null;
   }
 
-  unreserve(): void {
-    // Nothing was reserved: claims are not written back in this model.
+  unreserve(state: CycleState): void {
+    const s = state.read<DynamicResourcesState>(STATE_KEY);
+    for (const { before } of s?.reserved ?? []) this.handle.objects.resourceClaims.set(before);
+    if (s) s.reserved = undefined;
   }
 
   preBind(): MaybeStatus {
@@ -227,15 +377,34 @@ export class DynamicResources
   }
 
   /**
-   * From 1.35 a Score plugin (prioritized device lists) without a PreScore: pods without claims
-   * score 0 everywhere, which normalizes to 0.
+   * From 1.35 (prioritized lists): per node, the sum over the pod's firstAvailable requests of
+   * 8 − index of the subrequest allocated, normalized to 0–100. Pods without claims score 0.
    */
-  score(_state: CycleState, _pod: Pod, _nodeInfo: NodeInfo): [number, MaybeStatus] {
-    return [0, null];
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
+    const s = state.read<DynamicResourcesState>(STATE_KEY);
+    if (!s?.hasClaims) return [0, null];
+    const results = s.nodeAllocations.get(nodeInfo.name);
+    if (!results) return [0, null];
+    let score = 0;
+    let k = 0;
+    for (const [i, claim] of s.claims.entries()) {
+      const allocation = s.toAllocate.includes(i) ? results[k++] : statusOf(claim).allocation;
+      const allocated = new Set(
+        (allocation?.devices?.results ?? []).map((r) => r.request).filter((r) => r.includes('/')),
+      );
+      for (const req of claim.spec?.devices?.requests ?? []) {
+        if (req.exactly) continue;
+        (req.firstAvailable ?? []).forEach((sub, j) => {
+          if (allocated.has(`${req.name}/${sub.name}`)) score += FIRST_AVAILABLE_MAX_SIZE - j;
+        });
+      }
+    }
+    return [score, null];
   }
 
-  scoreNodes(_state: CycleState, _pod: Pod, _nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    for (const s of scores) s.score = 0;
+  scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    for (let i = 0; i < scores.length; i++) scores[i].score = this.score(state, pod, nodes[i])[0];
+    defaultNormalizeScore(100, false, scores);
     return null;
   }
 

@@ -1,6 +1,6 @@
 /**
  * DynamicResources as modelled (see the plugin's header), with the situations of upstream v1.34.4
- * dynamicresources_test.go (TestPlugin) that do not need the structured allocator: missing
+ * dynamicresources_test.go (TestPlugin) (the allocator itself: allocator.spec.ts): missing
  * claims and classes, allocated claims pinned by their node selector, nodes without devices.
  */
 import type { KubeObject, Pod } from '@schedlab/k8s';

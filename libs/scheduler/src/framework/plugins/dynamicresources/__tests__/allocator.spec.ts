@@ -1,0 +1,159 @@
+/**
+ * Rows in the spirit of upstream's allocator table (structured/internal/allocatortesting):
+ * simple, all devices, constraints, in use, admin access, incomplete pools, prioritized lists.
+ */
+import type { Node } from '@schedlab/k8s';
+import {
+  allocate,
+  AllocatorError,
+  celMatches,
+  type AllocatorInput,
+  type ClaimObject,
+  type DeviceClassObject,
+  type SliceObject,
+} from '../allocator';
+
+const driver = 'driver-a';
+const node = (name: string, labels: Record<string, string> = {}): Node =>
+  ({ metadata: { name, labels } }) as Node;
+const slice = (
+  name: string,
+  pool: string,
+  devices: string[],
+  extra: Record<string, unknown> = {},
+  gen = 1,
+  count = 1,
+): SliceObject => ({
+  metadata: { name },
+  spec: {
+    driver,
+    pool: { name: pool, generation: gen, resourceSliceCount: count },
+    nodeName: 'node-1',
+    devices: devices.map((d, i) => ({
+      name: d,
+      attributes: { model: { string: i % 2 ? 'b' : 'a' } },
+      capacity: { memory: { value: `${(i + 1) * 10}Gi` } },
+    })),
+    ...extra,
+  },
+});
+const claim = (name: string, requests: unknown[], constraints?: unknown[]): ClaimObject =>
+  ({ metadata: { name, namespace: 'default' }, spec: { devices: { requests, constraints } } }) as ClaimObject;
+const classes = {
+  'class-a': {
+    metadata: { name: 'class-a' },
+    spec: { selectors: [{ cel: { expression: `device.driver == "${driver}"` } }] },
+  },
+};
+const input = (slices: SliceObject[], allocated: string[] = [], legacy = false): AllocatorInput => ({
+  features: { adminAccess: true, prioritizedList: true, sortPools: !legacy, legacyPools: legacy },
+  allocated: new Set(allocated),
+  classes: (n) => (classes as Record<string, DeviceClassObject>)[n],
+  slices,
+});
+const devicesOf = (r: ReturnType<typeof allocate>): string[][] | null =>
+  r && r.map((a) => a.devices.results.map((d) => `${d.request}:${d.pool}/${d.device}`));
+
+describe('structured allocator', () => {
+  const n1 = node('node-1');
+  it('simple: the first device of the first pool', () => {
+    const r = allocate(input([slice('s', 'pool-1', ['d0', 'd1'])]), n1, [
+      claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a' } }]),
+    ]);
+    expect(devicesOf(r)).toEqual([['r:pool-1/d0']]);
+    expect(r![0].nodeSelector).toEqual({
+      nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] }],
+    });
+  });
+  it('devices in use by other claims are skipped; none left means no allocation', () => {
+    const s = [slice('s', 'pool-1', ['d0', 'd1'])];
+    const c = [claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a' } }])];
+    expect(devicesOf(allocate(input(s, ['driver-a/pool-1/d0']), n1, c))).toEqual([['r:pool-1/d1']]);
+    expect(allocate(input(s, ['driver-a/pool-1/d0', 'driver-a/pool-1/d1']), n1, c)).toBeNull();
+  });
+  it('admin access ignores devices in use', () => {
+    const r = allocate(input([slice('s', 'pool-1', ['d0'])], ['driver-a/pool-1/d0']), n1, [
+      claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a', adminAccess: true } }]),
+    ]);
+    expect(r![0].devices.results[0]).toMatchObject({ device: 'd0', adminAccess: true });
+  });
+  it('allocation mode All takes every matching device', () => {
+    const r = allocate(input([slice('s', 'pool-1', ['d0', 'd1', 'd2'])]), n1, [
+      claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a', allocationMode: 'All' } }]),
+    ]);
+    expect(devicesOf(r)).toEqual([['r:pool-1/d0', 'r:pool-1/d1', 'r:pool-1/d2']]);
+  });
+  it('matchAttribute backtracks to devices with equal attributes', () => {
+    const r = allocate(input([slice('s', 'pool-1', ['d0', 'd1', 'd2'])]), n1, [
+      claim(
+        'c',
+        [
+          { name: 'r1', exactly: { deviceClassName: 'class-a' } },
+          { name: 'r2', exactly: { deviceClassName: 'class-a' } },
+        ],
+        [{ matchAttribute: `${driver}/model` }],
+      ),
+    ]);
+    expect(devicesOf(r)).toEqual([['r1:pool-1/d0', 'r2:pool-1/d2']]);
+  });
+  it('CEL selectors with quantities', () => {
+    const r = allocate(input([slice('s', 'pool-1', ['d0', 'd1', 'd2'])]), n1, [
+      claim('c', [
+        {
+          name: 'r',
+          exactly: {
+            deviceClassName: 'class-a',
+            selectors: [
+              { cel: { expression: `device.capacity["${driver}"].memory.compareTo(quantity("15Gi")) > 0` } },
+            ],
+          },
+        },
+      ]),
+    ]);
+    expect(devicesOf(r)).toEqual([['r:pool-1/d1']]);
+    expect(celMatches('device.attributes["x"].missing', driver, { name: 'd' })).toBeInstanceOf(Error);
+  });
+  it('firstAvailable falls back to the next subrequest', () => {
+    const r = allocate(input([slice('s', 'pool-1', ['d0'])]), n1, [
+      claim('c', [
+        {
+          name: 'r',
+          firstAvailable: [
+            { name: 'two', deviceClassName: 'class-a', count: 2 },
+            { name: 'one', deviceClassName: 'class-a' },
+          ],
+        },
+      ]),
+    ]);
+    expect(devicesOf(r)).toEqual([['r/one:pool-1/d0']]);
+  });
+  it('only the newest generation of a pool counts', () => {
+    const r = allocate(
+      input([slice('old', 'pool-1', ['old0']), slice('new', 'pool-1', ['new0'], {}, 2)]),
+      n1,
+      [claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a' } }])],
+    );
+    expect(devicesOf(r)).toEqual([['r:pool-1/new0']]);
+  });
+  it('incomplete pools: skipped from 1.35, allocated from in 1.34; All refuses them', () => {
+    const s = [slice('s', 'pool-1', ['d0'], {}, 1, 2)];
+    const c = [claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a' } }])];
+    expect(allocate(input(s), n1, c)).toBeNull();
+    expect(devicesOf(allocate(input(s, [], true), n1, c))).toEqual([['r:pool-1/d0']]);
+    expect(() =>
+      allocate(input(s), n1, [
+        claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a', allocationMode: 'All' } }]),
+      ]),
+    ).toThrow(
+      new AllocatorError(
+        'claim default/c, request r: asks for all devices, but resource pool driver-a/pool-1 is currently being updated',
+      ),
+    );
+  });
+  it('slices for other nodes are not used', () => {
+    const r = allocate(input([slice('s', 'pool-2', ['d0'], { nodeName: 'node-2' })]), n1, [
+      claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a' } }]),
+    ]);
+    expect(r).toBeNull();
+  });
+});

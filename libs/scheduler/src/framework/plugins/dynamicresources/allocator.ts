@@ -1,0 +1,735 @@
+/**
+ * The structured-parameters device allocator of k8s.io/dynamic-resource-allocation/structured
+ * (the "stable"/"incubating" variants of 1.34–1.37), written from upstream's allocator: pools
+ * gathered per node (newest generation only, incomplete and invalid pools), requests with
+ * `exactly` (ExactCount / All, admin access) or `firstAvailable` subrequests, class and request
+ * CEL selectors, `matchAttribute` constraints, devices in use by other claims, and a depth-first
+ * search that keeps the first complete solution, in upstream's visiting order.
+ *
+ * Not modelled: partitionable devices (shared counters), consumable capacity, device taints and
+ * tolerations, binding conditions; slices that use them are skipped.
+ */
+import { compileNodeSelector, parseQuantity, type Node, type NodeSelector } from '@schedlab/k8s';
+import { celEnv, celFunc, celMethod, CelScalar, mapType, parse, plan } from '@bufbuild/cel';
+
+export const ALLOCATION_RESULTS_MAX_SIZE = 32;
+export const FIRST_AVAILABLE_MAX_SIZE = 8;
+
+export interface DeviceAttribute {
+  string?: string;
+  int?: number;
+  bool?: boolean;
+  version?: string;
+}
+
+export interface Device {
+  name: string;
+  attributes?: Record<string, DeviceAttribute>;
+  capacity?: Record<string, { value: string }>;
+  nodeName?: string;
+  allNodes?: boolean;
+  nodeSelector?: NodeSelector;
+  consumesCounters?: unknown[];
+  taints?: unknown[];
+  bindingConditions?: unknown[];
+}
+
+export interface ResourceSliceSpec {
+  driver: string;
+  pool: { name: string; generation?: number; resourceSliceCount?: number };
+  nodeName?: string;
+  allNodes?: boolean;
+  nodeSelector?: NodeSelector;
+  perDeviceNodeSelection?: boolean;
+  sharedCounters?: unknown[];
+  devices?: Device[];
+}
+
+export interface SliceObject {
+  metadata?: { name?: string };
+  spec?: ResourceSliceSpec;
+}
+
+export interface DeviceSelector {
+  cel?: { expression: string };
+}
+
+export interface DeviceClassObject {
+  metadata?: { name?: string };
+  spec?: { selectors?: DeviceSelector[]; config?: unknown[] };
+}
+
+export interface SubRequest {
+  name: string;
+  deviceClassName?: string;
+  selectors?: DeviceSelector[];
+  allocationMode?: string;
+  count?: number;
+  adminAccess?: boolean;
+}
+
+export interface DeviceRequestSpec {
+  name: string;
+  exactly?: Omit<SubRequest, 'name'>;
+  firstAvailable?: SubRequest[];
+}
+
+export interface ClaimObject {
+  metadata?: { name?: string; namespace?: string; uid?: string };
+  spec?: {
+    devices?: {
+      requests?: DeviceRequestSpec[];
+      constraints?: { requests?: string[]; matchAttribute?: string }[];
+      config?: { requests?: string[] }[];
+    };
+  };
+}
+
+export interface DeviceRequestAllocationResult {
+  request: string;
+  driver: string;
+  pool: string;
+  device: string;
+  adminAccess?: boolean;
+}
+
+export interface AllocationResult {
+  devices: { results: DeviceRequestAllocationResult[] };
+  nodeSelector?: NodeSelector;
+}
+
+export interface AllocatorFeatures {
+  adminAccess: boolean;
+  prioritizedList: boolean;
+  /** 1.36+: the "incubating" allocator sorts pools by driver/pool and a pool's slices by name. */
+  sortPools: boolean;
+  /**
+   * 1.34 (k8s.io/dynamic-resource-allocation v0.34): an incomplete pool is still allocated from
+   * (only allocationMode All refuses it), its completeness is not re-checked against slices for
+   * other nodes, and an invalid pool met during the search is a fatal error.
+   */
+  legacyPools: boolean;
+}
+
+/** The allocator failed on this node only (upstream ErrFailedAllocationOnNode). */
+export class FailedOnNode extends Error {}
+/** A fatal problem (invalid claim or class, CEL errors): the scheduling attempt aborts. */
+export class AllocatorError extends Error {}
+
+export const deviceKey = (driver: string, pool: string, device: string): string =>
+  `${driver}/${pool}/${device}`;
+
+// ---- CEL ------------------------------------------------------------------------------------
+
+const QUANTITY = mapType(CelScalar.STRING, CelScalar.DYN);
+const Q_KEY = '__quantity_nanos';
+const quantityValue = (nanos: bigint): Map<string, bigint> => new Map([[Q_KEY, nanos]]);
+const nanosOf = (m: unknown): bigint => {
+  const v = (m as { get(k: string): unknown }).get(Q_KEY);
+  if (typeof v !== 'bigint') throw new Error('not a quantity');
+  return v;
+};
+const cmp = (a: bigint, b: bigint): bigint => (a < b ? -1n : a > b ? 1n : 0n);
+
+const env = celEnv({
+  variables: { device: CelScalar.DYN },
+  funcs: [
+    celFunc('quantity', [CelScalar.STRING], QUANTITY, (s) => quantityValue(parseQuantity(s).nanos)),
+    celMethod('compareTo', QUANTITY, [QUANTITY], CelScalar.INT, function (o) {
+      return cmp(nanosOf(this), nanosOf(o));
+    }),
+    celMethod('isGreaterThan', QUANTITY, [QUANTITY], CelScalar.BOOL, function (o) {
+      return nanosOf(this) > nanosOf(o);
+    }),
+    celMethod('isLessThan', QUANTITY, [QUANTITY], CelScalar.BOOL, function (o) {
+      return nanosOf(this) < nanosOf(o);
+    }),
+    celMethod('sign', QUANTITY, [], CelScalar.INT, function () {
+      return cmp(nanosOf(this), 0n);
+    }),
+  ],
+});
+
+type Program = (ctx: { device: unknown }) => unknown;
+const programs = new Map<string, Program | Error>();
+
+function compile(expression: string): Program | Error {
+  let p = programs.get(expression);
+  if (!p) {
+    try {
+      p = plan(env, parse(expression)) as unknown as Program;
+    } catch (e) {
+      p = e instanceof Error ? e : new Error(String(e));
+    }
+    programs.set(expression, p);
+  }
+  return p;
+}
+
+/** The CEL `device` variable: driver, attributes and capacity grouped by domain. */
+function celDevice(driver: string, device: Device): unknown {
+  const attributes = new Map<string, Map<string, unknown>>();
+  const capacity = new Map<string, Map<string, unknown>>();
+  const domainOf = (name: string): [string, string] => {
+    const i = name.indexOf('/');
+    return i < 0 ? [driver, name] : [name.slice(0, i), name.slice(i + 1)];
+  };
+  for (const [name, a] of Object.entries(device.attributes ?? {})) {
+    const [domain, id] = domainOf(name);
+    let v: unknown;
+    if (a.int !== undefined) v = BigInt(a.int);
+    else if (a.bool !== undefined) v = a.bool;
+    else if (a.string !== undefined) v = a.string;
+    else if (a.version !== undefined) v = a.version;
+    else continue;
+    if (!attributes.has(domain)) attributes.set(domain, new Map());
+    attributes.get(domain)!.set(id, v);
+  }
+  for (const [name, c] of Object.entries(device.capacity ?? {})) {
+    const [domain, id] = domainOf(name);
+    if (!capacity.has(domain)) capacity.set(domain, new Map());
+    capacity.get(domain)!.set(id, quantityValue(parseQuantity(c.value).nanos));
+  }
+  return { driver, attributes, capacity };
+}
+
+/** Whether a CEL selector matches, or the error text upstream would wrap. */
+export function celMatches(expression: string, driver: string, device: Device): boolean | Error {
+  const p = compile(expression);
+  if (p instanceof Error) return new Error(`CEL compile error: ${p.message}`);
+  let r: unknown;
+  try {
+    r = p({ device: celDevice(driver, device) });
+  } catch (e) {
+    return new Error(`CEL runtime error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof r === 'boolean') return r;
+  const msg = (r as { message?: string } | undefined)?.message ?? String(r);
+  return new Error(`CEL runtime error: ${msg}`);
+}
+
+// ---- Pools ----------------------------------------------------------------------------------
+
+export function nodeMatches(
+  node: Node,
+  nodeName: string | undefined,
+  allNodes: boolean | undefined,
+  sel: NodeSelector | undefined,
+): boolean {
+  if (nodeName) return node.metadata?.name === nodeName;
+  if (allNodes) return true;
+  if (sel) return compileNodeSelector(sel).match(node);
+  return false;
+}
+
+interface PoolSlice {
+  name: string;
+  spec: ResourceSliceSpec;
+}
+
+export interface Pool {
+  driver: string;
+  pool: string;
+  incomplete: boolean;
+  invalid: boolean;
+  slices: PoolSlice[];
+}
+
+/** GatherPools: the pools with devices for the node, newest generation only. */
+export function gatherPools(all: readonly SliceObject[], node: Node, features: AllocatorFeatures): Pool[] {
+  const pools = new Map<string, PoolSlice[]>();
+  const add = (s: PoolSlice): void => {
+    const id = `${s.spec.driver}\u0000${s.spec.pool.name}`;
+    const list = pools.get(id);
+    const gen = s.spec.pool.generation ?? 0;
+    if (!list) pools.set(id, [s]);
+    else if (gen < (list[0].spec.pool.generation ?? 0)) return;
+    else if (gen > (list[0].spec.pool.generation ?? 0)) pools.set(id, [s]);
+    else list.push(s);
+  };
+  for (const o of all) {
+    const spec = o.spec;
+    if (!spec) continue;
+    // Partitionable devices (shared counters) are not modelled.
+    if ((spec.sharedCounters ?? []).length > 0) continue;
+    const s = { name: o.metadata?.name ?? '', spec };
+    if (spec.nodeName || spec.allNodes || spec.nodeSelector) {
+      if (nodeMatches(node, spec.nodeName, spec.allNodes, spec.nodeSelector)) add(s);
+    } else if (spec.perDeviceNodeSelection) {
+      if ((spec.devices ?? []).some((d) => nodeMatches(node, d.nodeName, d.allNodes, d.nodeSelector))) add(s);
+    }
+  }
+  const result: Pool[] = [];
+  for (const slices of pools.values()) {
+    const first = slices[0].spec;
+    const count = first.pool.resourceSliceCount ?? 0;
+    const base = { driver: first.driver, pool: first.pool.name };
+    if (features.legacyPools) {
+      result.push({ ...base, incomplete: slices.length !== count, invalid: duplicateNames(slices), slices });
+      continue;
+    }
+    if (slices.length === count) {
+      result.push({ ...base, incomplete: false, invalid: duplicateNames(slices), slices });
+      continue;
+    }
+    // checkSlicesInPool: all slices of the generation, or obsolete if a newer one exists.
+    const gen = first.pool.generation ?? 0;
+    let obsolete = false;
+    let n = 0;
+    for (const o of all) {
+      if (o.spec?.driver !== first.driver || o.spec.pool.name !== first.pool.name) continue;
+      const g = o.spec.pool.generation ?? 0;
+      if (g === gen) n++;
+      else if (g > gen) obsolete = true;
+    }
+    if (obsolete) continue;
+    if (n !== count) {
+      result.push({ ...base, incomplete: true, invalid: false, slices: [] });
+      continue;
+    }
+    result.push({ ...base, incomplete: false, invalid: duplicateNames(slices), slices });
+  }
+  if (features.sortPools) {
+    result.sort((a, b) => cmpStr(a.driver, b.driver) || cmpStr(a.pool, b.pool));
+    for (const p of result) p.slices.sort((a, b) => cmpStr(a.name, b.name));
+  }
+  return result;
+}
+
+const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function duplicateNames(slices: PoolSlice[]): boolean {
+  const seen = new Set<string>();
+  for (const s of slices)
+    for (const d of s.spec.devices ?? []) {
+      if (seen.has(d.name)) return true;
+      seen.add(d.name);
+    }
+  return false;
+}
+
+// ---- Allocation -----------------------------------------------------------------------------
+
+interface Candidate {
+  id: string;
+  driver: string;
+  pool: string;
+  device: Device;
+  slice: PoolSlice;
+}
+
+interface RequestData {
+  name: string; // the request, or "parent/sub"
+  baseName: string;
+  subName: string;
+  parent: boolean; // a subrequest
+  className: string;
+  class: DeviceClassObject;
+  selectors: DeviceSelector[];
+  adminAccess: boolean;
+  all: boolean;
+  numDevices: number;
+  allDevices: Candidate[];
+}
+
+interface DeviceResult {
+  request: string;
+  candidate: Candidate;
+  adminAccess?: boolean;
+}
+
+class MaxSizeExceeded extends Error {}
+
+function claimRef(c: ClaimObject): string {
+  return `${c.metadata?.namespace ?? 'default'}/${c.metadata?.name ?? ''}`;
+}
+
+function attributeOf(device: Device, driver: string, fq: string): DeviceAttribute | undefined {
+  const attrs = device.attributes ?? {};
+  if (fq in attrs) return attrs[fq];
+  const i = fq.indexOf('/');
+  if (i < 0 || fq.slice(0, i) !== driver) return undefined;
+  return attrs[fq.slice(i + 1)];
+}
+
+class MatchAttribute {
+  private value: DeviceAttribute | undefined;
+  private n = 0;
+  constructor(
+    private readonly requests: Set<string>,
+    private readonly attribute: string,
+  ) {}
+  private applies(base: string, sub: string): boolean {
+    if (this.requests.size === 0) return true;
+    return this.requests.has(base) || (sub !== '' && this.requests.has(`${base}/${sub}`));
+  }
+  add(base: string, sub: string, c: Candidate): boolean {
+    if (!this.applies(base, sub)) return true;
+    const a = attributeOf(c.device, c.driver, this.attribute);
+    if (!a) return false;
+    if (this.n === 0) {
+      this.value = a;
+      this.n = 1;
+      return true;
+    }
+    const v = this.value!;
+    if (a.string !== undefined) {
+      if (v.string === undefined || v.string !== a.string) return false;
+    } else if (a.int !== undefined) {
+      if (v.int === undefined || v.int !== a.int) return false;
+    } else if (a.bool !== undefined) {
+      if (v.bool === undefined || v.bool !== a.bool) return false;
+    } else if (a.version !== undefined) {
+      if (v.version === undefined || v.version !== a.version) return false;
+    } else return false;
+    this.n++;
+    return true;
+  }
+  remove(base: string, sub: string): void {
+    if (this.applies(base, sub)) this.n--;
+  }
+}
+
+export interface AllocatorInput {
+  features: AllocatorFeatures;
+  allocated: ReadonlySet<string>;
+  classes: (name: string) => DeviceClassObject | undefined;
+  slices: readonly SliceObject[];
+}
+
+/**
+ * Allocate for one node: an allocation result per claim, or null when the claims cannot be
+ * allocated there. Throws FailedOnNode (only this node) or AllocatorError (abort the attempt).
+ */
+export function allocate(
+  input: AllocatorInput,
+  node: Node,
+  claims: readonly ClaimObject[],
+): AllocationResult[] | null {
+  const pools = gatherPools(input.slices, node, input.features);
+  const requestData = new Map<string, RequestData>(); // "c/r/s"
+  const key = (c: number, r: number, s: number): string => `${c}/${r}/${s}`;
+  const matchCache = new Map<string, boolean>();
+  const constraints: MatchAttribute[][] = [];
+  const results: DeviceResult[][] = claims.map(() => []);
+  const allocating = new Map<string, Set<number>>();
+  const selected = new Map<string, number>(); // "c/r" -> chosen subrequest index
+
+  const isSelectable = (rk: string, rd: RequestData, c: Candidate, claim: ClaimObject): boolean => {
+    const mk = `${c.id}|${rk}`;
+    const cached = matchCache.get(mk);
+    if (cached !== undefined) return cached;
+    const check = (selectors: DeviceSelector[], cls: boolean): boolean => {
+      for (let i = 0; i < selectors.length; i++) {
+        const m = celMatches(selectors[i].cel!.expression, c.driver, c.device);
+        if (m instanceof Error) {
+          if (cls)
+            throw new AllocatorError(`class ${rd.className}: selector #${i} on device ${c.id}: ${m.message}`);
+          throw new AllocatorError(
+            `claim ${claimRef(claim)}: selector #${i} on device ${c.id}: ${m.message}`,
+          );
+        }
+        if (!m) return false;
+      }
+      return true;
+    };
+    let ok = (c.device.bindingConditions ?? []).length === 0;
+    ok = ok && check(rd.class.spec?.selectors ?? [], true) && check(rd.selectors, false);
+    if (ok && c.slice.spec.perDeviceNodeSelection)
+      ok = nodeMatches(node, c.device.nodeName, c.device.allNodes, c.device.nodeSelector);
+    matchCache.set(mk, ok);
+    return ok;
+  };
+
+  const validate = (
+    claim: ClaimObject,
+    ci: number,
+    ri: number,
+    si: number,
+    req: SubRequest,
+    parent?: DeviceRequestSpec,
+  ): RequestData => {
+    const name = parent ? `${parent.name}/${req.name}` : req.name;
+    const display = req.name;
+    for (let i = 0; i < (req.selectors ?? []).length; i++)
+      if (!req.selectors![i].cel)
+        throw new AllocatorError(
+          `claim ${claimRef(claim)}, request ${display}, selector #${i}: CEL expression empty (unsupported selector type?)`,
+        );
+    if (!input.features.adminAccess && req.adminAccess)
+      throw new AllocatorError(
+        `claim ${claimRef(claim)}, request ${display}: admin access is requested, but the feature is disabled`,
+      );
+    if (!req.deviceClassName)
+      throw new AllocatorError(
+        `claim ${claimRef(claim)}, request ${display}: missing device class name (unsupported request type?)`,
+      );
+    const cls = input.classes(req.deviceClassName);
+    if (!cls)
+      throw new AllocatorError(
+        `claim ${claimRef(claim)}, request ${display}: could not retrieve device class ${req.deviceClassName}: deviceclass.resource.k8s.io "${req.deviceClassName}" not found`,
+      );
+    const rd: RequestData = {
+      name,
+      baseName: parent ? parent.name : req.name,
+      subName: parent ? req.name : '',
+      parent: !!parent,
+      className: req.deviceClassName,
+      class: cls,
+      selectors: req.selectors ?? [],
+      adminAccess: !!req.adminAccess,
+      all: false,
+      numDevices: 0,
+      allDevices: [],
+    };
+    const mode = req.allocationMode ?? 'ExactCount';
+    if (mode === 'ExactCount') {
+      rd.numDevices = req.count ?? 1;
+    } else if (mode === 'All') {
+      rd.all = true;
+      for (const pool of pools) {
+        if (pool.incomplete)
+          throw new AllocatorError(
+            `claim ${claimRef(claim)}, request ${display}: asks for all devices, but resource pool ${pool.driver}/${pool.pool} is currently being updated`,
+          );
+        if (pool.invalid)
+          throw new AllocatorError(
+            `claim ${claimRef(claim)}, request ${display}: asks for all devices, but resource pool ${pool.driver}/${pool.pool} is currently invalid`,
+          );
+        for (const slice of pool.slices)
+          for (const device of slice.spec.devices ?? []) {
+            const c = {
+              id: deviceKey(slice.spec.driver, slice.spec.pool.name, device.name),
+              driver: slice.spec.driver,
+              pool: slice.spec.pool.name,
+              device,
+              slice,
+            };
+            if (isSelectable(key(ci, ri, si), rd, c, claim)) rd.allDevices.push(c);
+          }
+      }
+      rd.numDevices = rd.allDevices.length;
+    } else {
+      throw new AllocatorError(
+        `claim ${claimRef(claim)}, request ${display}: unsupported count mode ${mode}`,
+      );
+    }
+    return rd;
+  };
+
+  claims.forEach((claim, ci) => {
+    let minPerClaim = 0;
+    const requests = claim.spec?.devices?.requests ?? [];
+    requests.forEach((request, ri) => {
+      const subs = request.firstAvailable ?? [];
+      let minPerRequest: number;
+      if (subs.length > 0) {
+        if (!input.features.prioritizedList)
+          throw new AllocatorError(
+            `claim ${claimRef(claim)}, request ${request.name}: has subrequests, but the DRAPrioritizedList feature is disabled`,
+          );
+        minPerRequest = Number.MAX_SAFE_INTEGER;
+        subs.forEach((sub, si) => {
+          const rd = validate(claim, ci, ri, si, sub, request);
+          requestData.set(key(ci, ri, si), rd);
+          minPerRequest = Math.min(minPerRequest, rd.numDevices);
+        });
+      } else {
+        const rd = validate(claim, ci, ri, 0, { name: request.name, ...(request.exactly ?? {}) });
+        requestData.set(key(ci, ri, 0), rd);
+        minPerRequest = rd.numDevices;
+      }
+      if (minPerRequest > ALLOCATION_RESULTS_MAX_SIZE - minPerClaim)
+        throw new AllocatorError(
+          `claim ${claimRef(claim)}, request ${request.name}: adding ${minPerRequest} devices exceeds the claim limit of ${ALLOCATION_RESULTS_MAX_SIZE}, with ${minPerClaim} already accounted for`,
+        );
+      minPerClaim += minPerRequest;
+    });
+    constraints.push(
+      (claim.spec?.devices?.constraints ?? []).map((c, i) => {
+        if (!c.matchAttribute)
+          throw new AllocatorError(
+            `claim ${claimRef(claim)}, constraint #${i}: empty constraint (unsupported constraint type?)`,
+          );
+        return new MatchAttribute(new Set(c.requests ?? []), c.matchAttribute);
+      }),
+    );
+  });
+
+  const inUse = (id: string): boolean => input.allocated.has(id) || (allocating.get(id)?.size ?? 0) > 0;
+
+  /** allocateDevice: availability and constraints; returns the rollback or undefined. */
+  const allocateDevice = (
+    ci: number,
+    rd: RequestData,
+    c: Candidate,
+    must: boolean,
+  ): (() => void) | undefined => {
+    const claim = claims[ci];
+    if (rd.adminAccess ? allocating.get(c.id)?.has(ci) : inUse(c.id)) return undefined;
+    if ((c.device.consumesCounters ?? []).length > 0) return undefined;
+    let added = 0;
+    for (const con of constraints[ci]) {
+      if (!con.add(rd.baseName, rd.subName, c)) {
+        for (let i = added - 1; i >= 0; i--) constraints[ci][i].remove(rd.baseName, rd.subName);
+        if (must)
+          throw new AllocatorError(
+            `claim ${claimRef(claim)}, request ${rd.subName || rd.baseName}: cannot add device ${c.id} because a claim constraint would not be satisfied`,
+          );
+        return undefined;
+      }
+      added++;
+    }
+    if (!allocating.has(c.id)) allocating.set(c.id, new Set());
+    allocating.get(c.id)!.add(ci);
+    const before = results[ci].length;
+    results[ci].push({ request: rd.name, candidate: c, adminAccess: rd.adminAccess ? true : undefined });
+    return () => {
+      results[ci].length = before;
+      allocating.get(c.id)!.delete(ci);
+      for (let i = added - 1; i >= 0; i--) constraints[ci][i].remove(rd.baseName, rd.subName);
+    };
+  };
+
+  const allocateOne = (ci: number, ri: number, si: number, di: number, inSub: boolean): boolean => {
+    if (ci >= claims.length) return true;
+    const claim = claims[ci];
+    const requests = claim.spec?.devices?.requests ?? [];
+    if (ri >= requests.length) {
+      try {
+        return allocateOne(ci + 1, 0, 0, 0, false);
+      } catch (e) {
+        if (e instanceof MaxSizeExceeded) return false;
+        throw e;
+      }
+    }
+    const rd = requestData.get(key(ci, ri, si))!;
+    if (!inSub && rd.parent) {
+      let allExceeded = true;
+      for (let sub = 0; ; sub++) {
+        if (!requestData.has(key(ci, ri, sub))) {
+          if (allExceeded) throw new MaxSizeExceeded();
+          return false;
+        }
+        let ok: boolean;
+        try {
+          ok = allocateOne(ci, ri, sub, di, true);
+        } catch (e) {
+          if (e instanceof MaxSizeExceeded) continue;
+          throw e;
+        }
+        allExceeded = false;
+        if (ok) {
+          selected.set(`${ci}/${ri}`, sub);
+          return true;
+        }
+      }
+    }
+    if (rd.all && rd.allDevices.length === 0) return false;
+    if (di >= rd.numDevices) return allocateOne(ci, ri + 1, 0, 0, false);
+    if (rd.numDevices - di > ALLOCATION_RESULTS_MAX_SIZE - results[ci].length) throw new MaxSizeExceeded();
+    if (rd.all) {
+      const undo = allocateDevice(ci, rd, rd.allDevices[di], true);
+      if (!undo) return false;
+      let done = false;
+      try {
+        done = allocateOne(ci, ri, si, di + 1, inSub);
+      } finally {
+        if (!done) undo();
+      }
+      return done;
+    }
+    for (const pool of pools) {
+      if (input.features.legacyPools && pool.invalid)
+        throw new AllocatorError(`pool ${pool.pool} is invalid: duplicate device name`);
+      if (!input.features.legacyPools && (pool.incomplete || pool.invalid)) continue;
+      for (const slice of pool.slices)
+        for (const device of slice.spec.devices ?? []) {
+          const c: Candidate = {
+            id: deviceKey(pool.driver, pool.pool, device.name),
+            driver: pool.driver,
+            pool: pool.pool,
+            device,
+            slice,
+          };
+          if (rd.adminAccess ? allocating.get(c.id)?.has(ci) : inUse(c.id)) continue;
+          if (!isSelectable(key(ci, ri, si), rd, c, claim)) continue;
+          const undo = allocateDevice(ci, rd, c, false);
+          if (!undo) continue;
+          let done = false;
+          try {
+            done = allocateOne(ci, ri, si, di + 1, inSub);
+          } finally {
+            if (!done) undo();
+          }
+          if (done) return true;
+        }
+    }
+    return false;
+  };
+
+  let done: boolean;
+  try {
+    done = allocateOne(0, 0, 0, 0, false);
+  } catch (e) {
+    if (e instanceof MaxSizeExceeded) done = false;
+    else throw e;
+  }
+  if (!done) {
+    if (pools.some((p) => p.invalid)) throw new FailedOnNode('invalid resource pools were encountered');
+    return null;
+  }
+  return claims.map((_, ci) => {
+    const devices = results[ci];
+    const out: AllocationResult = {
+      devices: {
+        results: devices.map((d) => {
+          const r: DeviceRequestAllocationResult = {
+            request: d.request,
+            driver: d.candidate.driver,
+            pool: d.candidate.pool,
+            device: d.candidate.device.name,
+          };
+          if (d.adminAccess) r.adminAccess = true;
+          return r;
+        }),
+      },
+    };
+    const sel = nodeSelectorFor(devices);
+    if (sel) out.nodeSelector = sel;
+    return out;
+  });
+}
+
+/** createNodeSelector: where the allocated devices are reachable; absent means everywhere. */
+function nodeSelectorFor(devices: DeviceResult[]): NodeSelector | undefined {
+  const fields: { key: string; operator: string; values?: string[] }[] = [];
+  const exprs: { key: string; operator: string; values?: string[] }[] = [];
+  const addNew = (from: typeof fields | undefined, to: typeof fields): void => {
+    for (const r of from ?? []) if (!to.some((t) => JSON.stringify(t) === JSON.stringify(r))) to.push(r);
+  };
+  for (const d of devices) {
+    const spec = d.candidate.slice.spec;
+    const per = !!spec.perDeviceNodeSelection;
+    const nodeName = per ? d.candidate.device.nodeName : spec.nodeName;
+    const sel = per ? d.candidate.device.nodeSelector : spec.nodeSelector;
+    if (nodeName)
+      return {
+        nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }],
+      } as NodeSelector;
+    if (sel && sel.nodeSelectorTerms.length === 1) {
+      const t = sel.nodeSelectorTerms[0] as { matchFields?: typeof fields; matchExpressions?: typeof fields };
+      addNew(t.matchFields, fields);
+      addNew(t.matchExpressions, exprs);
+    } else if (sel && sel.nodeSelectorTerms.length > 1) {
+      throw new AllocatorError(
+        `unsupported ResourceSlice.NodeSelector with ${sel.nodeSelectorTerms.length} terms`,
+      );
+    }
+  }
+  if (fields.length === 0 && exprs.length === 0) return undefined;
+  const term: Record<string, unknown> = {};
+  if (fields.length) term.matchFields = fields;
+  if (exprs.length) term.matchExpressions = exprs;
+  return { nodeSelectorTerms: [term] } as unknown as NodeSelector;
+}

@@ -1,0 +1,2 @@
+export * from './dynamic-resources';
+export * from './allocator';
