@@ -323,7 +323,7 @@ interface PreparedRun {
   /** Identifies the job: run, seed, options, profile and snapshot bytes. */
   key: string;
   content: Uint8Array;
-  items: KubeObject[];
+  items: readonly KubeObject[];
   nodes: string[];
   /** Whether the run expanded workloads into pods (replays then schedule them all again). */
   workloads: boolean;
