@@ -20,7 +20,18 @@ export { InvalidWorkloadsError };
  * The objects once the PV controller has run (unless `pvController: false`). The same array
  * comes back when the controller changed nothing, so a caller can keep state built from it.
  */
-export function settleClaims(items: readonly KubeObject[], options: Pick<AnalysisOptions, 'seed' | 'pvController'>): readonly KubeObject[] {
+export function settleClaims(
+  items: KubeObject[],
+  options: Pick<AnalysisOptions, 'seed' | 'pvController'>,
+): KubeObject[];
+export function settleClaims(
+  items: readonly KubeObject[],
+  options: Pick<AnalysisOptions, 'seed' | 'pvController'>,
+): readonly KubeObject[];
+export function settleClaims(
+  items: readonly KubeObject[],
+  options: Pick<AnalysisOptions, 'seed' | 'pvController'>,
+): readonly KubeObject[] {
   if (options.pvController === false) return items;
   const { items: settled } = settleImmediateClaims(items, { seed: options.seed ?? 0 });
   if (settled.length === items.length && settled.every((o, i) => o === items[i])) return items;
@@ -42,7 +53,10 @@ export interface MaterializedCluster {
  * starts from the cluster as it is once the workloads run (OrderedReady StatefulSets included).
  * Invalid workloads throw InvalidWorkloadsError.
  */
-export function materializeWorkloads(objects: readonly KubeObject[], engine: EngineOptions): MaterializedCluster {
+export function materializeWorkloads(
+  objects: readonly KubeObject[],
+  engine: EngineOptions,
+): MaterializedCluster {
   if (!hasUnexpandedWorkloads(objects)) return { items: [...objects], rejected: [] };
   const run = scheduleWorkloads(objects, { ...engine });
   const bound = new Map(run.results.filter((r) => r.node).map((r) => [r.pod, r.node!]));
@@ -52,7 +66,11 @@ export function materializeWorkloads(objects: readonly KubeObject[], engine: Eng
     const node = bound.get(podKeyOf(o));
     const pod = o as unknown as Pod;
     return node
-      ? ({ ...pod, spec: { ...pod.spec!, nodeName: node }, status: { ...pod.status, phase: 'Running' } } as unknown as KubeObject)
+      ? ({
+          ...pod,
+          spec: { ...pod.spec!, nodeName: node },
+          status: { ...pod.status, phase: 'Running' },
+        } as unknown as KubeObject)
       : o;
   };
   const e = run.expansion;

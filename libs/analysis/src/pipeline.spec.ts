@@ -4,11 +4,19 @@ import { parseKubernetesObjects, type KubeObject, type Pod } from '@schedlab/k8s
 import { ANALYSES, ANALYSIS_TYPES, runAnalysis, settleClaims } from './index';
 
 const examples = join(__dirname, '../../../examples');
-const objectsOf = (file: string): KubeObject[] => parseKubernetesObjects(readFileSync(join(examples, file), 'utf8')).objects;
+const objectsOf = (file: string): KubeObject[] =>
+  parseKubernetesObjects(readFileSync(join(examples, file), 'utf8')).objects;
 
 describe('the analysis pipeline', () => {
   it('registers every analysis with one interface', () => {
-    expect(ANALYSIS_TYPES).toEqual(['simulate', 'scenario', 'capacity', 'nodes-needed', 'resilience', 'compare']);
+    expect(ANALYSIS_TYPES).toEqual([
+      'simulate',
+      'scenario',
+      'capacity',
+      'nodes-needed',
+      'resilience',
+      'compare',
+    ]);
     for (const type of ANALYSIS_TYPES) {
       expect(['settled', 'running']).toContain(ANALYSES[type].start);
       expect(typeof ANALYSES[type].run).toBe('function');
@@ -34,7 +42,9 @@ describe('the analysis pipeline', () => {
     expect(outcome.initial?.length).toBeGreaterThan(0);
     expect(outcome.items.some((o) => o.kind === 'Pod' && (o as unknown as Pod).spec?.nodeName)).toBe(true);
     expect(objects.some((o) => o.kind === 'Pod')).toBe(false);
-    expect(outcome.rejected.map((r) => r.object)).toEqual(runAnalysis('simulate', objects, { seed: 3 }, {}).result.rejected.map((r) => r.object));
+    expect(outcome.rejected.map((r) => r.object)).toEqual(
+      runAnalysis('simulate', objects, { seed: 3 }, {}).result.rejected.map((r) => r.object),
+    );
   });
 
   it('reports per-pod progress on the workloads path, and wraps steps in the hooks', () => {

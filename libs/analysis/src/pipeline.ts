@@ -43,11 +43,15 @@ export function runAnalysis<T extends AnalysisType>(
 ): AnalysisOutcome<ResultOf<T>> {
   const report = hooks.report ?? (() => undefined);
   const inCluster = hooks.cluster ?? direct;
-  const analysis = ANALYSES[type] as { start: 'settled' | 'running'; run(context: unknown, request: unknown): ResultOf<T> };
+  const analysis = ANALYSES[type] as {
+    start: 'settled' | 'running';
+    run(context: unknown, request: unknown): ResultOf<T>;
+  };
   const engine = engineOptionsOf(options);
   const settled = inCluster(() => settleClaims(objects, options));
   const setup = (hooks.setup ?? direct)(() => setupEngine(engine));
-  const started = analysis.start === 'running' ? inCluster(() => materializeWorkloads(settled, engine)) : undefined;
+  const started =
+    analysis.start === 'running' ? inCluster(() => materializeWorkloads(settled, engine)) : undefined;
   const items = started?.items ?? settled;
   const result = (hooks.analysis ?? inCluster)(() => analysis.run({ items, engine, setup, report }, request));
   return {

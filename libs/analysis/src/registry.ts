@@ -76,7 +76,12 @@ export const ANALYSES: Analyses = {
   simulate: {
     start: 'settled',
     run: ({ items, engine, report }, request) =>
-      scheduleCluster(items, engine, report, request.known?.items === items ? request.known.state : undefined),
+      scheduleCluster(
+        items,
+        engine,
+        report,
+        request.known?.items === items ? request.known.state : undefined,
+      ),
   },
   scenario: {
     start: 'running',
@@ -93,7 +98,8 @@ export const ANALYSES: Analyses = {
   },
   'nodes-needed': {
     start: 'running',
-    run: ({ items, engine }, request) => nodesNeeded(items, request.templates, engine, { maxNodes: request.maxNodes }),
+    run: ({ items, engine }, request) =>
+      nodesNeeded(items, request.templates, engine, { maxNodes: request.maxNodes }),
   },
   resilience: {
     start: 'running',

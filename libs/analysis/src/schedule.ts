@@ -13,7 +13,11 @@ import {
   type SimulateOptions,
   type SimulationResult,
 } from '@schedlab/scheduler';
-import { scheduleUnexpandedWorkloads, unmodelledOnceExpanded, type RejectedObject } from '@schedlab/workloads';
+import {
+  scheduleUnexpandedWorkloads,
+  unmodelledOnceExpanded,
+  type RejectedObject,
+} from '@schedlab/workloads';
 import type { ProgressReport } from './options';
 
 export interface ScheduledCluster {
@@ -43,7 +47,8 @@ export function scheduleCluster(
   report: ProgressReport = noProgress,
   state: ClusterState = buildClusterState(items),
 ): ScheduledCluster {
-  const onProgress = (podsProcessed: number, podsTotal: number) => report({ phase: 'scheduling', podsProcessed, podsTotal });
+  const onProgress = (podsProcessed: number, podsTotal: number) =>
+    report({ phase: 'scheduling', podsProcessed, podsTotal });
   const orphanPods = state.orphanPods.map((p) => podKeyOf(p));
   report({ phase: 'workloads', podsProcessed: 0, podsTotal: 0 });
   const workloads = scheduleUnexpandedWorkloads(items, { ...engine, onProgress });

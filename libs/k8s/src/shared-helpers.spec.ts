@@ -15,14 +15,18 @@ describe('SeededRandom', () => {
   // a change here moves every generated name or random tie-break of every seed.
   it('mulberry32 repeats the recorded stream for a seed', () => {
     const random = new SeededRandom(7);
-    expect([0, 1, 2, 3, 4, 5].map(() => random.intn(1_000_000))).toEqual([11704, 61958, 976907, 699028, 521445, 405521]);
+    expect([0, 1, 2, 3, 4, 5].map(() => random.intn(1_000_000))).toEqual([
+      11704, 61958, 976907, 699028, 521445, 405521,
+    ]);
     const int = seededRandomInt(7);
     expect([0, 1, 2].map(() => int(1_000_000))).toEqual([11704, 61958, 976907]);
   });
 
   it('splitmix32 repeats the scheduler stream for a seed', () => {
     const random = new SeededRandom(7, 'splitmix32');
-    expect([0, 1, 2, 3, 4, 5].map(() => random.intn(1_000_000))).toEqual([137064, 451082, 998101, 552324, 445999, 270601]);
+    expect([0, 1, 2, 3, 4, 5].map(() => random.intn(1_000_000))).toEqual([
+      137064, 451082, 998101, 552324, 445999, 270601,
+    ]);
   });
 
   it('a restored counter repeats the later draws', () => {
@@ -36,7 +40,9 @@ describe('SeededRandom', () => {
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and drops undefined fields', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { y: 1, x: undefined }], c: null } })).toBe('{"a":{"c":null,"d":[2,{"y":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, { y: 1, x: undefined }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[2,{"y":1}]},"b":1}',
+    );
   });
 
   it('renders a Date as its ISO string, as JSON.stringify and Go do', () => {
@@ -59,7 +65,9 @@ describe('well-known keys and labels', () => {
   });
 
   it("reads a node's zone from the GA label, else the beta one", () => {
-    expect(zoneOf({ metadata: { labels: { [LABEL_TOPOLOGY_ZONE]: 'a', [LABEL_FAILURE_DOMAIN_BETA_ZONE]: 'b' } } })).toBe('a');
+    expect(
+      zoneOf({ metadata: { labels: { [LABEL_TOPOLOGY_ZONE]: 'a', [LABEL_FAILURE_DOMAIN_BETA_ZONE]: 'b' } } }),
+    ).toBe('a');
     expect(zoneOf({ metadata: { labels: { [LABEL_FAILURE_DOMAIN_BETA_ZONE]: 'b' } } })).toBe('b');
     expect(zoneOf({ metadata: {} })).toBeUndefined();
     expect(zoneOf(undefined)).toBeUndefined();

@@ -1,4 +1,10 @@
-import { runAnalysis, type AnalysisOutcome, type AnalysisType, type RequestOf, type ResultOf } from '@schedlab/analysis';
+import {
+  runAnalysis,
+  type AnalysisOutcome,
+  type AnalysisType,
+  type RequestOf,
+  type ResultOf,
+} from '@schedlab/analysis';
 import { describeSkipped, loadClusterDump, type ClusterDump } from '../input/cluster-dump';
 import { analysisOptionsOf, pipelineHooks, type SimulationFlags } from './run-simulation';
 
@@ -28,7 +34,9 @@ export function analyzeDump<T extends AnalysisType>(
   });
   const warnings = [
     ...describeSkipped(flags.cluster, dump.skipped),
-    ...outcome.rejected.map((r) => `schedlab: ${flags.cluster}: admission rejected ${r.object}: ${r.message}`),
+    ...outcome.rejected.map(
+      (r) => `schedlab: ${flags.cluster}: admission rejected ${r.object}: ${r.message}`,
+    ),
   ];
   return { dump, outcome, warnings };
 }

@@ -14,7 +14,9 @@ import { runSimulation, type SimulationFlags } from './run-simulation';
 
 const dumps = readdirSync(examples).filter((f) => f.endsWith('.yaml'));
 const webPod = parseYaml(readFileSync(example('templates/web-pod.yaml'), 'utf8'));
-const templates = (parseYaml(readFileSync(example('templates/node-templates.yaml'), 'utf8')) as { templates: [] }).templates;
+const templates = (
+  parseYaml(readFileSync(example('templates/node-templates.yaml'), 'utf8')) as { templates: [] }
+).templates;
 const drainZone = parseYaml(readFileSync(example('scenarios/drain-zone.yaml'), 'utf8'));
 
 const flagsOf = (file: string, seed: number, pvController = true): SimulationFlags => ({
@@ -26,7 +28,13 @@ const flagsOf = (file: string, seed: number, pvController = true): SimulationFla
 });
 
 /** The job the API would store for the dump: the same objects, gzip'd, and the options. */
-function jobOf(file: string, seed: number, type: EngineJob['type'], options: Record<string, unknown> = {}, scenario?: unknown): EngineJob {
+function jobOf(
+  file: string,
+  seed: number,
+  type: EngineJob['type'],
+  options: Record<string, unknown> = {},
+  scenario?: unknown,
+): EngineJob {
   const items = loadClusterDump(example(file)).objects;
   return { runId: 'parity', type, content: gzipSync(JSON.stringify({ items })), seed, options, scenario };
 }
@@ -40,9 +48,14 @@ describe.each(dumps)('the CLI and the worker agree on %s', (file) => {
     [7, false],
   ])('simulate, seed %d, PV controller %s', (seed, pvController) => {
     const progress: [number, number][] = [];
-    const cli = runSimulation(flagsOf(file, seed, pvController), (done, total) => progress.push([done, total]));
+    const cli = runSimulation(flagsOf(file, seed, pvController), (done, total) =>
+      progress.push([done, total]),
+    );
     const phases: EngineProgress[] = [];
-    const worker = executeEngineJob(jobOf(file, seed, 'simulate', pvController ? {} : { pvController: false }), (p) => phases.push(p));
+    const worker = executeEngineJob(
+      jobOf(file, seed, 'simulate', pvController ? {} : { pvController: false }),
+      (p) => phases.push(p),
+    );
 
     const rows = worker.placements.filter((p) => !p.message?.startsWith('admission rejected: '));
     expect(rows.map((p) => [p.podKey, p.node, p.status, p.message, p.nominatedNode, p.victims])).toEqual(
@@ -55,14 +68,23 @@ describe.each(dumps)('the CLI and the worker agree on %s', (file) => {
         r.victims?.length ? r.victims : null,
       ]),
     );
-    const { unschedulableReasons: _reasons, utilization: _utilization, rejected, orphanPods, unmodelledKinds, ...counts } = worker.summary;
+    const {
+      unschedulableReasons: _reasons,
+      utilization: _utilization,
+      rejected,
+      orphanPods,
+      unmodelledKinds,
+      ...counts
+    } = worker.summary;
     expect(counts).toEqual(cli.result.summary);
     expect(orphanPods).toEqual(cli.result.orphanPods);
     expect(unmodelledKinds).toEqual(cli.result.unmodelledKinds);
     expect(rejected ?? []).toEqual(cli.rejected);
     expect(worker.engineVersion).toBe(cli.result.compatibilityVersion);
     // Both report progress per pod, on the workloads path too.
-    const scheduling = phases.filter((p) => p.phase === 'scheduling').map((p) => [p.podsProcessed, p.podsTotal]);
+    const scheduling = phases
+      .filter((p) => p.phase === 'scheduling')
+      .map((p) => [p.podsProcessed, p.podsTotal]);
     expect(scheduling).toEqual(progress);
     if (cli.result.results.length) expect(progress.at(-1)![0]).toBe(cli.result.results.length);
   });
@@ -88,10 +110,16 @@ describe.each(dumps)('the CLI and the worker agree on %s', (file) => {
     expect(analysisOf('capacity', { podTemplate: webPod, maxReplicas: 50 })).toEqual(
       cliOf(() => analyzeDump(flags, 'capacity', { podTemplate: webPod, maxReplicas: 50 }).outcome.result),
     );
-    expect(analysisOf('nodes-needed', { templates })).toEqual(cliOf(() => analyzeDump(flags, 'nodes-needed', { templates }).outcome.result));
+    expect(analysisOf('nodes-needed', { templates })).toEqual(
+      cliOf(() => analyzeDump(flags, 'nodes-needed', { templates }).outcome.result),
+    );
     for (const by of ['node', 'zone'] as const) {
-      expect(analysisOf('resilience', { by })).toEqual(cliOf(() => analyzeDump(flags, 'resilience', { by }).outcome.result.result));
+      expect(analysisOf('resilience', { by })).toEqual(
+        cliOf(() => analyzeDump(flags, 'resilience', { by }).outcome.result.result),
+      );
     }
-    expect(analysisOf('compare', {}, drainZone)).toEqual(cliOf(() => analyzeDump(flags, 'compare', { scenario: drainZone }).outcome.result));
+    expect(analysisOf('compare', {}, drainZone)).toEqual(
+      cliOf(() => analyzeDump(flags, 'compare', { scenario: drainZone }).outcome.result),
+    );
   });
 });

@@ -91,7 +91,9 @@ export function runSimulation(
   const loaded = loadClusterDump(flags.cluster);
   const options = {
     ...analysisOptionsOf(flags),
-    ...(replay.explainPod ? { explainPods: new Set([replay.explainPod]), stopAfterPod: replay.explainPod } : {}),
+    ...(replay.explainPod
+      ? { explainPods: new Set([replay.explainPod]), stopAfterPod: replay.explainPod }
+      : {}),
     ...(replay.explain ? { explain: replay.explain } : {}),
   };
   const outcome = runAnalysis(
@@ -107,6 +109,14 @@ export function runSimulation(
     },
   );
   const run = outcome.result;
-  const dump = run.state === loaded.state ? loaded : { ...loaded, objects: [...outcome.items], state: run.state };
-  return { dump, result: run.result, setup: outcome.setup, rejected: run.rejected, objects: run.objects, pods: run.pods };
+  const dump =
+    run.state === loaded.state ? loaded : { ...loaded, objects: [...outcome.items], state: run.state };
+  return {
+    dump,
+    result: run.result,
+    setup: outcome.setup,
+    rejected: run.rejected,
+    objects: run.objects,
+    pods: run.pods,
+  };
 }
