@@ -4,28 +4,10 @@
  * effects of its cycle on the cluster), and the replay cursor stored with the pod's compact
  * explanation. Runs stored before cursors were recorded have none: those replay in full.
  */
+import { type Db, RunResultRepository } from '@schedlab/db';
 import type { RecordedAttempt, ReplayCursor } from '@schedlab/scheduler';
 
-/** The two tables read, as a tenant transaction (or any Prisma client) exposes them. */
-export interface ReplayRecordSource {
-  placement: {
-    findFirst(args: {
-      where: { runId: string; attempt: number; namespace: string; name: string };
-      select: { ordinal: true };
-    }): Promise<{ ordinal: number } | null>;
-    findMany(args: {
-      where: { runId: string; attempt: number; ordinal: { lte: number } };
-      select: { podKey: true; node: true; nominatedNode: true; victims: true; status: true };
-      orderBy: { ordinal: 'asc' };
-    }): Promise<{ podKey: string; node: string | null; nominatedNode: string | null; victims: unknown; status: string }[]>;
-  };
-  podExplanation: {
-    findFirst(args: {
-      where: { runId: string; attempt: number; namespace: string; name: string };
-      select: { explanation: true };
-    }): Promise<{ explanation: unknown } | null>;
-  };
-}
+const results = new RunResultRepository();
 
 export interface ReplayRecords {
   attempts: RecordedAttempt[];
@@ -40,22 +22,17 @@ function cursorOf(explanation: unknown): ReplayCursor | undefined {
 
 /** The records, or undefined when the run has none for the pod (the replay then runs in full). */
 export async function replayRecords(
-  tx: ReplayRecordSource,
+  tx: Db,
   runId: string,
   attempt: number,
   namespace: string,
   name: string,
 ): Promise<ReplayRecords | undefined> {
-  const where = { runId, attempt, namespace, name };
-  const row = await tx.podExplanation.findFirst({ where, select: { explanation: true } });
-  const placement = await tx.placement.findFirst({ where, select: { ordinal: true } });
+  const row = await results.findExplanation(tx, runId, attempt, namespace, name);
+  const ordinal = await results.placementOrdinal(tx, runId, attempt, namespace, name);
   const cursor = cursorOf(row?.explanation);
-  if (!cursor || !placement) return undefined;
-  const rows = await tx.placement.findMany({
-    where: { runId, attempt, ordinal: { lte: placement.ordinal } },
-    select: { podKey: true, node: true, nominatedNode: true, victims: true, status: true },
-    orderBy: { ordinal: 'asc' },
-  });
+  if (!cursor || ordinal === null) return undefined;
+  const rows = await results.placementsUpTo(tx, runId, attempt, ordinal);
   return {
     attempts: rows.map((r) => ({
       pod: r.podKey,

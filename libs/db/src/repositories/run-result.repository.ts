@@ -114,6 +114,30 @@ export class RunResultRepository {
     return row !== null;
   }
 
+  /** The pod's position in the run (its ordinal), or null when the run did not place it. */
+  async placementOrdinal(
+    db: Db,
+    runId: string,
+    attempt: number,
+    namespace: string,
+    name: string,
+  ): Promise<number | null> {
+    const row = await db.placement.findFirst({
+      where: { runId, attempt, namespace, name },
+      select: { ordinal: true },
+    });
+    return row?.ordinal ?? null;
+  }
+
+  /** The effects of every scheduling cycle up to `ordinal`, in order (a replay fast-forwards with them). */
+  placementsUpTo(db: Db, runId: string, attempt: number, ordinal: number) {
+    return db.placement.findMany({
+      where: { runId, attempt, ordinal: { lte: ordinal } },
+      select: { podKey: true, node: true, nominatedNode: true, victims: true, status: true },
+      orderBy: { ordinal: 'asc' },
+    });
+  }
+
   findExplanation(db: Db, runId: string, attempt: number, namespace: string, name: string) {
     return db.podExplanation.findFirst({ where: { runId, attempt, namespace, name } });
   }
