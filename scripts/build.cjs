@@ -146,7 +146,9 @@ function closure(projectRoot) {
     } catch {
       // not built yet: its dependencies are known once it is
     }
-    for (const dep of deps) seen.add(dep);
+    // A project renamed or removed since the stamp was written is skipped: whatever imported it
+    // has changed too, so it is rebuilt and stamped with its new imports.
+    for (const dep of deps) if (fs.existsSync(path.join(workspaceRoot, dep))) seen.add(dep);
   }
   return [...seen];
 }
