@@ -230,22 +230,24 @@ export class VolumeBinding
   }
 
   /**
-   * Same numbers as `score`: a pod without static bindings on any node (every pod without
-   * claims) scores 0 everywhere, without a lookup per node.
+   * Same numbers as `score`: a pod with nothing to score on any node (no static bindings and, with
+   * StorageCapacityScoring, no claims to provision; every pod without claims) scores 0 everywhere,
+   * without a lookup per node.
    */
   scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
     const byNode = this.capacityScoring
       ? state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY)?.podVolumesByNode
       : undefined;
-    let anyStatic = false;
+    const scoresProvisions = this.handle.features.enabled(STORAGE_CAPACITY_SCORING_GATE);
+    let anyToScore = false;
     for (const v of byNode?.values() ?? []) {
-      if (v.staticBindings.length > 0) {
-        anyStatic = true;
+      if (v.staticBindings.length > 0 || (scoresProvisions && v.dynamicProvisions.length > 0)) {
+        anyToScore = true;
         break;
       }
     }
     for (let i = 0; i < nodes.length; i++) {
-      scores[i].score = anyStatic ? this.score(state, pod, nodes[i])[0] : 0;
+      scores[i].score = anyToScore ? this.score(state, pod, nodes[i])[0] : 0;
     }
     return null;
   }
