@@ -79,8 +79,16 @@ async function placementsLoad(plan: LoadPlan): Promise<LoadResult> {
   };
   const one = async (scheduledAt: number) => {
     try {
-      const res = await fetch(plan.graphqlUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-      const json = (await res.json()) as { errors?: unknown; data?: { simulation?: { placements?: { edges?: unknown[] } } } };
+      const res = await fetch(plan.graphqlUrl, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const json = (await res.json()) as {
+        errors?: unknown;
+        data?: { simulation?: { placements?: { edges?: unknown[] } } };
+      };
       if (res.status !== 200 || json.errors || !json.data?.simulation?.placements?.edges?.length) {
         return fail(`${res.status} ${JSON.stringify(json).slice(0, 300)}`);
       }
@@ -117,11 +125,20 @@ function runLoadInChild(plan: LoadPlan): Promise<LoadResult> {
       if (message.type === 'ready') child.send(plan);
       else result = message.result;
     });
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`load process exited with ${code} without a result`))));
+    child.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`load process exited with ${code} without a result`)),
+    );
   });
 }
 
-async function call(baseUrl: string, key: string, method: string, url: string, body?: string, type = 'application/json') {
+async function call(
+  baseUrl: string,
+  key: string,
+  method: string,
+  url: string,
+  body?: string,
+  type = 'application/json',
+) {
   const res = await fetch(`${baseUrl}${url}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': type }) },
@@ -136,15 +153,23 @@ async function call(baseUrl: string, key: string, method: string, url: string, b
 /** Milliseconds from POST to the GET that first sees the run final; throws unless it succeeded. */
 async function submitToResult(baseUrl: string, key: string, snapshotId: string, seed: number) {
   const started = performance.now();
-  const run = await call(baseUrl, key, 'POST', '/v1/simulations', JSON.stringify({ type: 'simulate', snapshotId, seed }));
+  const run = await call(
+    baseUrl,
+    key,
+    'POST',
+    '/v1/simulations',
+    JSON.stringify({ type: 'simulate', snapshotId, seed }),
+  );
   for (;;) {
     const current = await call(baseUrl, key, 'GET', `/v1/simulations/${run.id}`);
     if (['succeeded', 'failed', 'cancelled'].includes(current.status)) {
       const ms = performance.now() - started;
-      if (current.status !== 'succeeded') throw new Error(`run ${run.id} ${current.status}: ${JSON.stringify(current.error)}`);
+      if (current.status !== 'succeeded')
+        throw new Error(`run ${run.id} ${current.status}: ${JSON.stringify(current.error)}`);
       return { id: run.id as string, ms };
     }
-    if (performance.now() - started > RUN_TIMEOUT_MS) throw new Error(`run ${run.id} not final after ${RUN_TIMEOUT_MS} ms`);
+    if (performance.now() - started > RUN_TIMEOUT_MS)
+      throw new Error(`run ${run.id} not final after ${RUN_TIMEOUT_MS} ms`);
     await sleep(POLL_MS);
   }
 }
@@ -180,7 +205,14 @@ async function main() {
     const key = apiKey.secret;
 
     const yaml = readFileSync(path.join(root, 'examples/cluster-small.yaml'), 'utf8');
-    const snapshot = await call(baseUrl, key, 'POST', '/v1/snapshots?name=cluster-small', yaml, 'application/yaml');
+    const snapshot = await call(
+      baseUrl,
+      key,
+      'POST',
+      '/v1/snapshots?name=cluster-small',
+      yaml,
+      'application/yaml',
+    );
 
     // One untimed run first: the worker's engine thread starts on its first run.
     const warmup = await submitToResult(baseUrl, key, snapshot.id, 0);
@@ -195,7 +227,13 @@ async function main() {
       maxMs: round1(latencies.at(-1)!),
     };
 
-    const load = await runLoadInChild({ graphqlUrl: graphqlUrl.href, apiKey: key, runId: warmup.id, rate, seconds });
+    const load = await runLoadInChild({
+      graphqlUrl: graphqlUrl.href,
+      apiKey: key,
+      runId: warmup.id,
+      rate,
+      seconds,
+    });
     const pageLatencies = [...load.latenciesMs].sort((a, b) => a - b);
     const placements = {
       targetRate: rate,
@@ -212,14 +250,32 @@ async function main() {
 
     const machine = `${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${os.loadavg()[0].toFixed(1)}, node ${process.version}`;
     console.log(`machine: ${machine}`);
-    console.log(`snapshot: examples/cluster-small.yaml (${JSON.stringify(snapshot.counts)}); poll every ${POLL_MS} ms`);
+    console.log(
+      `snapshot: examples/cluster-small.yaml (${JSON.stringify(snapshot.counts)}); poll every ${POLL_MS} ms`,
+    );
     const row = (figure: string, p50: string, tail: string, max: string) =>
       console.log(`${figure.padEnd(46)} | ${p50.padStart(7)} | ${tail.padStart(11)} | ${max.padStart(7)}`);
     row('figure', 'p50 ms', 'p90/p99 ms', 'max ms');
-    row(`submit → succeeded, ${runs} sequential runs`, String(submit.p50Ms), `p90 ${submit.p90Ms}`, String(submit.maxMs));
-    row(`GraphQL placements(first: 50) at ${placements.achievedRate}/s`, String(placements.p50Ms), `p99 ${placements.p99Ms}`, String(placements.maxMs));
-    console.log(`placements load: ${load.sent} sent at ${rate}/s for ${seconds} s, ${load.ok} ok, ${load.errors} errors${load.firstError ? ` (first: ${load.firstError})` : ''}`);
-    if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify({ machine, submitToResult: submit, graphqlPlacements: placements }, null, 2)}\n`);
+    row(
+      `submit → succeeded, ${runs} sequential runs`,
+      String(submit.p50Ms),
+      `p90 ${submit.p90Ms}`,
+      String(submit.maxMs),
+    );
+    row(
+      `GraphQL placements(first: 50) at ${placements.achievedRate}/s`,
+      String(placements.p50Ms),
+      `p99 ${placements.p99Ms}`,
+      String(placements.maxMs),
+    );
+    console.log(
+      `placements load: ${load.sent} sent at ${rate}/s for ${seconds} s, ${load.ok} ok, ${load.errors} errors${load.firstError ? ` (first: ${load.firstError})` : ''}`,
+    );
+    if (jsonPath)
+      writeFileSync(
+        jsonPath,
+        `${JSON.stringify({ machine, submitToResult: submit, graphqlPlacements: placements }, null, 2)}\n`,
+      );
   } finally {
     await Promise.all(services.map((s) => s.stop()));
     await prisma.$disconnect();

@@ -9,7 +9,13 @@
 import os from 'node:os';
 import { createPrismaClient } from '@schedlab/db';
 import { createTestDatabase, uniqueName } from '@schedlab/testing';
-import { addSnapshot, seedTenantWithSnapshot, simulationsQueue, submitRun, workerEnv } from '../apps/e2e/src/run-fixtures';
+import {
+  addSnapshot,
+  seedTenantWithSnapshot,
+  simulationsQueue,
+  submitRun,
+  workerEnv,
+} from '../apps/e2e/src/run-fixtures';
 import { type ServiceProcess, startService } from '../apps/e2e/src/service-process';
 
 const arg = (name: string, fallback: number) => {
@@ -29,7 +35,10 @@ const isFinal = (status: string): boolean => (FINAL as string[]).includes(status
 
 /** A figure from failed runs would be meaningless: stop with their errors instead. */
 async function expectAllSucceeded(prisma: Db, ids: string[]) {
-  const failed = await prisma.simulationRun.findMany({ where: { id: { in: ids }, status: { not: 'succeeded' } }, select: { id: true, error: true } });
+  const failed = await prisma.simulationRun.findMany({
+    where: { id: { in: ids }, status: { not: 'succeeded' } },
+    select: { id: true, error: true },
+  });
   if (failed.length > 0) throw new Error(`runs did not succeed: ${JSON.stringify(failed.slice(0, 3))}`);
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,7 +51,12 @@ async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
   }
 }
 
-async function throughput(prisma: Db, dbUrl: string, owner: { tenantId: string; snapshotId: string }, workers: number) {
+async function throughput(
+  prisma: Db,
+  dbUrl: string,
+  owner: { tenantId: string; snapshotId: string },
+  workers: number,
+) {
   const prefix = uniqueName('bench');
   const env = workerEnv(dbUrl, prefix, { ...BENCH_ENV, WORKER_CONCURRENCY: String(CONCURRENCY) });
   const pool: ServiceProcess[] = [];
@@ -52,7 +66,11 @@ async function throughput(prisma: Db, dbUrl: string, owner: { tenantId: string; 
     const started = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < RUNS; i++) ids.push(await submitRun(prisma, queue, owner, i));
-    await until(async () => ((await prisma.simulationRun.count({ where: { id: { in: ids }, status: { in: FINAL } } })) === ids.length ? true : undefined));
+    await until(async () =>
+      (await prisma.simulationRun.count({ where: { id: { in: ids }, status: { in: FINAL } } })) === ids.length
+        ? true
+        : undefined,
+    );
     const seconds = (Date.now() - started) / 1000;
     await expectAllSucceeded(prisma, ids);
     return { workers, runs: RUNS, seconds, runsPerMinute: (RUNS / seconds) * 60 };
@@ -62,9 +80,18 @@ async function throughput(prisma: Db, dbUrl: string, owner: { tenantId: string; 
   }
 }
 
-async function crashRecovery(prisma: Db, dbUrl: string, owner: { tenantId: string; snapshotId: string }, lockMs: number) {
+async function crashRecovery(
+  prisma: Db,
+  dbUrl: string,
+  owner: { tenantId: string; snapshotId: string },
+  lockMs: number,
+) {
   const prefix = uniqueName('crash');
-  const env = workerEnv(dbUrl, prefix, { ...BENCH_ENV, WORKER_LOCK_DURATION_MS: String(lockMs), RECONCILE_INTERVAL_MS: '30000' });
+  const env = workerEnv(dbUrl, prefix, {
+    ...BENCH_ENV,
+    WORKER_LOCK_DURATION_MS: String(lockMs),
+    RECONCILE_INTERVAL_MS: '30000',
+  });
   const first = (await startService('worker', env)).service;
   const queue = simulationsQueue(prefix);
   let second: ServiceProcess | undefined;
@@ -82,7 +109,11 @@ async function crashRecovery(prisma: Db, dbUrl: string, owner: { tenantId: strin
       return isFinal(row.status) ? row : undefined;
     });
     await expectAllSucceeded(prisma, [id]);
-    return { lockMs, crashToCompletionSeconds: (run.finishedAt!.getTime() - killedAt) / 1000, attempts: run.attempts };
+    return {
+      lockMs,
+      crashToCompletionSeconds: (run.finishedAt!.getTime() - killedAt) / 1000,
+      attempts: run.attempts,
+    };
   } finally {
     await queue.close();
     await Promise.all([first.stop(), second?.stop()]);
@@ -94,21 +125,32 @@ async function main() {
   const prisma = createPrismaClient(db.url);
   try {
     const owner = await seedTenantWithSnapshot(prisma, SMALL);
-    const medium = { tenantId: owner.tenantId, snapshotId: await addSnapshot(prisma, owner.tenantId, MEDIUM) };
+    const medium = {
+      tenantId: owner.tenantId,
+      snapshotId: await addSnapshot(prisma, owner.tenantId, MEDIUM),
+    };
     // Time of one uninterrupted medium run, to subtract from crash-to-completion.
     const baseline = await throughputOne(prisma, db.url, medium);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}`);
-    console.log(`small simulation: ${SMALL.nodes} nodes, ${SMALL.pods} pending pods; ${RUNS} runs; WORKER_CONCURRENCY=${CONCURRENCY}`);
+    console.log(
+      `small simulation: ${SMALL.nodes} nodes, ${SMALL.pods} pending pods; ${RUNS} runs; WORKER_CONCURRENCY=${CONCURRENCY}`,
+    );
     console.log('workers | seconds | runs/min');
     for (const workers of [1, 2, 3]) {
       const r = await throughput(prisma, db.url, owner, workers);
-      console.log(`${String(workers).padStart(7)} | ${r.seconds.toFixed(1).padStart(7)} | ${r.runsPerMinute.toFixed(0).padStart(8)}`);
+      console.log(
+        `${String(workers).padStart(7)} | ${r.seconds.toFixed(1).padStart(7)} | ${r.runsPerMinute.toFixed(0).padStart(8)}`,
+      );
     }
-    console.log(`\ncrash recovery: ${MEDIUM.nodes} nodes, ${MEDIUM.pods} pods (an uninterrupted run takes ${baseline.toFixed(1)} s)`);
+    console.log(
+      `\ncrash recovery: ${MEDIUM.nodes} nodes, ${MEDIUM.pods} pods (an uninterrupted run takes ${baseline.toFixed(1)} s)`,
+    );
     console.log('lock duration | SIGKILL → run succeeded (s) | executions');
     for (const lockMs of [30_000, 5_000]) {
       const r = await crashRecovery(prisma, db.url, medium, lockMs);
-      console.log(`${`${lockMs / 1000} s`.padStart(13)} | ${r.crashToCompletionSeconds.toFixed(1).padStart(27)} | ${r.attempts}`);
+      console.log(
+        `${`${lockMs / 1000} s`.padStart(13)} | ${r.crashToCompletionSeconds.toFixed(1).padStart(27)} | ${r.attempts}`,
+      );
     }
   } finally {
     await prisma.$disconnect();
@@ -117,14 +159,20 @@ async function main() {
 }
 
 /** Seconds for one run on one worker from submit to success. */
-async function throughputOne(prisma: Db, dbUrl: string, owner: { tenantId: string; snapshotId: string }): Promise<number> {
+async function throughputOne(
+  prisma: Db,
+  dbUrl: string,
+  owner: { tenantId: string; snapshotId: string },
+): Promise<number> {
   const prefix = uniqueName('base');
   const worker = (await startService('worker', workerEnv(dbUrl, prefix, BENCH_ENV))).service;
   const queue = simulationsQueue(prefix);
   try {
     const started = Date.now();
     const id = await submitRun(prisma, queue, owner);
-    await until(async () => (isFinal((await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).status) ? true : undefined));
+    await until(async () =>
+      isFinal((await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).status) ? true : undefined,
+    );
     await expectAllSucceeded(prisma, [id]);
     return (Date.now() - started) / 1000;
   } finally {

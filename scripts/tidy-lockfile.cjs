@@ -11,7 +11,7 @@ const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 
 /** Where Node would find `dep` from the package at `key`: nested first, then each ancestor. */
 function isInstalled(key, dep) {
-  for (let dir = key; ; ) {
+  for (let dir = key; ;) {
     if (lock.packages[`${dir ? `${dir}/` : ''}node_modules/${dep}`]) return true;
     if (!dir) return false;
     const cut = dir.lastIndexOf('/node_modules/');

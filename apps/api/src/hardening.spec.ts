@@ -560,7 +560,10 @@ describe('GraphQL rate limit (real PostgreSQL and Redis)', () => {
 
   it('answers HTTP 429 with Retry-After like REST', async () => {
     const ask = () =>
-      api.http.post('/graphql').set(bearer(acme.key)).send({ query: '{ snapshots { edges { node { id } } } }' });
+      api.http
+        .post('/graphql')
+        .set(bearer(acme.key))
+        .send({ query: '{ snapshots { edges { node { id } } } }' });
     expect((await ask()).status).toBe(200);
     expect((await ask()).status).toBe(200);
     const last = await ask();

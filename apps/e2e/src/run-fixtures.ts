@@ -17,7 +17,11 @@ export const redisUrl = () => process.env.REDIS_URL ?? 'redis://localhost:6379';
 
 export async function seedTenantWithSnapshot(prisma: Db, size: { nodes: number; pods: number }) {
   const { tenant, apiKey } = await createTenantWithAdminKey(prisma, uniqueName('tenant'));
-  return { tenantId: tenant.id, apiKey: apiKey.secret, snapshotId: await addSnapshot(prisma, tenant.id, size) };
+  return {
+    tenantId: tenant.id,
+    apiKey: apiKey.secret,
+    snapshotId: await addSnapshot(prisma, tenant.id, size),
+  };
 }
 
 export async function addSnapshot(prisma: Db, tenantId: string, size: { nodes: number; pods: number }) {
@@ -36,7 +40,12 @@ export async function addSnapshot(prisma: Db, tenantId: string, size: { nodes: n
 }
 
 /** A queued run row (written before its job, as the api does), then its job. */
-export async function submitRun(prisma: Db, queue: Queue, owner: { tenantId: string; snapshotId: string }, seed = 0) {
+export async function submitRun(
+  prisma: Db,
+  queue: Queue,
+  owner: { tenantId: string; snapshotId: string },
+  seed = 0,
+) {
   const run = await prisma.simulationRun.create({
     data: {
       tenantId: owner.tenantId,
@@ -53,7 +62,10 @@ export async function submitRun(prisma: Db, queue: Queue, owner: { tenantId: str
 }
 
 export function simulationsQueue(prefix: string): Queue {
-  return new Queue(SIMULATIONS_QUEUE, { connection: { ...redisOptionsFromUrl(redisUrl()), maxRetriesPerRequest: null }, prefix });
+  return new Queue(SIMULATIONS_QUEUE, {
+    connection: { ...redisOptionsFromUrl(redisUrl()), maxRetriesPerRequest: null },
+    prefix,
+  });
 }
 
 /** Polls until `check` returns a value (not undefined). */
@@ -86,7 +98,11 @@ export async function deleteQueueKeys(prefix: string): Promise<number> {
   }
 }
 
-export function workerEnv(databaseUrl: string, prefix: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function workerEnv(
+  databaseUrl: string,
+  prefix: string,
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
   return {
     DATABASE_URL: databaseUrl,
     QUEUE_PREFIX: prefix,

@@ -11,7 +11,14 @@ interface SweepJson {
   runs: Array<{ id: string; status: string; profile: string; seed: number; parentId: string }>;
   comparison: {
     summary: { children: number; succeeded: number; baselineRunId: string };
-    runs: Array<{ runId: string; profile: string; seed: number; scheduled: number; movedFromBaseline: number; cpuStdDev: number }>;
+    runs: Array<{
+      runId: string;
+      profile: string;
+      seed: number;
+      scheduled: number;
+      movedFromBaseline: number;
+      cpuStdDev: number;
+    }>;
   } | null;
 }
 
@@ -49,7 +56,11 @@ describe('sweeps (real PostgreSQL, Redis, api and two worker processes)', () => 
     });
     await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
     hookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}/`;
-    const env = workerEnv(db.url, uniqueName('sweep'), { API_PORT: '0', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_LOOPBACK: 'true' });
+    const env = workerEnv(db.url, uniqueName('sweep'), {
+      API_PORT: '0',
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    });
     const api = await startService<{ type: string; endpoints: { graphql: string } }>('api', env);
     services.push(api.service);
     baseUrl = new URL(api.ready.endpoints.graphql).origin;
@@ -64,7 +75,10 @@ describe('sweeps (real PostgreSQL, Redis, api and two worker processes)', () => 
   });
 
   it('runs every profile × seed as a child run and compares them when all finish', async () => {
-    const endpoint = await call<{ secret: string }>('POST', '/v1/webhooks/endpoints', { url: hookUrl, eventTypes: ['sweep.completed'] });
+    const endpoint = await call<{ secret: string }>('POST', '/v1/webhooks/endpoints', {
+      url: hookUrl,
+      eventTypes: ['sweep.completed'],
+    });
     expect(endpoint.status).toBe(201);
     const submitted = await call<SweepJson>('POST', '/v1/sweeps', {
       snapshotId: owner.snapshotId,
@@ -81,21 +95,37 @@ describe('sweeps (real PostgreSQL, Redis, api and two worker processes)', () => 
       return res.body.parent.status === 'succeeded' ? res.body : undefined;
     });
     expect(sweep.runs.map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
-    expect(sweep.comparison!.summary).toMatchObject({ children: 4, succeeded: 4, baselineRunId: sweep.runs[0]!.id });
+    expect(sweep.comparison!.summary).toMatchObject({
+      children: 4,
+      succeeded: 4,
+      baselineRunId: sweep.runs[0]!.id,
+    });
     const byRun = new Map(sweep.comparison!.runs.map((r) => [r.runId, r]));
-    expect(byRun.get(sweep.runs[0]!.id)).toMatchObject({ profile: 'default@1', seed: 0, scheduled: 40, movedFromBaseline: 0 });
+    expect(byRun.get(sweep.runs[0]!.id)).toMatchObject({
+      profile: 'default@1',
+      seed: 0,
+      scheduled: 40,
+      movedFromBaseline: 0,
+    });
     // Bin-packing (MostAllocated) concentrates pods the default profile spreads: some must move.
     const binPacking = sweep.comparison!.runs.filter((r) => r.profile.startsWith('bin-packing'));
     expect(binPacking.every((r) => r.scheduled === 40 && r.movedFromBaseline > 0)).toBe(true);
     expect(await prisma.runResult.count({ where: { runId: { in: sweep.runs.map((r) => r.id) } } })).toBe(4);
 
     await eventually(async () => (received.length > 0 ? true : undefined));
-    const event = new Webhook(endpoint.body.secret).verify(received[0]!.body, received[0]!.headers) as { type: string; data: { runId: string } };
+    const event = new Webhook(endpoint.body.secret).verify(received[0]!.body, received[0]!.headers) as {
+      type: string;
+      data: { runId: string };
+    };
     expect(event).toMatchObject({ type: 'sweep.completed', data: { runId: sweep.id } });
   });
 
   it('rejects a sweep of fewer than two runs, naming the field', async () => {
-    const res = await call<{ error: { code: string } }>('POST', '/v1/sweeps', { snapshotId: owner.snapshotId, profiles: ['default'], seeds: [3] });
+    const res = await call<{ error: { code: string } }>('POST', '/v1/sweeps', {
+      snapshotId: owner.snapshotId,
+      profiles: ['default'],
+      seeds: [3],
+    });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toMatch(/profiles/);
     expect(await prisma.simulationRun.count({ where: { seed: 3 } })).toBe(0);
@@ -103,7 +133,11 @@ describe('sweeps (real PostgreSQL, Redis, api and two worker processes)', () => 
 
   it('answers 404 for an unknown profile, and stores nothing', async () => {
     const before = await prisma.simulationRun.count();
-    const res = await call<{ error: { code: string } }>('POST', '/v1/sweeps', { snapshotId: owner.snapshotId, profiles: ['default', 'no-such-profile'] , seeds: [0] });
+    const res = await call<{ error: { code: string } }>('POST', '/v1/sweeps', {
+      snapshotId: owner.snapshotId,
+      profiles: ['default', 'no-such-profile'],
+      seeds: [0],
+    });
     expect(res.status).toBe(404);
     expect(await prisma.simulationRun.count()).toBe(before);
   });

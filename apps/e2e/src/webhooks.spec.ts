@@ -39,7 +39,10 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
   async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${owner.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${owner.apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -47,7 +50,10 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
   }
 
   async function register(url: string, eventTypes = ['simulation.succeeded']) {
-    const res = await call<{ id: string; secret: string }>('POST', '/v1/webhooks/endpoints', { url, eventTypes });
+    const res = await call<{ id: string; secret: string }>('POST', '/v1/webhooks/endpoints', {
+      url,
+      eventTypes,
+    });
     expect(res.status).toBe(201);
     return res.body;
   }
@@ -92,17 +98,23 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
     await db?.drop();
   });
 
-  it.each(['http://10.0.0.1/', 'http://[fd00::1]/', 'http://169.254.169.254/latest/meta-data', 'http://100.64.1.1/'])(
-    'refuses to register %s (a private, unique-local, metadata or CGNAT address)',
-    async (url) => {
-      const res = await call<{ error: { code: string; details: { field: string } } }>('POST', '/v1/webhooks/endpoints', {
+  it.each([
+    'http://10.0.0.1/',
+    'http://[fd00::1]/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://100.64.1.1/',
+  ])('refuses to register %s (a private, unique-local, metadata or CGNAT address)', async (url) => {
+    const res = await call<{ error: { code: string; details: { field: string } } }>(
+      'POST',
+      '/v1/webhooks/endpoints',
+      {
         url,
         eventTypes: ['simulation.succeeded'],
-      });
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'unsafe_webhook_url', details: { field: 'url' } });
-    },
-  );
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'unsafe_webhook_url', details: { field: 'url' } });
+  });
 
   it('rejects an unknown event type naming the field, and stores nothing', async () => {
     const res = await call<{ error: { code: string } }>('POST', '/v1/webhooks/endpoints', {
@@ -124,22 +136,41 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
     const runId = await submitRun();
     await eventually(async () => (hook.received.length > 0 ? true : undefined));
     const [first] = hook.received;
-    const payload = new Webhook(endpoint.secret).verify(first!.body, first!.headers as Record<string, string>) as {
+    const payload = new Webhook(endpoint.secret).verify(
+      first!.body,
+      first!.headers as Record<string, string>,
+    ) as {
       type: string;
       data: { runId: string; status: string; summary: { scheduled: number }; links: { self: string } };
     };
-    expect(payload).toMatchObject({ type: 'simulation.succeeded', data: { runId, status: 'succeeded', summary: { scheduled: 12 } } });
+    expect(payload).toMatchObject({
+      type: 'simulation.succeeded',
+      data: { runId, status: 'succeeded', summary: { scheduled: 12 } },
+    });
     expect(payload.data.links.self).toMatch(new RegExp(`/v1/simulations/${runId}$`));
-    expect(() => new Webhook(`whsec_${Buffer.from('wrong key, 32 bytes long......').toString('base64')}`).verify(first!.body, first!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('wrong key, 32 bytes long......').toString('base64')}`).verify(
+        first!.body,
+        first!.headers as Record<string, string>,
+      ),
+    ).toThrow();
 
-    const rotated = await call<{ secret: string }>('POST', `/v1/webhooks/endpoints/${endpoint.id}/rotate-secret`);
+    const rotated = await call<{ secret: string }>(
+      'POST',
+      `/v1/webhooks/endpoints/${endpoint.id}/rotate-secret`,
+    );
     expect(rotated.body.secret).not.toBe(endpoint.secret);
-    const redelivered = await call<{ id: string }>('POST', `/v1/webhooks/deliveries/${first!.headers['webhook-id']}/redeliver`);
+    const redelivered = await call<{ id: string }>(
+      'POST',
+      `/v1/webhooks/deliveries/${first!.headers['webhook-id']}/redeliver`,
+    );
     expect(redelivered.status).toBe(202);
     await eventually(async () => (hook.received.length > 1 ? true : undefined));
     const second = hook.received[1]!;
     expect(second.headers['webhook-id']).toBe(first!.headers['webhook-id']);
-    expect(new Webhook(rotated.body.secret).verify(second.body, second.headers as Record<string, string>)).toMatchObject({ data: { runId } });
+    expect(
+      new Webhook(rotated.body.secret).verify(second.body, second.headers as Record<string, string>),
+    ).toMatchObject({ data: { runId } });
   });
 
   it('retries a receiver that fails its first attempts, with the same webhook-id, and logs every attempt', async () => {
@@ -147,16 +178,21 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
     const endpoint = await register(hook.url);
     await submitRun();
     const deliveries = await eventually(async () => {
-      const res = await call<Array<{ status: string; attempts: Array<{ statusCode: number; latencyMs: number; responseSnippet: string }> }>>(
-        'GET',
-        `/v1/webhooks/endpoints/${endpoint.id}/deliveries`,
-      );
+      const res = await call<
+        Array<{
+          status: string;
+          attempts: Array<{ statusCode: number; latencyMs: number; responseSnippet: string }>;
+        }>
+      >('GET', `/v1/webhooks/endpoints/${endpoint.id}/deliveries`);
       return res.body[0]?.status === 'succeeded' ? res.body : undefined;
     });
     expect(deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([503, 500, 200]);
     expect(deliveries[0]!.attempts[0]!.responseSnippet).toBe('answer 1: 503');
     expect(new Set(hook.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
-    const endpointNow = await call<{ enabled: boolean; consecutiveFailures: number }>('GET', `/v1/webhooks/endpoints/${endpoint.id}`);
+    const endpointNow = await call<{ enabled: boolean; consecutiveFailures: number }>(
+      'GET',
+      `/v1/webhooks/endpoints/${endpoint.id}`,
+    );
     expect(endpointNow.body).toMatchObject({ enabled: true, consecutiveFailures: 0 });
   });
 
@@ -165,20 +201,28 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
     const endpoint = await register(hook.url);
     await submitRun();
     const disabled = await eventually(async () => {
-      const res = await call<{ enabled: boolean; disabledReason: string | null }>('GET', `/v1/webhooks/endpoints/${endpoint.id}`);
+      const res = await call<{ enabled: boolean; disabledReason: string | null }>(
+        'GET',
+        `/v1/webhooks/endpoints/${endpoint.id}`,
+      );
       return res.body.enabled ? undefined : res.body;
     });
     expect(disabled.disabledReason).toMatch(/410/);
     expect(hook.received).toHaveLength(1);
-    const deliveries = await call<Array<{ status: string }>>('GET', `/v1/webhooks/endpoints/${endpoint.id}/deliveries`);
+    const deliveries = await call<Array<{ status: string }>>(
+      'GET',
+      `/v1/webhooks/endpoints/${endpoint.id}/deliveries`,
+    );
     expect(deliveries.body[0]!.status).toBe('failed');
   });
 
-  it('answers 404 for another tenant\'s endpoint, exactly as for a missing one', async () => {
+  it("answers 404 for another tenant's endpoint, exactly as for a missing one", async () => {
     const hook = await track([204]);
     const endpoint = await register(hook.url);
     const other = await seedTenantWithSnapshot(prisma, { nodes: 1, pods: 1 });
-    const asOther = await fetch(`${baseUrl}/v1/webhooks/endpoints/${endpoint.id}`, { headers: { authorization: `Bearer ${other.apiKey}` } });
+    const asOther = await fetch(`${baseUrl}/v1/webhooks/endpoints/${endpoint.id}`, {
+      headers: { authorization: `Bearer ${other.apiKey}` },
+    });
     const missing = await fetch(`${baseUrl}/v1/webhooks/endpoints/00000000-0000-4000-8000-000000000000`, {
       headers: { authorization: `Bearer ${other.apiKey}` },
     });
@@ -196,12 +240,16 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
       expect(res.body.errors).toBeUndefined();
       return res.body.data;
     };
-    const { registerWebhookEndpoint: created } = await gql<{ registerWebhookEndpoint: { id: string; secret: string } }>(
+    const { registerWebhookEndpoint: created } = await gql<{
+      registerWebhookEndpoint: { id: string; secret: string };
+    }>(
       'mutation ($url: String!, $types: [String!]!) { registerWebhookEndpoint(url: $url, eventTypes: $types) { id secret } }',
       { url: hook.url, types: ['simulation.failed'] },
     );
     expect(created.secret).toMatch(/^whsec_/);
-    const { setWebhookEndpointEnabled } = await gql<{ setWebhookEndpointEnabled: { enabled: boolean; disabledReason: string } }>(
+    const { setWebhookEndpointEnabled } = await gql<{
+      setWebhookEndpointEnabled: { enabled: boolean; disabledReason: string };
+    }>(
       'mutation ($id: ID!) { setWebhookEndpointEnabled(id: $id, enabled: false) { enabled disabledReason } }',
       { id: created.id },
     );

@@ -4,5 +4,8 @@ import { redisOptionsFromUrl } from '@schedlab/queues';
 
 /** Connection and key prefix for the BullMQ objects this worker creates itself. */
 export function bullmqConnection(config: AppConfig): { connection: ConnectionOptions; prefix: string } {
-  return { connection: { ...redisOptionsFromUrl(config.redisUrl), maxRetriesPerRequest: null }, prefix: config.queuePrefix };
+  return {
+    connection: { ...redisOptionsFromUrl(config.redisUrl), maxRetriesPerRequest: null },
+    prefix: config.queuePrefix,
+  };
 }

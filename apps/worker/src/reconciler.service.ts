@@ -16,11 +16,17 @@ export class ReconcilerService implements OnApplicationBootstrap, OnApplicationS
   private timer: NodeJS.Timeout | undefined;
   private pass: Promise<void> = Promise.resolve();
 
-  constructor(prisma: PrismaService, @InjectAppConfig() private readonly config: AppConfig) {
+  constructor(
+    prisma: PrismaService,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {
     this.simulations = new Queue(QueueName.Simulations, bullmqConnection(config));
     this.sweeps = new Queue(QueueName.Sweeps, bullmqConnection(config));
-    for (const queue of [this.simulations, this.sweeps]) queue.on('error', (e) => this.logger.warn(`${queue.name} queue: ${e.message}`));
-    this.reconciler = new RunReconciler(prisma, this.simulations, (id) => enqueueSweepAggregation(this.sweeps, id));
+    for (const queue of [this.simulations, this.sweeps])
+      queue.on('error', (e) => this.logger.warn(`${queue.name} queue: ${e.message}`));
+    this.reconciler = new RunReconciler(prisma, this.simulations, (id) =>
+      enqueueSweepAggregation(this.sweeps, id),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -32,7 +38,8 @@ export class ReconcilerService implements OnApplicationBootstrap, OnApplicationS
     this.pass = this.pass
       .then(() => this.reconciler.reconcile())
       .then((report) => {
-        if (report.requeued.length > 0) this.logger.log({ msg: 'reconciler re-enqueued runs', runs: report.requeued });
+        if (report.requeued.length > 0)
+          this.logger.log({ msg: 'reconciler re-enqueued runs', runs: report.requeued });
       })
       .catch((error: Error) => this.logger.warn(`reconciler pass failed: ${error.message}`));
   }

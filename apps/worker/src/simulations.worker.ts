@@ -3,7 +3,12 @@ import { DelayedError, type Job, Queue, UnrecoverableError } from 'bullmq';
 import Redis from 'ioredis';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
-import { QueueName, redisOptionsFromUrl, type SimulationJobData, simulationJobDataSchema } from '@schedlab/queues';
+import {
+  QueueName,
+  redisOptionsFromUrl,
+  type SimulationJobData,
+  simulationJobDataSchema,
+} from '@schedlab/queues';
 import { onChildFinished, prewarmEngineThread, RunExecutor } from '@schedlab/runs';
 import { bullmqConnection } from './bullmq-options';
 import { QueueWorker } from './queue-worker';

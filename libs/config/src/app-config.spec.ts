@@ -74,7 +74,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).worker.metricsPort).toBe(0);
     expect(config.reportLinkSecret).toBe(secret);
     expect(loadConfig({}).reportLinkSecret).toHaveLength(64);
-    expect(() => loadConfig({ REPORT_LINK_SECRET: 'short' })).toThrow(/REPORT_LINK_SECRET: must be at least 32 characters/);
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/REPORT_LINK_SECRET: must be set in production/);
+    expect(() => loadConfig({ REPORT_LINK_SECRET: 'short' })).toThrow(
+      /REPORT_LINK_SECRET: must be at least 32 characters/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /REPORT_LINK_SECRET: must be set in production/,
+    );
   });
 });

@@ -97,7 +97,11 @@ export const envSchema = z.object({
    * Largest accepted request body in bytes. The default fits a 50,000-pod kubectl dump
    * (~175 MiB indented JSON); an import peaks near 6x its size in api memory (docs/api.md).
    */
-  API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024 * 1024),
+  API_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(256 * 1024 * 1024),
   /** Requests per tenant per minute, shared across api instances through Redis. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Largest GraphQL request body in bytes (a JSON document with the query and its variables). */

@@ -17,10 +17,15 @@ describe('Prisma client through adapter-pg (real PostgreSQL)', () => {
 
   it('writes and reads a tenant with a scenario, defaults applied by the database', async () => {
     const tenant = await prisma.tenant.create({ data: { name: 'acme' } });
-    const scenario = await prisma.scenario.create({ data: { tenantId: tenant.id, name: 's', document: { steps: [] } } });
+    const scenario = await prisma.scenario.create({
+      data: { tenantId: tenant.id, name: 's', document: { steps: [] } },
+    });
     expect(scenario.snapshotId).toBeNull();
     expect(scenario.createdAt).toBeInstanceOf(Date);
-    const again = await prisma.scenario.findUniqueOrThrow({ where: { id: scenario.id }, include: { tenant: true } });
+    const again = await prisma.scenario.findUniqueOrThrow({
+      where: { id: scenario.id },
+      include: { tenant: true },
+    });
     expect(again.document).toEqual({ steps: [] });
     expect(again.tenant.name).toBe('acme');
     expect(RunStatus.queued).toBe('queued');

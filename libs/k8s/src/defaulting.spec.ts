@@ -1,15 +1,30 @@
 import type { Pod } from './types';
 import type { KubeObject } from './parse';
 
-const o = (kind: string, extra: Record<string, unknown> = {}): KubeObject => ({ kind, metadata: { name: 'x' }, ...extra });
-import { defaultNode, defaultObject, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPod, defaultStorageClass } from './defaulting';
+const o = (kind: string, extra: Record<string, unknown> = {}): KubeObject => ({
+  kind,
+  metadata: { name: 'x' },
+  ...extra,
+});
+import {
+  defaultNode,
+  defaultObject,
+  defaultPersistentVolume,
+  defaultPersistentVolumeClaim,
+  defaultPod,
+  defaultStorageClass,
+} from './defaulting';
 
 describe('defaultPod', () => {
   const input: Pod = {
     metadata: { name: 'p' },
     spec: {
       containers: [
-        { name: 'a', resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } }, ports: [{ containerPort: 80 }] },
+        {
+          name: 'a',
+          resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } },
+          ports: [{ containerPort: 80 }],
+        },
         { name: 'b' },
       ],
       initContainers: [{ name: 'i', resources: { limits: { 'nvidia.com/gpu': '1' } } }],
@@ -37,20 +52,38 @@ describe('defaultPod', () => {
   });
   it('keeps tolerations and explicit values', () => {
     expect(out.spec?.tolerations).toEqual([{ key: 'k', operator: 'Exists' }]);
-    const custom = defaultPod({ metadata: { name: 'p', namespace: 'ns' }, spec: { containers: [], schedulerName: 'mine' } });
+    const custom = defaultPod({
+      metadata: { name: 'p', namespace: 'ns' },
+      spec: { containers: [], schedulerName: 'mine' },
+    });
     expect(custom.metadata?.namespace).toBe('ns');
     expect(custom.spec?.schedulerName).toBe('mine');
   });
   it('hostNetwork pods get hostPort = containerPort', () => {
-    const p = defaultPod({ metadata: { name: 'p' }, spec: { hostNetwork: true, containers: [{ name: 'a', ports: [{ containerPort: 8080, protocol: 'UDP' }] }] } });
-    expect(p.spec?.containers[0].ports?.[0]).toEqual({ containerPort: 8080, hostPort: 8080, protocol: 'UDP' });
+    const p = defaultPod({
+      metadata: { name: 'p' },
+      spec: {
+        hostNetwork: true,
+        containers: [{ name: 'a', ports: [{ containerPort: 8080, protocol: 'UDP' }] }],
+      },
+    });
+    expect(p.spec?.containers[0].ports?.[0]).toEqual({
+      containerPort: 8080,
+      hostPort: 8080,
+      protocol: 'UDP',
+    });
   });
 });
 
 describe('other kinds', () => {
   it('node allocatable defaults to capacity', () => {
-    expect(defaultNode({ metadata: { name: 'n' }, status: { capacity: { cpu: '4' } } }).status?.allocatable).toEqual({ cpu: '4' });
-    expect(defaultNode({ metadata: { name: 'n' }, status: { capacity: { cpu: '4' }, allocatable: { cpu: '3' } } }).status?.allocatable).toEqual({ cpu: '3' });
+    expect(
+      defaultNode({ metadata: { name: 'n' }, status: { capacity: { cpu: '4' } } }).status?.allocatable,
+    ).toEqual({ cpu: '4' });
+    expect(
+      defaultNode({ metadata: { name: 'n' }, status: { capacity: { cpu: '4' }, allocatable: { cpu: '3' } } })
+        .status?.allocatable,
+    ).toEqual({ cpu: '3' });
   });
   it('PV and PVC volumeMode Filesystem, PVC namespace', () => {
     const pv = defaultPersistentVolume({ metadata: { name: 'v' }, spec: {} });
@@ -65,12 +98,20 @@ describe('other kinds', () => {
     const sc = defaultStorageClass({ metadata: { name: 's' }, provisioner: 'x' });
     expect(sc.volumeBindingMode).toBe('Immediate');
     expect(sc.reclaimPolicy).toBe('Delete');
-    expect(defaultStorageClass({ metadata: { name: 's' }, provisioner: 'x', volumeBindingMode: 'WaitForFirstConsumer' }).volumeBindingMode).toBe('WaitForFirstConsumer');
+    expect(
+      defaultStorageClass({
+        metadata: { name: 's' },
+        provisioner: 'x',
+        volumeBindingMode: 'WaitForFirstConsumer',
+      }).volumeBindingMode,
+    ).toBe('WaitForFirstConsumer');
   });
   it('defaultObject dispatches on kind and namespaces namespaced kinds only', () => {
     expect(defaultObject(o('Service')).metadata.namespace).toBe('default');
     expect(defaultObject(o('Namespace')).metadata.namespace).toBeUndefined();
     expect(defaultObject(o('PriorityClass')).metadata.namespace).toBeUndefined();
-    expect((defaultObject(o('Pod', { spec: { containers: [] } })) as unknown as Pod).spec?.schedulerName).toBe('default-scheduler');
+    expect(
+      (defaultObject(o('Pod', { spec: { containers: [] } })) as unknown as Pod).spec?.schedulerName,
+    ).toBe('default-scheduler');
   });
 });

@@ -1,5 +1,12 @@
 import type { LabelSelector } from './types';
-import { everything, LabelSelectorError, mergeSelectorsAnd, nothing, selectorFromLabelSelector, selectorFromSet } from './labels';
+import {
+  everything,
+  LabelSelectorError,
+  mergeSelectorsAnd,
+  nothing,
+  selectorFromLabelSelector,
+  selectorFromSet,
+} from './labels';
 
 describe('selectorFromLabelSelector (metav1.LabelSelectorAsSelector)', () => {
   it('null/undefined selects nothing, {} selects everything', () => {
@@ -24,15 +31,45 @@ describe('selectorFromLabelSelector (metav1.LabelSelectorAsSelector)', () => {
     ['In hit', { matchExpressions: [{ key: 'x', operator: 'In', values: ['a', 'b'] }] }, { x: 'b' }, true],
     ['In miss', { matchExpressions: [{ key: 'x', operator: 'In', values: ['a', 'b'] }] }, { x: 'c' }, false],
     ['In absent key', { matchExpressions: [{ key: 'x', operator: 'In', values: ['a'] }] }, {}, false],
-    ['In empty-string value', { matchExpressions: [{ key: 'x', operator: 'In', values: [''] }] }, { x: '' }, true],
-    ['NotIn absent key matches', { matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] }, {}, true],
-    ['NotIn other value matches', { matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] }, { x: 'b' }, true],
-    ['NotIn listed value', { matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] }, { x: 'a' }, false],
+    [
+      'In empty-string value',
+      { matchExpressions: [{ key: 'x', operator: 'In', values: [''] }] },
+      { x: '' },
+      true,
+    ],
+    [
+      'NotIn absent key matches',
+      { matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] },
+      {},
+      true,
+    ],
+    [
+      'NotIn other value matches',
+      { matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] },
+      { x: 'b' },
+      true,
+    ],
+    [
+      'NotIn listed value',
+      { matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] },
+      { x: 'a' },
+      false,
+    ],
     ['Exists', { matchExpressions: [{ key: 'x', operator: 'Exists' }] }, { x: '' }, true],
     ['Exists absent', { matchExpressions: [{ key: 'x', operator: 'Exists' }] }, { y: 'x' }, false],
     ['DoesNotExist absent', { matchExpressions: [{ key: 'x', operator: 'DoesNotExist' }] }, { y: 'x' }, true],
-    ['DoesNotExist present', { matchExpressions: [{ key: 'x', operator: 'DoesNotExist' }] }, { x: 'y' }, false],
-    ['DoesNotExist on undefined labels', { matchExpressions: [{ key: 'x', operator: 'DoesNotExist' }] }, undefined, true],
+    [
+      'DoesNotExist present',
+      { matchExpressions: [{ key: 'x', operator: 'DoesNotExist' }] },
+      { x: 'y' },
+      false,
+    ],
+    [
+      'DoesNotExist on undefined labels',
+      { matchExpressions: [{ key: 'x', operator: 'DoesNotExist' }] },
+      undefined,
+      true,
+    ],
     [
       'matchLabels AND matchExpressions',
       { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['fe'] }] },
@@ -51,17 +88,34 @@ describe('selectorFromLabelSelector (metav1.LabelSelectorAsSelector)', () => {
       { app: 'web', tier: 'fe' },
       true,
     ],
-    ['prototype keys are not labels', { matchExpressions: [{ key: 'constructor', operator: 'Exists' }] }, {}, false],
+    [
+      'prototype keys are not labels',
+      { matchExpressions: [{ key: 'constructor', operator: 'Exists' }] },
+      {},
+      false,
+    ],
   ];
   it.each(cases)('%s', (_name, sel, labels, want) => {
     expect(selectorFromLabelSelector(sel).matches(labels)).toBe(want);
   });
 
   it.each([
-    [{ matchExpressions: [{ key: 'x', operator: 'Gt', values: ['1'] }] }, 'matchExpressions[0].operator', /not a valid label selector operator/],
-    [{ matchExpressions: [{ key: 'x', operator: 'In', values: [] }] }, 'matchExpressions[0].values', /can't be empty/],
+    [
+      { matchExpressions: [{ key: 'x', operator: 'Gt', values: ['1'] }] },
+      'matchExpressions[0].operator',
+      /not a valid label selector operator/,
+    ],
+    [
+      { matchExpressions: [{ key: 'x', operator: 'In', values: [] }] },
+      'matchExpressions[0].values',
+      /can't be empty/,
+    ],
     [{ matchExpressions: [{ key: 'x', operator: 'NotIn' }] }, 'matchExpressions[0].values', /can't be empty/],
-    [{ matchExpressions: [{ key: 'x', operator: 'Exists', values: ['a'] }] }, 'matchExpressions[0].values', /must be empty/],
+    [
+      { matchExpressions: [{ key: 'x', operator: 'Exists', values: ['a'] }] },
+      'matchExpressions[0].values',
+      /must be empty/,
+    ],
     [{ matchExpressions: [{ key: 'a b', operator: 'Exists' }] }, 'matchExpressions[0].key', /name part/],
     [{ matchLabels: { x: 'bad value!' } }, 'matchLabels', /valid label/],
   ] as [LabelSelector, string, RegExp][])('rejects %j naming %s', (sel, field, msg) => {
@@ -106,7 +160,10 @@ describe('selectorFromSet / everything / nothing / merge', () => {
     expect(nothing().matches({})).toBe(false);
   });
   it('mergeSelectorsAnd', () => {
-    const m = mergeSelectorsAnd([selectorFromSet({ a: '1' }), selectorFromLabelSelector({ matchExpressions: [{ key: 'b', operator: 'Exists' }] })]);
+    const m = mergeSelectorsAnd([
+      selectorFromSet({ a: '1' }),
+      selectorFromLabelSelector({ matchExpressions: [{ key: 'b', operator: 'Exists' }] }),
+    ]);
     expect(m.matches({ a: '1', b: '' })).toBe(true);
     expect(m.matches({ a: '1' })).toBe(false);
     expect(mergeSelectorsAnd([everything(), nothing()]).matches({})).toBe(false);

@@ -10,7 +10,12 @@ function node(name: string, labels?: Record<string, string>): Node {
 const cases: [string, NodeSelectorTerm[], Node, boolean][] = [
   ['no terms', [], node('host_1', { a: 'b' }), false],
   ['empty term matches nothing', [{}], node('host_1', { a: 'b' }), false],
-  ['term with empty lists matches nothing', [{ matchExpressions: [], matchFields: [] }], node('host_1'), false],
+  [
+    'term with empty lists matches nothing',
+    [{ matchExpressions: [], matchFields: [] }],
+    node('host_1'),
+    false,
+  ],
   [
     'node label matches matchExpressions',
     [{ matchExpressions: [{ key: 'label_1', operator: 'In', values: ['label_1_val'] }] }],
@@ -98,25 +103,90 @@ const cases: [string, NodeSelectorTerm[], Node, boolean][] = [
     node('host_1', { label_1: 'v' }),
     true,
   ],
-  ['Gt true', [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['2'] }] }], node('n', { gpus: '3' }), true],
-  ['Gt equal is false', [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['2'] }] }], node('n', { gpus: '2' }), false],
-  ['Lt true', [{ matchExpressions: [{ key: 'gpus', operator: 'Lt', values: ['2'] }] }], node('n', { gpus: '-1' }), true],
-  ['Lt with non-integer label', [{ matchExpressions: [{ key: 'gpus', operator: 'Lt', values: ['2'] }] }], node('n', { gpus: '1.5' }), false],
-  ['Gt with absent label', [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['0'] }] }], node('n', {}), false],
-  ['Gt with non-integer value is invalid', [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['a'] }] }], node('n', { gpus: '3' }), false],
-  ['Gt with two values is invalid', [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['1', '2'] }] }], node('n', { gpus: '3' }), false],
+  [
+    'Gt true',
+    [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['2'] }] }],
+    node('n', { gpus: '3' }),
+    true,
+  ],
+  [
+    'Gt equal is false',
+    [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['2'] }] }],
+    node('n', { gpus: '2' }),
+    false,
+  ],
+  [
+    'Lt true',
+    [{ matchExpressions: [{ key: 'gpus', operator: 'Lt', values: ['2'] }] }],
+    node('n', { gpus: '-1' }),
+    true,
+  ],
+  [
+    'Lt with non-integer label',
+    [{ matchExpressions: [{ key: 'gpus', operator: 'Lt', values: ['2'] }] }],
+    node('n', { gpus: '1.5' }),
+    false,
+  ],
+  [
+    'Gt with absent label',
+    [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['0'] }] }],
+    node('n', {}),
+    false,
+  ],
+  [
+    'Gt with non-integer value is invalid',
+    [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['a'] }] }],
+    node('n', { gpus: '3' }),
+    false,
+  ],
+  [
+    'Gt with two values is invalid',
+    [{ matchExpressions: [{ key: 'gpus', operator: 'Gt', values: ['1', '2'] }] }],
+    node('n', { gpus: '3' }),
+    false,
+  ],
   [
     'Gt compares int64 exactly',
     [{ matchExpressions: [{ key: 'v', operator: 'Gt', values: ['9007199254740992'] }] }],
     node('n', { v: '9007199254740993' }),
     true,
   ],
-  ['Gt accepts signed and zero-padded labels like ParseInt', [{ matchExpressions: [{ key: 'v', operator: 'Gt', values: ['2'] }] }], node('n', { v: '+003' }), true],
-  ['Lt rejects labels beyond int64', [{ matchExpressions: [{ key: 'v', operator: 'Lt', values: ['2'] }] }], node('n', { v: '-9223372036854775809' }), false],
-  ['Lt at int64 min', [{ matchExpressions: [{ key: 'v', operator: 'Lt', values: ['2'] }] }], node('n', { v: '-9223372036854775808' }), true],
-  ['In with empty values is invalid', [{ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }], node('n', { a: '' }), false],
-  ['DoesNotExist', [{ matchExpressions: [{ key: 'a', operator: 'DoesNotExist' }] }], node('n', { b: '1' }), true],
-  ['NotIn with absent key', [{ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['x'] }] }], node('n'), true],
+  [
+    'Gt accepts signed and zero-padded labels like ParseInt',
+    [{ matchExpressions: [{ key: 'v', operator: 'Gt', values: ['2'] }] }],
+    node('n', { v: '+003' }),
+    true,
+  ],
+  [
+    'Lt rejects labels beyond int64',
+    [{ matchExpressions: [{ key: 'v', operator: 'Lt', values: ['2'] }] }],
+    node('n', { v: '-9223372036854775809' }),
+    false,
+  ],
+  [
+    'Lt at int64 min',
+    [{ matchExpressions: [{ key: 'v', operator: 'Lt', values: ['2'] }] }],
+    node('n', { v: '-9223372036854775808' }),
+    true,
+  ],
+  [
+    'In with empty values is invalid',
+    [{ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }],
+    node('n', { a: '' }),
+    false,
+  ],
+  [
+    'DoesNotExist',
+    [{ matchExpressions: [{ key: 'a', operator: 'DoesNotExist' }] }],
+    node('n', { b: '1' }),
+    true,
+  ],
+  [
+    'NotIn with absent key',
+    [{ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['x'] }] }],
+    node('n'),
+    true,
+  ],
 ];
 
 describe('compileNodeSelector', () => {
@@ -125,7 +195,9 @@ describe('compileNodeSelector', () => {
   });
 
   it('ignores matchFields when the node has no name (upstream quirk)', () => {
-    const sel = compileNodeSelector({ nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['x'] }] }] });
+    const sel = compileNodeSelector({
+      nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['x'] }] }],
+    });
     expect(sel.match({ metadata: {} })).toBe(true);
   });
 
@@ -161,7 +233,9 @@ describe('compilePreferredSchedulingTerms', () => {
     expect(compilePreferredSchedulingTerms(terms).score(n)).toBe(want);
   });
   it('reports invalid terms', () => {
-    const c = compilePreferredSchedulingTerms([{ weight: 1, preference: { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['x'] }] } }]);
+    const c = compilePreferredSchedulingTerms([
+      { weight: 1, preference: { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['x'] }] } },
+    ]);
     expect(c.errors).toHaveLength(1);
     expect(c.score(node('n', { a: '1' }))).toBe(0);
   });
@@ -181,7 +255,13 @@ describe('requiredNodeAffinityOf (GetRequiredNodeAffinity)', () => {
     const r = requiredNodeAffinityOf(
       pod({
         nodeSelector: { a: '1' },
-        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'b', operator: 'Exists' }] }] } } },
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'b', operator: 'Exists' }] }],
+            },
+          },
+        },
       }),
     );
     expect(r.match(node('n', { a: '1', b: '' }))).toBe(true);
@@ -189,7 +269,13 @@ describe('requiredNodeAffinityOf (GetRequiredNodeAffinity)', () => {
     expect(r.match(node('n', { b: '' }))).toBe(false);
   });
   it('required affinity with no terms matches nothing', () => {
-    const r = requiredNodeAffinityOf(pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } } }));
+    const r = requiredNodeAffinityOf(
+      pod({
+        affinity: {
+          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } },
+        },
+      }),
+    );
     expect(r.match(node('n'))).toBe(false);
   });
 });

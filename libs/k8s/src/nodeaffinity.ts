@@ -1,6 +1,20 @@
 // Node selector / node affinity matching with component-helpers nodeaffinity semantics.
-import type { Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod, PreferredSchedulingTerm } from './types';
-import { requirementErrors, selectorFromRequirements, selectorFromSet, type Requirement, type RequirementOperator, type Selector } from './labels';
+import type {
+  Node,
+  NodeSelector,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  Pod,
+  PreferredSchedulingTerm,
+} from './types';
+import {
+  requirementErrors,
+  selectorFromRequirements,
+  selectorFromSet,
+  type Requirement,
+  type RequirementOperator,
+  type Selector,
+} from './labels';
 
 /** A problem found while parsing a term; such a term never matches (upstream's lazy errors). */
 export interface NodeSelectorParseError {
@@ -46,14 +60,21 @@ function isEmptyTerm(term: NodeSelectorTerm | null | undefined): boolean {
   return !term || ((term.matchExpressions?.length ?? 0) === 0 && (term.matchFields?.length ?? 0) === 0);
 }
 
-function compileExpressions(exprs: NodeSelectorRequirement[], path: string, errs: NodeSelectorParseError[]): Selector | undefined {
+function compileExpressions(
+  exprs: NodeSelectorRequirement[],
+  path: string,
+  errs: NodeSelectorParseError[],
+): Selector | undefined {
   const reqs: Requirement[] = [];
   let ok = true;
   exprs.forEach((expr, i) => {
     const p = `${path}[${i}]`;
     const op = NODE_SELECTOR_OPS[expr.operator as string];
     if (!op) {
-      errs.push({ field: `${p}.operator`, detail: `Unsupported value: "${expr.operator}": supported values: ${SUPPORTED_OPS}` });
+      errs.push({
+        field: `${p}.operator`,
+        detail: `Unsupported value: "${expr.operator}": supported values: ${SUPPORTED_OPS}`,
+      });
       ok = false;
       return;
     }
@@ -69,12 +90,19 @@ function compileExpressions(exprs: NodeSelectorRequirement[], path: string, errs
   return ok ? selectorFromRequirements(reqs) : undefined;
 }
 
-function compileFields(exprs: NodeSelectorRequirement[], path: string, errs: NodeSelectorParseError[]): FieldRequirement[] {
+function compileFields(
+  exprs: NodeSelectorRequirement[],
+  path: string,
+  errs: NodeSelectorParseError[],
+): FieldRequirement[] {
   const out: FieldRequirement[] = [];
   exprs.forEach((expr, i) => {
     const p = `${path}[${i}]`;
     if (expr.operator !== 'In' && expr.operator !== 'NotIn') {
-      errs.push({ field: `${p}.operator`, detail: `Unsupported value: "${expr.operator}": supported values: ${SUPPORTED_FIELD_OPS}` });
+      errs.push({
+        field: `${p}.operator`,
+        detail: `Unsupported value: "${expr.operator}": supported values: ${SUPPORTED_FIELD_OPS}`,
+      });
       return;
     }
     const values = expr.values ?? [];
@@ -88,11 +116,17 @@ function compileFields(exprs: NodeSelectorRequirement[], path: string, errs: Nod
 }
 
 /** Parses one non-empty term; returns undefined (and records errors) when it is invalid. */
-function compileTerm(term: NodeSelectorTerm, path: string, errors: NodeSelectorParseError[]): CompiledTerm | undefined {
+function compileTerm(
+  term: NodeSelectorTerm,
+  path: string,
+  errors: NodeSelectorParseError[],
+): CompiledTerm | undefined {
   const errs: NodeSelectorParseError[] = [];
   const compiled: CompiledTerm = {};
-  if (term.matchExpressions?.length) compiled.labels = compileExpressions(term.matchExpressions, `${path}.matchExpressions`, errs);
-  if (term.matchFields?.length) compiled.fields = compileFields(term.matchFields, `${path}.matchFields`, errs);
+  if (term.matchExpressions?.length)
+    compiled.labels = compileExpressions(term.matchExpressions, `${path}.matchExpressions`, errs);
+  if (term.matchFields?.length)
+    compiled.fields = compileFields(term.matchFields, `${path}.matchFields`, errs);
   if (errs.length) {
     errors.push(...errs);
     return undefined;
@@ -117,7 +151,10 @@ function matchTerm(t: CompiledTerm, node: Node): boolean {
  * Compiles a NodeSelector: terms are ORed; within a term, matchExpressions (labels) and
  * matchFields (metadata.name) are ANDed. Empty or invalid terms match nothing.
  */
-export function compileNodeSelector(ns: NodeSelector | null | undefined, path = 'nodeSelectorTerms'): CompiledNodeSelector {
+export function compileNodeSelector(
+  ns: NodeSelector | null | undefined,
+  path = 'nodeSelectorTerms',
+): CompiledNodeSelector {
   const errors: NodeSelectorParseError[] = [];
   const terms: CompiledTerm[] = [];
   (ns?.nodeSelectorTerms ?? []).forEach((term, i) => {
@@ -164,7 +201,8 @@ export interface RequiredNodeAffinity {
 /** spec.nodeSelector AND requiredDuringSchedulingIgnoredDuringExecution (GetRequiredNodeAffinity). */
 export function requiredNodeAffinityOf(pod: Pod): RequiredNodeAffinity {
   const nodeSelector = pod.spec?.nodeSelector;
-  const labelSel = nodeSelector && Object.keys(nodeSelector).length > 0 ? selectorFromSet(nodeSelector) : undefined;
+  const labelSel =
+    nodeSelector && Object.keys(nodeSelector).length > 0 ? selectorFromSet(nodeSelector) : undefined;
   const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   const affinity = required ? compileNodeSelector(required) : undefined;
   return {

@@ -34,20 +34,37 @@ ${extra}`;
 
 describe('parseKubernetesObjects: input shapes', () => {
   it('multi-document YAML, skipping empty documents and unknown kinds', () => {
-    const r = parseKubernetesObjects(`${podYaml('a')}---\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\n`);
+    const r = parseKubernetesObjects(
+      `${podYaml('a')}---\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\n`,
+    );
     expect(r.objects.map((o) => `${o.kind}:${objectKey(o)}`)).toEqual(['Pod:default/a', 'Node:n1']);
-    expect(r.skipped).toEqual([{ apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'ns', name: 'w', reason: 'unknown kind' }]);
+    expect(r.skipped).toEqual([
+      { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'ns', name: 'w', reason: 'unknown kind' },
+    ]);
   });
 
   it('JSON List with items', () => {
     const r = parseKubernetesObjects(
-      JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } }, { kind: 'PriorityClass', metadata: { name: 'hi' }, value: 10 }] }),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } },
+          { kind: 'PriorityClass', metadata: { name: 'hi' }, value: 10 },
+        ],
+      }),
     );
     expect(r.objects.map((o) => o.kind)).toEqual(['Namespace', 'PriorityClass']);
   });
 
   it('typed lists give their kind to items that omit it', () => {
-    const r = parseKubernetesObjects(JSON.stringify({ apiVersion: 'v1', kind: 'NodeList', items: [{ metadata: { name: 'n1' } }, { metadata: { name: 'n2' } }] }));
+    const r = parseKubernetesObjects(
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'NodeList',
+        items: [{ metadata: { name: 'n1' } }, { metadata: { name: 'n2' } }],
+      }),
+    );
     expect(r.objects.map((o) => [o.kind, o.apiVersion, o.metadata.name])).toEqual([
       ['Node', 'v1', 'n1'],
       ['Node', 'v1', 'n2'],
@@ -55,12 +72,20 @@ describe('parseKubernetesObjects: input shapes', () => {
   });
 
   it('JSON array and a single JSON object', () => {
-    expect(parseKubernetesObjects('[{"kind":"Namespace","metadata":{"name":"a"}},{"kind":"Namespace","metadata":{"name":"b"}}]').objects).toHaveLength(2);
-    expect(parseKubernetesObjects('  {"kind":"Namespace","metadata":{"name":"a"}}').objects[0].metadata.name).toBe('a');
+    expect(
+      parseKubernetesObjects(
+        '[{"kind":"Namespace","metadata":{"name":"a"}},{"kind":"Namespace","metadata":{"name":"b"}}]',
+      ).objects,
+    ).toHaveLength(2);
+    expect(
+      parseKubernetesObjects('  {"kind":"Namespace","metadata":{"name":"a"}}').objects[0].metadata.name,
+    ).toBe('a');
   });
 
   it('YAML documents that are Lists', () => {
-    const r = parseKubernetesObjects(`kind: List\nitems:\n- kind: Namespace\n  metadata: {name: a}\n---\nkind: Namespace\nmetadata: {name: b}\n`);
+    const r = parseKubernetesObjects(
+      `kind: List\nitems:\n- kind: Namespace\n  metadata: {name: a}\n---\nkind: Namespace\nmetadata: {name: b}\n`,
+    );
     expect(r.objects.map((o) => o.metadata.name)).toEqual(['a', 'b']);
   });
 
@@ -129,25 +154,92 @@ describe('parseKubernetesObjects: syntax errors', () => {
 describe('parseKubernetesObjects: validation names the field', () => {
   it('bad cpu request', () => {
     const e = validationError(podYaml('web-0').replace('cpu: 100m', 'cpu: 1.5.3'));
-    expect([e.kind, e.namespace, e.name, e.field]).toEqual(['Pod', 'default', 'web-0', 'spec.containers[0].resources.requests.cpu']);
-    expect(e.message).toMatch(/^Pod default\/web-0: spec\.containers\[0\]\.resources\.requests\.cpu: quantities must match the regular expression/);
+    expect([e.kind, e.namespace, e.name, e.field]).toEqual([
+      'Pod',
+      'default',
+      'web-0',
+      'spec.containers[0].resources.requests.cpu',
+    ]);
+    expect(e.message).toMatch(
+      /^Pod default\/web-0: spec\.containers\[0\]\.resources\.requests\.cpu: quantities must match the regular expression/,
+    );
   });
 
   it.each([
     ['missing name', 'kind: Namespace\nmetadata: {}\n', 'metadata.name', /Required value/],
     ['missing metadata', 'kind: Namespace\n', 'metadata', /Required value/],
-    ['non-string label', 'kind: Namespace\nmetadata: {name: a, labels: {x: 1}}\n', 'metadata.labels.x', /expected string/],
-    ['pod without containers', 'kind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n', 'spec.containers', /at least 1/],
-    ['init container limit', 'kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  initContainers: [{name: i, resources: {limits: {memory: 12Q}}}]\n', 'spec.initContainers[0].resources.limits.memory', /quantities must match/],
-    ['extended resource key uses brackets', 'kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, resources: {requests: {nvidia.com/gpu: x}}}]\n', 'spec.containers[0].resources.requests[nvidia.com/gpu]', /quantities/],
-    ['overhead', 'kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  overhead: {cpu: 1Zi}\n', 'spec.overhead.cpu', /quantities/],
-    ['node capacity', 'kind: Node\nmetadata: {name: n}\nstatus: {capacity: {memory: 1Ki5}}\n', 'status.capacity.memory', /suffix/],
-    ['node allocatable', 'kind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: abc}}\n', 'status.allocatable.cpu', /quantities/],
-    ['taint effect', 'kind: Node\nmetadata: {name: n}\nspec: {taints: [{key: k, effect: Sometimes}]}\n', 'spec.taints[0].effect', /Unsupported value: "Sometimes"/],
-    ['taint without effect', 'kind: Node\nmetadata: {name: n}\nspec: {taints: [{key: k}]}\n', 'spec.taints[0].effect', /Unsupported value/],
-    ['toleration operator', 'kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], tolerations: [{key: k, operator: Foo}]}\n', 'spec.tolerations[0].operator', /Unsupported value: "Foo"/],
-    ['toleration effect', 'kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], tolerations: [{key: k, operator: Exists, effect: Bad}]}\n', 'spec.tolerations[0].effect', /Unsupported value/],
-    ['toleration Exists with value', 'kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], tolerations: [{key: k, operator: Exists, value: v}]}\n', 'spec.tolerations[0].operator', /value must be empty/],
+    [
+      'non-string label',
+      'kind: Namespace\nmetadata: {name: a, labels: {x: 1}}\n',
+      'metadata.labels.x',
+      /expected string/,
+    ],
+    [
+      'pod without containers',
+      'kind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n',
+      'spec.containers',
+      /at least 1/,
+    ],
+    [
+      'init container limit',
+      'kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  initContainers: [{name: i, resources: {limits: {memory: 12Q}}}]\n',
+      'spec.initContainers[0].resources.limits.memory',
+      /quantities must match/,
+    ],
+    [
+      'extended resource key uses brackets',
+      'kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, resources: {requests: {nvidia.com/gpu: x}}}]\n',
+      'spec.containers[0].resources.requests[nvidia.com/gpu]',
+      /quantities/,
+    ],
+    [
+      'overhead',
+      'kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  overhead: {cpu: 1Zi}\n',
+      'spec.overhead.cpu',
+      /quantities/,
+    ],
+    [
+      'node capacity',
+      'kind: Node\nmetadata: {name: n}\nstatus: {capacity: {memory: 1Ki5}}\n',
+      'status.capacity.memory',
+      /suffix/,
+    ],
+    [
+      'node allocatable',
+      'kind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: abc}}\n',
+      'status.allocatable.cpu',
+      /quantities/,
+    ],
+    [
+      'taint effect',
+      'kind: Node\nmetadata: {name: n}\nspec: {taints: [{key: k, effect: Sometimes}]}\n',
+      'spec.taints[0].effect',
+      /Unsupported value: "Sometimes"/,
+    ],
+    [
+      'taint without effect',
+      'kind: Node\nmetadata: {name: n}\nspec: {taints: [{key: k}]}\n',
+      'spec.taints[0].effect',
+      /Unsupported value/,
+    ],
+    [
+      'toleration operator',
+      'kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], tolerations: [{key: k, operator: Foo}]}\n',
+      'spec.tolerations[0].operator',
+      /Unsupported value: "Foo"/,
+    ],
+    [
+      'toleration effect',
+      'kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], tolerations: [{key: k, operator: Exists, effect: Bad}]}\n',
+      'spec.tolerations[0].effect',
+      /Unsupported value/,
+    ],
+    [
+      'toleration Exists with value',
+      'kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], tolerations: [{key: k, operator: Exists, value: v}]}\n',
+      'spec.tolerations[0].operator',
+      /value must be empty/,
+    ],
     [
       'node affinity operator',
       'kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: Has}]}]}}}\n',
@@ -172,11 +264,36 @@ describe('parseKubernetesObjects: validation names the field', () => {
       'spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].values',
       /can't be empty/,
     ],
-    ['PDB selector', 'kind: PodDisruptionBudget\nmetadata: {name: b, namespace: ns}\nspec: {selector: {matchExpressions: [{key: a, operator: Within}]}}\n', 'spec.selector.matchExpressions[0].operator', /not a valid/],
-    ['PVC request', 'kind: PersistentVolumeClaim\nmetadata: {name: c}\nspec: {resources: {requests: {storage: lots}}}\n', 'spec.resources.requests.storage', /quantities/],
-    ['PV capacity', 'kind: PersistentVolume\nmetadata: {name: v}\nspec: {capacity: {storage: 1Gb}}\n', 'spec.capacity.storage', /quantities must match/],
-    ['deployment template pod', 'kind: Deployment\nmetadata: {name: d}\nspec: {selector: {matchLabels: {a: b}}, template: {spec: {containers: [{name: c, resources: {requests: {cpu: x}}}]}}}\n', 'spec.template.spec.containers[0].resources.requests.cpu', /quantities/],
-    ['priority class value', 'kind: PriorityClass\nmetadata: {name: p}\nvalue: high\n', 'value', /expected number/],
+    [
+      'PDB selector',
+      'kind: PodDisruptionBudget\nmetadata: {name: b, namespace: ns}\nspec: {selector: {matchExpressions: [{key: a, operator: Within}]}}\n',
+      'spec.selector.matchExpressions[0].operator',
+      /not a valid/,
+    ],
+    [
+      'PVC request',
+      'kind: PersistentVolumeClaim\nmetadata: {name: c}\nspec: {resources: {requests: {storage: lots}}}\n',
+      'spec.resources.requests.storage',
+      /quantities/,
+    ],
+    [
+      'PV capacity',
+      'kind: PersistentVolume\nmetadata: {name: v}\nspec: {capacity: {storage: 1Gb}}\n',
+      'spec.capacity.storage',
+      /quantities must match/,
+    ],
+    [
+      'deployment template pod',
+      'kind: Deployment\nmetadata: {name: d}\nspec: {selector: {matchLabels: {a: b}}, template: {spec: {containers: [{name: c, resources: {requests: {cpu: x}}}]}}}\n',
+      'spec.template.spec.containers[0].resources.requests.cpu',
+      /quantities/,
+    ],
+    [
+      'priority class value',
+      'kind: PriorityClass\nmetadata: {name: p}\nvalue: high\n',
+      'value',
+      /expected number/,
+    ],
     ['missing kind', 'metadata: {name: p}\n', 'kind', /kind is required/],
   ])('%s', (_n, text, field, msg) => {
     const e = validationError(text);
@@ -186,13 +303,17 @@ describe('parseKubernetesObjects: validation names the field', () => {
   });
 
   it('error exposes kind/namespace/name', () => {
-    const e = validationError('kind: PodDisruptionBudget\nmetadata: {name: b, namespace: ns}\nspec: {selector: {matchExpressions: [{key: a, operator: Within}]}}\n');
+    const e = validationError(
+      'kind: PodDisruptionBudget\nmetadata: {name: b, namespace: ns}\nspec: {selector: {matchExpressions: [{key: a, operator: Within}]}}\n',
+    );
     expect([e.kind, e.namespace, e.name]).toEqual(['PodDisruptionBudget', 'ns', 'b']);
     expect(e.message.startsWith('PodDisruptionBudget ns/b: ')).toBe(true);
   });
 
   it('numbers are accepted as quantities', () => {
-    const r = parseKubernetesObjects('kind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: 4, pods: 110}}\n');
+    const r = parseKubernetesObjects(
+      'kind: Node\nmetadata: {name: n}\nstatus: {capacity: {cpu: 4, pods: 110}}\n',
+    );
     expect(r.objects).toHaveLength(1);
   });
 });

@@ -40,7 +40,11 @@ export class ParseError extends Error {
     readonly column?: number,
     readonly source?: string,
   ) {
-    const where = [source, line !== undefined ? `line ${line}` : undefined, column !== undefined ? `column ${column}` : undefined]
+    const where = [
+      source,
+      line !== undefined ? `line ${line}` : undefined,
+      column !== undefined ? `column ${column}` : undefined,
+    ]
       .filter(Boolean)
       .join(', ');
     super(where ? `${where}: ${detail}` : detail);
@@ -101,7 +105,8 @@ function issueDetail(issue: z.core.$ZodIssue): string {
     return `Invalid value: ${JSON.stringify(input)}: expected ${issue.expected}`;
   }
   if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1) return 'Required value';
-  if (issue.code === 'too_small' && issue.origin === 'array') return `Required value: must have at least ${issue.minimum} item(s)`;
+  if (issue.code === 'too_small' && issue.origin === 'array')
+    return `Required value: must have at least ${issue.minimum} item(s)`;
   return issue.message;
 }
 
@@ -155,7 +160,12 @@ function parseJson(text: string, source?: string): unknown {
     const docs = parseAllDocuments(text);
     const err = (Array.isArray(docs) ? docs : [docs]).flatMap((d) => d.errors)[0];
     const lp = err?.linePos?.[0];
-    throw new ParseError(`invalid JSON: ${msg}`, lp?.line ?? lineCol(text, text.length).line, lp?.col, source);
+    throw new ParseError(
+      `invalid JSON: ${msg}`,
+      lp?.line ?? lineCol(text, text.length).line,
+      lp?.col,
+      source,
+    );
   }
 }
 
@@ -180,11 +190,18 @@ function parseYaml(text: string, source: string | undefined, limits: InputLimits
     } catch (e) {
       if (isYamlAliasExhaustion(e)) {
         const where = docs.length > 1 ? `document[${out.length}]` : '';
-        throw new InputLimitError('maxYamlAliases', limits.maxYamlAliases, where, 'YAML aliases expand too far');
+        throw new InputLimitError(
+          'maxYamlAliases',
+          limits.maxYamlAliases,
+          where,
+          'YAML aliases expand too far',
+        );
       }
-      if (isStackExhaustion(e)) throw new InputLimitError('maxDepth', limits.maxDepth, '', 'nested too deeply');
+      if (isStackExhaustion(e))
+        throw new InputLimitError('maxDepth', limits.maxDepth, '', 'nested too deeply');
       // e.g. an alias whose anchor is never set: a syntax error of the document, not a crash.
-      if (e instanceof ReferenceError || e instanceof TypeError) throw new ParseError(`invalid YAML: ${e.message.split('\n')[0]}`, undefined, undefined, source);
+      if (e instanceof ReferenceError || e instanceof TypeError)
+        throw new ParseError(`invalid YAML: ${e.message.split('\n')[0]}`, undefined, undefined, source);
       throw e;
     }
   }
@@ -240,11 +257,18 @@ function editDistance(a: string, b: string): number {
  */
 export function misspeltKind(kind: string, apiVersion?: string): string | undefined {
   const lower = kind.toLowerCase();
-  const group = apiVersion === undefined ? undefined : apiVersion.includes('/') ? apiVersion.split('/')[0] : 'v1';
+  const group =
+    apiVersion === undefined ? undefined : apiVersion.includes('/') ? apiVersion.split('/')[0] : 'v1';
   for (const known of KNOWN_KINDS) {
     const k = known.toLowerCase();
     if (lower === k || lower === `${k}s` || lower === `${k}es`) return known;
-    if (group !== undefined && GROUP_OF_KIND[known] === group && known.length >= 4 && editDistance(lower, k) <= 2) return known;
+    if (
+      group !== undefined &&
+      GROUP_OF_KIND[known] === group &&
+      known.length >= 4 &&
+      editDistance(lower, k) <= 2
+    )
+      return known;
   }
   return undefined;
 }
@@ -254,9 +278,20 @@ function validateNames(obj: KubeObject): void {
   const meta = obj.metadata;
   const fail = (field: string, value: string, problems: string[]): never => {
     const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-    throw new ObjectValidationError(obj.kind, meta.namespace ?? undefined, meta.name, field, `Invalid value: ${shown}: ${problems.join('; ')}`);
+    throw new ObjectValidationError(
+      obj.kind,
+      meta.namespace ?? undefined,
+      meta.name,
+      field,
+      `Invalid value: ${shown}: ${problems.join('; ')}`,
+    );
   };
-  const nameRule = obj.kind === 'Namespace' ? dns1123LabelErrors : obj.kind === 'Service' ? dns1035LabelErrors : dns1123SubdomainErrors;
+  const nameRule =
+    obj.kind === 'Namespace'
+      ? dns1123LabelErrors
+      : obj.kind === 'Service'
+        ? dns1035LabelErrors
+        : dns1123SubdomainErrors;
   const name = meta.name ?? '';
   const nameProblems = nameRule(name);
   if (nameProblems.length) fail('metadata.name', name, nameProblems);
@@ -275,10 +310,16 @@ function validateNames(obj: KubeObject): void {
  * Parses a JSON object (single object or List), a JSON array, or multi-document YAML (documents may
  * be Lists; empty documents are ignored). Known kinds are validated; unknown kinds are skipped.
  */
-export function parseKubernetesObjects(text: string, opts: { source?: string; limits?: Partial<InputLimits> } = {}): ParseResult {
+export function parseKubernetesObjects(
+  text: string,
+  opts: { source?: string; limits?: Partial<InputLimits> } = {},
+): ParseResult {
   const limits: InputLimits = { ...DEFAULT_INPUT_LIMITS, ...opts.limits };
   const trimmed = text.trimStart();
-  const roots = trimmed.startsWith('{') || trimmed.startsWith('[') ? [parseJson(text, opts.source)] : parseYaml(text, opts.source, limits);
+  const roots =
+    trimmed.startsWith('{') || trimmed.startsWith('[')
+      ? [parseJson(text, opts.source)]
+      : parseYaml(text, opts.source, limits);
   // Before anything walks the documents recursively: depth and string sizes.
   roots.forEach((r, i) => checkValueLimits(r, limits, roots.length > 1 ? `document[${i}]` : ''));
   const result: ParseResult = { objects: [], skipped: [] };
@@ -290,7 +331,13 @@ export function parseKubernetesObjects(text: string, opts: { source?: string; li
       return;
     }
     if (!isRecord(value)) {
-      throw new ObjectValidationError('', undefined, undefined, where, `expected a Kubernetes object, got ${JSON.stringify(value)}`);
+      throw new ObjectValidationError(
+        '',
+        undefined,
+        undefined,
+        where,
+        `expected a Kubernetes object, got ${JSON.stringify(value)}`,
+      );
     }
     const kind = value.kind ?? inherited?.kind;
     if (typeof kind === 'string' && /List$/.test(kind) && Array.isArray(value.items)) {
@@ -310,14 +357,21 @@ export function parseKubernetesObjects(text: string, opts: { source?: string; li
       throw new ObjectValidationError('', ns, name, 'kind', 'Required value: kind is required');
     }
     const obj = { ...value, kind } as KubeObject;
-    if (obj.apiVersion === undefined && inherited?.apiVersion && inherited.kind) obj.apiVersion = inherited.apiVersion;
+    if (obj.apiVersion === undefined && inherited?.apiVersion && inherited.kind)
+      obj.apiVersion = inherited.apiVersion;
     if (result.objects.length + result.skipped.length >= limits.maxObjects) {
       throw new InputLimitError('maxObjects', limits.maxObjects, where, 'too many objects');
     }
     if (!KNOWN_KINDS.has(kind)) {
       const meant = misspeltKind(kind, typeof obj.apiVersion === 'string' ? obj.apiVersion : undefined);
       if (meant) {
-        throw new ObjectValidationError(kind, ns, name, 'kind', `Unsupported value: ${JSON.stringify(kind)}: did you mean "${meant}"?`);
+        throw new ObjectValidationError(
+          kind,
+          ns,
+          name,
+          'kind',
+          `Unsupported value: ${JSON.stringify(kind)}: did you mean "${meant}"?`,
+        );
       }
       const skipped: SkippedObject = { kind, reason: 'unknown kind' };
       if (typeof obj.apiVersion === 'string') skipped.apiVersion = obj.apiVersion;
@@ -334,7 +388,13 @@ export function parseKubernetesObjects(text: string, opts: { source?: string; li
     const key = `${kind}/${namespace ?? ''}/${name}`;
     if (seen.has(key)) {
       const scope = clusterScoped ? 'name' : 'namespace and name';
-      throw new ObjectValidationError(kind, namespace, name, 'metadata.name', `Duplicate value: ${JSON.stringify(name)}: another ${kind} in this dump has the same ${scope}`);
+      throw new ObjectValidationError(
+        kind,
+        namespace,
+        name,
+        'metadata.name',
+        `Duplicate value: ${JSON.stringify(name)}: another ${kind} in this dump has the same ${scope}`,
+      );
     }
     seen.add(key);
     result.objects.push(obj);

@@ -134,7 +134,24 @@ describe('parseQuantity (quantity_test.go TestQuantityParse)', () => {
     expect(parseQuantity(s).nanos).toBe(0n);
   });
 
-  const invalid = ['', '1.1.M', '1+1.0M', '0.1mi', '0.1am', 'aoeu', '.5i', '1i', '-3.01i', '-3.01e-', '1e4294967297', ' 1', '1 ', '1K', '1e', '1Ki5'];
+  const invalid = [
+    '',
+    '1.1.M',
+    '1+1.0M',
+    '0.1mi',
+    '0.1am',
+    'aoeu',
+    '.5i',
+    '1i',
+    '-3.01i',
+    '-3.01e-',
+    '1e4294967297',
+    ' 1',
+    '1 ',
+    '1K',
+    '1e',
+    '1Ki5',
+  ];
   it.each(invalid)('rejects %j', (s) => {
     expect(() => parseQuantity(s)).toThrow(QuantityError);
   });

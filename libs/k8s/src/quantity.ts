@@ -6,7 +6,7 @@
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
-const FORMAT_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$";
+const FORMAT_PATTERN = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
 const MSG_FORMAT = `quantities must match the regular expression '${FORMAT_PATTERN}'`;
 const MSG_SUFFIX = "unable to parse quantity's suffix";
 const MSG_NUMERIC = "unable to parse quantity's numeric part";
@@ -31,7 +31,18 @@ const MAX_INT32 = 2147483647;
 // JS number anyway; upstream would accept it, we reject it (documented deviation).
 const MAX_POSITIVE_SHIFT = 4000;
 
-const DECIMAL_SUFFIX: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const DECIMAL_SUFFIX: Record<string, number> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
 const BINARY_SUFFIX: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const DECIMAL_SUFFIX_BY_EXP = new Map(Object.entries(DECIMAL_SUFFIX).map(([s, e]) => [e, s]));
 const BINARY_SUFFIX_BY_EXP = new Map(Object.entries(BINARY_SUFFIX).map(([s, e]) => [e / 10, s]));
@@ -251,7 +262,8 @@ export function parseQuantity(input: string | number): Quantity {
   } else {
     const shift = suffix.exponent - scanned.denom.length + 9;
     if (shift >= 0) {
-      if (shift > MAX_POSITIVE_SHIFT && digits !== 0n) throw new QuantityError(str, `${MSG_NUMERIC}: exponent too large`);
+      if (shift > MAX_POSITIVE_SHIFT && digits !== 0n)
+        throw new QuantityError(str, `${MSG_NUMERIC}: exponent too large`);
       nanos = digits === 0n ? 0n : digits * pow10(shift);
     } else if (digits === 0n) {
       nanos = 0n;

@@ -15,17 +15,40 @@ const c = (requests?: Record<string, string>, extra: Partial<Container> = {}): C
   ...extra,
 });
 const sidecar = (requests: Record<string, string>) => c(requests, { restartPolicy: 'Always' });
-const pod = (spec: Partial<Pod['spec']>): Pod => ({ metadata: { name: 'p' }, spec: { containers: [], ...spec } as Pod['spec'] });
+const pod = (spec: Partial<Pod['spec']>): Pod => ({
+  metadata: { name: 'p' },
+  spec: { containers: [], ...spec } as Pod['spec'],
+});
 const obj = (m: Map<string, number>) => Object.fromEntries(m);
 
 // Cases modelled on component-helpers resource/helpers_test.go (TestPodResourceRequests) and the
 // sidecar KEP-753 resource formula.
 const cases: [string, Pod, Record<string, number>, Parameters<typeof podRequests>[1]?][] = [
-  ['sums app containers', pod({ containers: [c({ cpu: '1', memory: '1Gi' }), c({ cpu: '500m' })] }), { cpu: 1500, memory: 1073741824 }],
-  ['regular init container larger than app', pod({ containers: [c({ cpu: '1' })], initContainers: [c({ cpu: '2' })] }), { cpu: 2000 }],
-  ['init containers take the max, not the sum', pod({ containers: [c({ cpu: '1' })], initContainers: [c({ cpu: '1500m' }), c({ cpu: '1200m' })] }), { cpu: 1500 }],
-  ['resources only on init containers', pod({ containers: [c()], initContainers: [c({ memory: '1Gi' })] }), { memory: 1073741824 }],
-  ['restartable init container adds to app', pod({ containers: [c({ cpu: '1' })], initContainers: [sidecar({ cpu: '1' })] }), { cpu: 2000 }],
+  [
+    'sums app containers',
+    pod({ containers: [c({ cpu: '1', memory: '1Gi' }), c({ cpu: '500m' })] }),
+    { cpu: 1500, memory: 1073741824 },
+  ],
+  [
+    'regular init container larger than app',
+    pod({ containers: [c({ cpu: '1' })], initContainers: [c({ cpu: '2' })] }),
+    { cpu: 2000 },
+  ],
+  [
+    'init containers take the max, not the sum',
+    pod({ containers: [c({ cpu: '1' })], initContainers: [c({ cpu: '1500m' }), c({ cpu: '1200m' })] }),
+    { cpu: 1500 },
+  ],
+  [
+    'resources only on init containers',
+    pod({ containers: [c()], initContainers: [c({ memory: '1Gi' })] }),
+    { memory: 1073741824 },
+  ],
+  [
+    'restartable init container adds to app',
+    pod({ containers: [c({ cpu: '1' })], initContainers: [sidecar({ cpu: '1' })] }),
+    { cpu: 2000 },
+  ],
   [
     'regular init after sidecar counts the sidecar',
     pod({ containers: [c({ cpu: '1' })], initContainers: [sidecar({ cpu: '1' }), c({ cpu: '3' })] }),
@@ -40,14 +63,23 @@ const cases: [string, Pod, Record<string, number>, Parameters<typeof podRequests
     'multiple sidecars and regular init containers',
     pod({
       containers: [c({ cpu: '1' })],
-      initContainers: [c({ cpu: '5' }), sidecar({ cpu: '1' }), sidecar({ cpu: '2' }), c({ cpu: '5' }), sidecar({ cpu: '3' })],
+      initContainers: [
+        c({ cpu: '5' }),
+        sidecar({ cpu: '1' }),
+        sidecar({ cpu: '2' }),
+        c({ cpu: '5' }),
+        sidecar({ cpu: '3' }),
+      ],
     }),
     // init phases: 5, 1, 3, 3+5=8, 6; steady state 1+1+2+3=7 -> max 8
     { cpu: 8000 },
   ],
   [
     'sidecars push steady state above init',
-    pod({ containers: [c({ cpu: '2' })], initContainers: [c({ cpu: '1' }), sidecar({ cpu: '1' }), sidecar({ cpu: '1' })] }),
+    pod({
+      containers: [c({ cpu: '2' })],
+      initContainers: [c({ cpu: '1' }), sidecar({ cpu: '1' }), sidecar({ cpu: '1' })],
+    }),
     { cpu: 4000 },
   ],
   [
@@ -80,13 +112,22 @@ const cases: [string, Pod, Record<string, number>, Parameters<typeof podRequests
   ],
   [
     'exact sums before rounding',
-    pod({ containers: [c({ memory: '0.5' }), c({ memory: '0.5' }), c({ cpu: '0.0005' }), c({ cpu: '0.0005' })] }),
+    pod({
+      containers: [c({ memory: '0.5' }), c({ memory: '0.5' }), c({ cpu: '0.0005' }), c({ cpu: '0.0005' })],
+    }),
     { memory: 1, cpu: 1 },
   ],
-  ['extended and hugepages resources', pod({ containers: [c({ 'nvidia.com/gpu': '2', 'hugepages-2Mi': '4Mi' }), c({ 'nvidia.com/gpu': '1' })] }), { 'nvidia.com/gpu': 3, 'hugepages-2Mi': 4194304 }],
+  [
+    'extended and hugepages resources',
+    pod({ containers: [c({ 'nvidia.com/gpu': '2', 'hugepages-2Mi': '4Mi' }), c({ 'nvidia.com/gpu': '1' })] }),
+    { 'nvidia.com/gpu': 3, 'hugepages-2Mi': 4194304 },
+  ],
   [
     'pod-level requests override containers for cpu/memory',
-    pod({ containers: [c({ cpu: '1', memory: '1Gi', 'example.com/foo': '1' })], resources: { requests: { cpu: '3', memory: '2Gi' } } } as never),
+    pod({
+      containers: [c({ cpu: '1', memory: '1Gi', 'example.com/foo': '1' })],
+      resources: { requests: { cpu: '3', memory: '2Gi' } },
+    } as never),
     { cpu: 3000, memory: 2147483648, 'example.com/foo': 1 },
   ],
   [
@@ -107,7 +148,13 @@ describe('podRequests (component-helpers PodRequests)', () => {
 
 describe('nodeAllocatable', () => {
   it('converts allocatable', () => {
-    expect(obj(nodeAllocatable({ status: { allocatable: { cpu: '3500m', memory: '8Gi', pods: '110' }, capacity: { cpu: '4' } } }))).toEqual({
+    expect(
+      obj(
+        nodeAllocatable({
+          status: { allocatable: { cpu: '3500m', memory: '8Gi', pods: '110' }, capacity: { cpu: '4' } },
+        }),
+      ),
+    ).toEqual({
       cpu: 3500,
       memory: 8589934592,
       pods: 110,

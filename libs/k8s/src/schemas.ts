@@ -21,7 +21,10 @@ const int = z.number().int();
 
 export const quantitySchema = z.unknown().superRefine((v, ctx: Ctx) => {
   if (typeof v !== 'string' && typeof v !== 'number') {
-    ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: must be a quantity string or number` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `Invalid value: ${JSON.stringify(v)}: must be a quantity string or number`,
+    });
     return;
   }
   try {
@@ -84,7 +87,9 @@ function oneOf(values: readonly string[], allowEmpty = false) {
 export const labelSelectorSchema = z
   .looseObject({
     matchLabels: stringMap,
-    matchExpressions: z.array(z.looseObject({ key: str, operator: str, values: z.array(str).nullish() })).nullish(),
+    matchExpressions: z
+      .array(z.looseObject({ key: str, operator: str, values: z.array(str).nullish() }))
+      .nullish(),
   })
   .nullish()
   .superRefine((v, ctx: Ctx) => {
@@ -125,10 +130,18 @@ const toleration = z
   })
   .superRefine((t, ctx: Ctx) => {
     if (t.operator === 'Exists' && t.value) {
-      ctx.addIssue({ code: 'custom', message: `Invalid value: "${t.value}": value must be empty when \`operator\` is 'Exists'`, path: ['operator'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: `Invalid value: "${t.value}": value must be empty when \`operator\` is 'Exists'`,
+        path: ['operator'],
+      });
     }
     if (!t.key && t.operator !== 'Exists') {
-      ctx.addIssue({ code: 'custom', message: `Invalid value: "${t.operator ?? ''}": operator must be Exists when \`key\` is empty, which means "match all values and all keys"`, path: ['operator'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: `Invalid value: "${t.operator ?? ''}": operator must be Exists when \`key\` is empty, which means "match all values and all keys"`,
+        path: ['operator'],
+      });
     }
   });
 
@@ -213,26 +226,46 @@ export const metadataSchema = z.looseObject({
   annotations: stringMap,
 });
 
-const podTemplate = z.looseObject({ metadata: z.looseObject({ labels: stringMap }).nullish(), spec: podSpecSchema });
+const podTemplate = z.looseObject({
+  metadata: z.looseObject({ labels: stringMap }).nullish(),
+  spec: podSpecSchema,
+});
 const workloadSpec = z.looseObject({ selector: labelSelectorSchema, template: podTemplate.nullish() });
 
 /** Per-kind schema for the object body (metadata is checked separately). */
 export const KIND_SCHEMAS: Record<string, z.ZodType> = {
   Pod: z.looseObject({ spec: podSpecSchema }),
   Node: z.looseObject({
-    spec: z.looseObject({ taints: z.array(taintSchema).nullish(), unschedulable: z.boolean().nullish() }).nullish(),
+    spec: z
+      .looseObject({ taints: z.array(taintSchema).nullish(), unschedulable: z.boolean().nullish() })
+      .nullish(),
     status: z.looseObject({ capacity: resourceList, allocatable: resourceList }).nullish(),
   }),
   PersistentVolumeClaim: z.looseObject({
-    spec: z.looseObject({ resources: z.looseObject({ requests: resourceList }).nullish(), selector: labelSelectorSchema }).nullish(),
+    spec: z
+      .looseObject({
+        resources: z.looseObject({ requests: resourceList }).nullish(),
+        selector: labelSelectorSchema,
+      })
+      .nullish(),
   }),
   PersistentVolume: z.looseObject({
-    spec: z.looseObject({ capacity: resourceList, nodeAffinity: z.looseObject({ required: nodeSelectorSchema.nullish() }).nullish() }).nullish(),
+    spec: z
+      .looseObject({
+        capacity: resourceList,
+        nodeAffinity: z.looseObject({ required: nodeSelectorSchema.nullish() }).nullish(),
+      })
+      .nullish(),
   }),
-  PriorityClass: z.looseObject({ value: int, preemptionPolicy: oneOf(['PreemptLowerPriority', 'Never']).nullish() }),
+  PriorityClass: z.looseObject({
+    value: int,
+    preemptionPolicy: oneOf(['PreemptLowerPriority', 'Never']).nullish(),
+  }),
   PodDisruptionBudget: z.looseObject({ spec: z.looseObject({ selector: labelSelectorSchema }).nullish() }),
   Service: z.looseObject({ spec: z.looseObject({ selector: stringMap }).nullish() }),
-  ReplicationController: z.looseObject({ spec: z.looseObject({ selector: stringMap, template: podTemplate.nullish() }).nullish() }),
+  ReplicationController: z.looseObject({
+    spec: z.looseObject({ selector: stringMap, template: podTemplate.nullish() }).nullish(),
+  }),
   ReplicaSet: z.looseObject({ spec: workloadSpec }),
   Deployment: z.looseObject({ spec: workloadSpec }),
   StatefulSet: z.looseObject({ spec: workloadSpec }),
@@ -253,22 +286,45 @@ export const KIND_SCHEMAS: Record<string, z.ZodType> = {
   LimitRange: z.looseObject({
     spec: z.looseObject({
       limits: z.array(
-        z.looseObject({ max: resourceList, min: resourceList, default: resourceList, defaultRequest: resourceList, maxLimitRequestRatio: resourceList }),
+        z.looseObject({
+          max: resourceList,
+          min: resourceList,
+          default: resourceList,
+          defaultRequest: resourceList,
+          maxLimitRequestRatio: resourceList,
+        }),
       ),
     }),
   }),
   ResourceQuota: z.looseObject({ spec: z.looseObject({ hard: resourceList }).nullish() }),
-  RuntimeClass: z.looseObject({ handler: str.min(1), overhead: z.looseObject({ podFixed: resourceList }).nullish() }),
+  RuntimeClass: z.looseObject({
+    handler: str.min(1),
+    overhead: z.looseObject({ podFixed: resourceList }).nullish(),
+  }),
   Namespace: z.looseObject({}),
   CSINode: z.looseObject({}),
   CSIDriver: z.looseObject({}),
   // resource.k8s.io (DRA): the scheduler reads claims' requests and allocations, slices' nodes.
   ResourceClaim: z.looseObject({
-    spec: z.looseObject({ devices: z.looseObject({ requests: z.array(z.looseObject({ name: str.min(1) })).nullish() }).nullish() }).nullish(),
-    status: z.looseObject({ allocation: z.looseObject({ nodeSelector: nodeSelectorSchema.nullish() }).nullish() }).nullish(),
+    spec: z
+      .looseObject({
+        devices: z
+          .looseObject({ requests: z.array(z.looseObject({ name: str.min(1) })).nullish() })
+          .nullish(),
+      })
+      .nullish(),
+    status: z
+      .looseObject({ allocation: z.looseObject({ nodeSelector: nodeSelectorSchema.nullish() }).nullish() })
+      .nullish(),
   }),
   DeviceClass: z.looseObject({}),
   ResourceSlice: z.looseObject({
-    spec: z.looseObject({ nodeName: str.nullish(), allNodes: z.boolean().nullish(), nodeSelector: nodeSelectorSchema.nullish() }).nullish(),
+    spec: z
+      .looseObject({
+        nodeName: str.nullish(),
+        allNodes: z.boolean().nullish(),
+        nodeSelector: nodeSelectorSchema.nullish(),
+      })
+      .nullish(),
   }),
 };

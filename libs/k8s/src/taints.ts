@@ -17,7 +17,10 @@ export function tolerationToleratesTaint(tol: Toleration, taint: Taint): boolean
   }
 }
 
-export function tolerationsTolerateTaint(tolerations: readonly Toleration[] | null | undefined, taint: Taint): boolean {
+export function tolerationsTolerateTaint(
+  tolerations: readonly Toleration[] | null | undefined,
+  taint: Taint,
+): boolean {
   if (!tolerations) return false;
   for (const t of tolerations) if (tolerationToleratesTaint(t, taint)) return true;
   return false;

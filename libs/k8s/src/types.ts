@@ -21,7 +21,12 @@ export type {
   Service,
   ReplicationController,
 } from 'kubernetes-types/core/v1';
-export type { LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1';
+export type {
+  LabelSelector,
+  LabelSelectorRequirement,
+  ObjectMeta,
+  OwnerReference,
+} from 'kubernetes-types/meta/v1';
 export type { ReplicaSet, StatefulSet, Deployment, DaemonSet } from 'kubernetes-types/apps/v1';
 export type { PriorityClass } from 'kubernetes-types/scheduling/v1';
 export type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';

@@ -17,15 +17,18 @@ export function qualifiedNameErrors(value: string): string[] {
     name = n;
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else if (prefix.length > 253) errs.push('prefix part must be no more than 253 characters');
-    else if (!dns1123Subdomain.test(prefix))
-      errs.push('prefix part must be a lowercase RFC 1123 subdomain');
+    else if (!dns1123Subdomain.test(prefix)) errs.push('prefix part must be a lowercase RFC 1123 subdomain');
   } else {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'"];
+    return [
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'",
+    ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push('name part must be no more than 63 characters');
   else if (!qualifiedNamePart.test(name))
-    errs.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+    errs.push(
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    );
   return errs;
 }
 
@@ -38,7 +41,9 @@ export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!labelValue.test(value))
-    errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+    errs.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    );
   return errs;
 }
 

@@ -40,7 +40,6 @@ export interface RunReportSource {
   maxScoresPerPod?: number;
 }
 
-
 /**
  * Scored nodes kept per pod: the best ones (and the chosen node) explain a placement; keeping all
  * of them made reports grow with pods × nodes (100 nodes × 1,000 pods: 18 MB).

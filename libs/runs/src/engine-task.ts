@@ -232,14 +232,21 @@ function required<T>(job: EngineJob, field: string): T {
 }
 
 /** The analysis run types: the run's options as the analysis's request, its result as a summary. */
-function runTypedAnalysis(job: EngineJob, items: KubeObject[], report: (p: EngineProgress) => void): EngineOutput {
+function runTypedAnalysis(
+  job: EngineJob,
+  items: KubeObject[],
+  report: (p: EngineProgress) => void,
+): EngineOutput {
   report({ phase: job.type, podsProcessed: 0, podsTotal: 0 });
   let analysis: Record<string, unknown>;
   let summary: Record<string, unknown>;
   let engineVersion: string;
   switch (job.type) {
     case 'capacity': {
-      const request = { podTemplate: required<Pod>(job, 'podTemplate'), maxReplicas: Number(job.options.maxReplicas ?? 1000) };
+      const request = {
+        podTemplate: required<Pod>(job, 'podTemplate'),
+        maxReplicas: Number(job.options.maxReplicas ?? 1000),
+      };
       const outcome = analyze(job, 'capacity', items, request, report);
       const result = outcome.result;
       analysis = result as unknown as Record<string, unknown>;
@@ -343,7 +350,9 @@ function preparedRun(job: EngineJob, options: AnalysisOptions): PreparedRun {
   if (
     cached !== undefined &&
     cached.key === key &&
-    Buffer.from(cached.content).equals(Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength))
+    Buffer.from(cached.content).equals(
+      Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength),
+    )
   ) {
     return cached;
   }
@@ -389,11 +398,16 @@ export function replayPodExplanation(job: EngineJob, pod: string): PodReplay {
   else {
     const { pvController: _pvController, ...engine } = options as SimulateOptions & AnalysisOptions;
     // A run whose pods bind claims writes its objects: its prepared state is used once.
-    const forwardable = run.forward ?? new FastForwardRun(buildClusterState(items), setupEngine(engine), engine);
+    const forwardable =
+      run.forward ?? new FastForwardRun(buildClusterState(items), setupEngine(engine), engine);
     if (forwardable.reusable) run.forward = forwardable;
     const forwarded = forwardable.explain(job.fastForward.attempts, pod, job.fastForward.cursor);
     if (forwarded.result) {
-      return { result: forwarded.result as unknown as Record<string, unknown>, nodes, method: 'fast-forward' };
+      return {
+        result: forwarded.result as unknown as Record<string, unknown>,
+        nodes,
+        method: 'fast-forward',
+      };
     }
     fallback = forwarded.unavailable;
   }

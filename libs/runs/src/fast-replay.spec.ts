@@ -64,7 +64,10 @@ function goldenJobs(): GoldenJob[] {
 }
 
 /** What the api reads for a replay: the placements in order, the pod's stored cursor. */
-function recordsOf(output: EngineOutput): { attempts: RecordedAttempt[]; cursors: Map<string, ReplayCursor> } {
+function recordsOf(output: EngineOutput): {
+  attempts: RecordedAttempt[];
+  cursors: Map<string, ReplayCursor>;
+} {
   const scheduled = output.placements.filter((p) => !p.message?.startsWith('admission rejected'));
   const attempts = scheduled.map((p) => ({
     pod: p.podKey,
@@ -89,7 +92,10 @@ function expectSameReplay(pod: string, fast: PodReplay, slow: PodReplay): void {
 }
 
 /** Replays `pods` both ways; returns how many fast-forwarded (the rest fell back). */
-function compareReplays(job: EngineJob, pods?: readonly string[]): { fast: number; total: number; fallbacks: string[] } {
+function compareReplays(
+  job: EngineJob,
+  pods?: readonly string[],
+): { fast: number; total: number; fallbacks: string[] } {
   const output = executeEngineJob(job, () => undefined);
   const { attempts, cursors } = recordsOf(output);
   const targets = pods ?? attempts.map((a) => a.pod);
@@ -134,7 +140,8 @@ describe('fast-forward explanation replay', () => {
     (name, { job }) => {
       const { fast, total, fallbacks } = compareReplays(job);
       // Only the storage family binds claims (binding writes PVs and PVCs): it may fall back.
-      if (!name.includes('/storage/')) expect({ fast, total, fallbacks }).toEqual({ fast: total, total, fallbacks: [] });
+      if (!name.includes('/storage/'))
+        expect({ fast, total, fallbacks }).toEqual({ fast: total, total, fallbacks: [] });
     },
   );
 
@@ -177,7 +184,13 @@ describe('fast-forward explanation replay', () => {
 
   it('falls back to the full replay when the records do not match the run', () => {
     const items = midSizeCluster();
-    const job: EngineJob = { runId: 'mid', type: 'simulate', content: contentOf(items), seed: 5, options: {} };
+    const job: EngineJob = {
+      runId: 'mid',
+      type: 'simulate',
+      content: contentOf(items),
+      seed: 5,
+      options: {},
+    };
     const output = executeEngineJob(job, () => undefined);
     const { attempts, cursors } = recordsOf(output);
     const target = attempts[40].pod;
@@ -205,9 +218,17 @@ function midSizeCluster(): KubeObject[] {
         'topology.kubernetes.io/zone': zones[i % 3],
       },
     },
-    status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' }, capacity: { cpu: '4', memory: '8Gi', pods: '110' } },
+    status: {
+      allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+      capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+    },
   }));
-  const pod = (name: string, cpu: string, extra: Record<string, unknown> = {}, labels: Record<string, string> = {}) => ({
+  const pod = (
+    name: string,
+    cpu: string,
+    extra: Record<string, unknown> = {},
+    labels: Record<string, string> = {},
+  ) => ({
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'default', labels },
@@ -217,7 +238,12 @@ function midSizeCluster(): KubeObject[] {
     },
   });
   const running = Array.from({ length: 300 }, (_, i) =>
-    pod(`low-${i}`, i % 2 ? '1500m' : '1', { nodeName: nodes[i % 150].metadata.name, priorityClassName: 'low' }, { app: 'low' }),
+    pod(
+      `low-${i}`,
+      i % 2 ? '1500m' : '1',
+      { nodeName: nodes[i % 150].metadata.name, priorityClassName: 'low' },
+      { app: 'low' },
+    ),
   );
   const pending = Array.from({ length: 260 }, (_, i) => {
     if (i % 13 === 0) return pod(`high-${i}`, '3', { priorityClassName: 'high' }, { app: 'high' });

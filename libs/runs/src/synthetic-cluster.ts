@@ -5,7 +5,9 @@
 import { gzipSync } from 'node:zlib';
 import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE } from '@schedlab/k8s';
 
-export function syntheticCluster(size: { nodes: number; pods: number; podCpuMillis?: number }): { items: object[] } {
+export function syntheticCluster(size: { nodes: number; pods: number; podCpuMillis?: number }): {
+  items: object[];
+} {
   const items: object[] = [];
   for (let n = 0; n < size.nodes; n++) {
     items.push({
@@ -15,7 +17,10 @@ export function syntheticCluster(size: { nodes: number; pods: number; podCpuMill
         name: `node-${n}`,
         labels: { [LABEL_HOSTNAME]: `node-${n}`, [LABEL_TOPOLOGY_ZONE]: `zone-${n % 3}` },
       },
-      status: { allocatable: { cpu: '8', memory: '32Gi', pods: '110' }, capacity: { cpu: '8', memory: '32Gi', pods: '110' } },
+      status: {
+        allocatable: { cpu: '8', memory: '32Gi', pods: '110' },
+        capacity: { cpu: '8', memory: '32Gi', pods: '110' },
+      },
     });
   }
   for (let p = 0; p < size.pods; p++) {
@@ -25,7 +30,11 @@ export function syntheticCluster(size: { nodes: number; pods: number; podCpuMill
       metadata: { name: `pod-${p}`, namespace: 'default', labels: { app: `app-${p % 10}` } },
       spec: {
         containers: [
-          { name: 'c', image: 'nginx', resources: { requests: { cpu: `${size.podCpuMillis ?? 100}m`, memory: '128Mi' } } },
+          {
+            name: 'c',
+            image: 'nginx',
+            resources: { requests: { cpu: `${size.podCpuMillis ?? 100}m`, memory: '128Mi' } },
+          },
         ],
         topologySpreadConstraints: [
           {
@@ -42,6 +51,10 @@ export function syntheticCluster(size: { nodes: number; pods: number; podCpuMill
 }
 
 /** The cluster as a snapshot row stores it: gzip of the canonical JSON. */
-export function syntheticSnapshotContent(size: { nodes: number; pods: number; podCpuMillis?: number }): Buffer {
+export function syntheticSnapshotContent(size: {
+  nodes: number;
+  pods: number;
+  podCpuMillis?: number;
+}): Buffer {
   return gzipSync(JSON.stringify(syntheticCluster(size)));
 }

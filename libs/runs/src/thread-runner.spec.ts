@@ -28,10 +28,20 @@ describe('engine on a worker thread', () => {
   it('marks bad input as deterministic', async () => {
     const bad = gzipSync(JSON.stringify({ items: [] }));
     await expect(
-      runEngineInThread(job(bad, { schedulerConfiguration: { apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration', profiles: [{ plugins: { score: { enabled: [{ name: 'NoSuchPlugin' }] } } }] } })),
+      runEngineInThread(
+        job(bad, {
+          schedulerConfiguration: {
+            apiVersion: 'kubescheduler.config.k8s.io/v1',
+            kind: 'KubeSchedulerConfiguration',
+            profiles: [{ plugins: { score: { enabled: [{ name: 'NoSuchPlugin' }] } } }],
+          },
+        }),
+      ),
     ).rejects.toMatchObject({ deterministic: true });
     await expect(runEngineInThread(job(bad, { type: 'capacity' }))).rejects.toThrow(EngineError);
-    await expect(runEngineInThread(job(bad, { type: 'capacity' }))).rejects.toThrow(/options.podTemplate: required/);
+    await expect(runEngineInThread(job(bad, { type: 'capacity' }))).rejects.toThrow(
+      /options.podTemplate: required/,
+    );
   });
 
   it('terminates the thread when aborted mid-run', async () => {

@@ -106,8 +106,7 @@ export function topScoredNodes(
   nodes?: readonly { nameRank: number }[],
 ): ScoredNode[] {
   const { totals } = result;
-  const byRank =
-    nodes !== undefined && nodes.length === totals.length && nodes.every((n) => n.nameRank >= 0);
+  const byRank = nodes !== undefined && nodes.length === totals.length && nodes.every((n) => n.nameRank >= 0);
   const before = byRank
     ? (i: number, j: number) => rankedBefore(totals, nodes, i, j)
     : (i: number, j: number) => ranksBefore(totals[i], totals[j]);

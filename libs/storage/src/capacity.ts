@@ -13,7 +13,12 @@ import { zoneOfVolume } from './topology';
 export type CapacityModel = Record<string, Record<string, string>>;
 
 /** Bytes provisioned by PVs of the class in the zone. */
-export function provisionedBytes(objects: ClusterObjects, className: string, zone: string, nodes: readonly Node[]): number {
+export function provisionedBytes(
+  objects: ClusterObjects,
+  className: string,
+  zone: string,
+  nodes: readonly Node[],
+): number {
   let sum = 0;
   for (const pv of objects.persistentVolumes.list()) {
     if (volumeBinding.pvHelpers.volumeClass(pv) !== className) continue;
@@ -56,7 +61,8 @@ export function capacityModelErrors(model: CapacityModel | undefined): string[] 
   const errors: string[] = [];
   for (const [cls, zones] of Object.entries(model ?? {})) {
     for (const [zone, q] of Object.entries(zones)) {
-      if (!tryParseQuantity(q)) errors.push(`capacityModel["${cls}"]["${zone}"]: quantity "${q}" does not parse`);
+      if (!tryParseQuantity(q))
+        errors.push(`capacityModel["${cls}"]["${zone}"]: quantity "${q}" does not parse`);
     }
   }
   return errors;

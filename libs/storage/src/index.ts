@@ -21,6 +21,12 @@ export {
 } from './pv-controller';
 export { resizeClaim, type ResizeOutcome } from './resize';
 export * from './workload-claims';
-export { StorageState, type DataLossReport, type PhaseSnapshot, type TimelineStep, type StorageStateOptions } from './storage-state';
+export {
+  StorageState,
+  type DataLossReport,
+  type PhaseSnapshot,
+  type TimelineStep,
+  type StorageStateOptions,
+} from './storage-state';
 export * from './summary';
 export { settleImmediateClaims, type SettledClaims } from './settle';

@@ -4,7 +4,14 @@
  * provisions Immediate claims in a topology segment chosen without regard to pods, marks lost
  * claims and released volumes, and reclaims released volumes by their policy.
  */
-import { selectorFromLabelSelector, tryParseQuantity, type Node, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '@schedlab/k8s';
+import {
+  selectorFromLabelSelector,
+  tryParseQuantity,
+  type Node,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type StorageClass,
+} from '@schedlab/k8s';
 import type { ClusterObjects } from '@schedlab/scheduler';
 import { volumeBinding } from '@schedlab/scheduler';
 import { remainingBytes, type CapacityModel } from './capacity';
@@ -63,12 +70,19 @@ function copy<T>(o: T): T {
   return JSON.parse(JSON.stringify(o)) as T;
 }
 
-function withAnnotations<T extends { metadata?: { annotations?: Record<string, string> } }>(o: T, ann: Record<string, string>): T {
+function withAnnotations<T extends { metadata?: { annotations?: Record<string, string> } }>(
+  o: T,
+  ann: Record<string, string>,
+): T {
   o.metadata = { ...o.metadata, annotations: { ...o.metadata?.annotations, ...ann } };
   return o;
 }
 
-function setClaimPhase(ctx: ControllerContext, pvc: PersistentVolumeClaim, phase: string): PersistentVolumeClaim {
+function setClaimPhase(
+  ctx: ControllerContext,
+  pvc: PersistentVolumeClaim,
+  phase: string,
+): PersistentVolumeClaim {
   if (pvc.status?.phase === phase) return pvc;
   const c = copy(pvc);
   (c as { status?: PersistentVolumeClaim['status'] }).status = { ...c.status, phase };
@@ -76,7 +90,12 @@ function setClaimPhase(ctx: ControllerContext, pvc: PersistentVolumeClaim, phase
   return c;
 }
 
-function setVolumePhase(ctx: ControllerContext, pv: PersistentVolume, phase: string, message?: string): PersistentVolume {
+function setVolumePhase(
+  ctx: ControllerContext,
+  pv: PersistentVolume,
+  phase: string,
+  message?: string,
+): PersistentVolume {
   const v = copy(pv);
   (v as { status?: PersistentVolume['status'] }).status = { phase, ...(message ? { message } : {}) };
   ctx.objects.persistentVolumes.set(v);
@@ -106,7 +125,12 @@ function volumeBytes(ctx: ControllerContext, pv: PersistentVolume, report: boole
   const raw = pv.spec?.capacity?.storage;
   const q = tryParseQuantity((raw ?? '0') as string);
   if (!q && report) {
-    ctx.error({ kind: 'PersistentVolume', name: pv.metadata?.name ?? '', field: 'spec.capacity.storage', message: `quantity "${raw}" does not parse` });
+    ctx.error({
+      kind: 'PersistentVolume',
+      name: pv.metadata?.name ?? '',
+      field: 'spec.capacity.storage',
+      message: `quantity "${raw}" does not parse`,
+    });
   }
   return q?.value();
 }
@@ -183,7 +207,12 @@ function safeSelector(ctx: ControllerContext, pvc: PersistentVolumeClaim) {
 }
 
 /** Upstream checkVolumeSatisfyClaim: why a user-chosen volume cannot serve the claim, if it cannot. */
-function volumeMismatch(ctx: ControllerContext, pvc: PersistentVolumeClaim, pv: PersistentVolume, requested: number): string | undefined {
+function volumeMismatch(
+  ctx: ControllerContext,
+  pvc: PersistentVolumeClaim,
+  pv: PersistentVolume,
+  requested: number,
+): string | undefined {
   const bytes = volumeBytes(ctx, pv, true);
   if (bytes === undefined || bytes < requested) return 'requested PV is too small';
   if (h.volumeClass(pv) !== h.claimClass(pvc)) return 'storageClassName does not match';
@@ -193,18 +222,31 @@ function volumeMismatch(ctx: ControllerContext, pvc: PersistentVolumeClaim, pv: 
 }
 
 /** The API writes of a completed binding: PV claimRef and phase, claim volumeName, annotations, status. */
-export function bindClaimToVolume(ctx: ControllerContext, pvc: PersistentVolumeClaim, pv: PersistentVolume): PersistentVolumeClaim {
+export function bindClaimToVolume(
+  ctx: ControllerContext,
+  pvc: PersistentVolumeClaim,
+  pv: PersistentVolume,
+): PersistentVolumeClaim {
   const v = copy(pv);
   if (!h.isVolumeBoundToClaim(pv, pvc)) withAnnotations(v, { [h.ANN_BOUND_BY_CONTROLLER]: 'yes' });
   v.spec = {
     ...v.spec,
-    claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: h.namespaceOf(pvc), name: pvc.metadata?.name ?? '', uid: h.claimUid(pvc) },
+    claimRef: {
+      kind: 'PersistentVolumeClaim',
+      apiVersion: 'v1',
+      namespace: h.namespaceOf(pvc),
+      name: pvc.metadata?.name ?? '',
+      uid: h.claimUid(pvc),
+    },
   };
   (v as { status?: PersistentVolume['status'] }).status = { phase: 'Bound' };
   ctx.objects.persistentVolumes.set(v);
   const c = copy(pvc);
   const userChoseVolume = !!pvc.spec?.volumeName;
-  withAnnotations(c, { [h.ANN_BIND_COMPLETED]: 'yes', ...(userChoseVolume ? {} : { [h.ANN_BOUND_BY_CONTROLLER]: 'yes' }) });
+  withAnnotations(c, {
+    [h.ANN_BIND_COMPLETED]: 'yes',
+    ...(userChoseVolume ? {} : { [h.ANN_BOUND_BY_CONTROLLER]: 'yes' }),
+  });
   c.spec = { ...c.spec, volumeName: v.metadata?.name };
   (c as { status?: PersistentVolumeClaim['status'] }).status = {
     phase: 'Bound',
@@ -248,29 +290,52 @@ function provisionClaim(ctx: ControllerContext, pvc: PersistentVolumeClaim, requ
     ctx.event(obj, 'Warning', Reasons.ProvisioningFailed, Messages.noProvisionablePlugin(provisioner));
     return;
   }
-  const annotated = withAnnotations(copy(pvc), { [ANN_STORAGE_PROVISIONER]: provisioner, [ANN_BETA_STORAGE_PROVISIONER]: provisioner });
+  const annotated = withAnnotations(copy(pvc), {
+    [ANN_STORAGE_PROVISIONER]: provisioner,
+    [ANN_BETA_STORAGE_PROVISIONER]: provisioner,
+  });
   ctx.objects.persistentVolumeClaims.set(annotated);
   ctx.event(
     obj,
     'Normal',
     Reasons.ExternalProvisioning,
-    ctx.options.legacyEventWording ? Messages.externalProvisioningLegacy(provisioner) : Messages.externalProvisioning(provisioner),
+    ctx.options.legacyEventWording
+      ? Messages.externalProvisioningLegacy(provisioner)
+      : Messages.externalProvisioning(provisioner),
   );
   ctx.event(obj, 'Normal', Reasons.Provisioning, Messages.provisioning(h.claimKey(pvc)), provisioner);
   const segment = chooseSegment(ctx, sc, annotated, requested);
   if (typeof segment === 'string') {
-    ctx.event(obj, 'Warning', Reasons.ProvisioningFailed, `failed to provision volume with StorageClass "${className}": ${segment}`, provisioner);
+    ctx.event(
+      obj,
+      'Warning',
+      Reasons.ProvisioningFailed,
+      `failed to provision volume with StorageClass "${className}": ${segment}`,
+      provisioner,
+    );
     return;
   }
   const pv = provisionedVolume(annotated, sc, segment);
   ctx.objects.persistentVolumes.set(pv);
-  ctx.event(obj, 'Normal', Reasons.ProvisioningSucceeded, Messages.provisioningSucceeded(pv.metadata!.name!), provisioner);
+  ctx.event(
+    obj,
+    'Normal',
+    Reasons.ProvisioningSucceeded,
+    Messages.provisioningSucceeded(pv.metadata!.name!),
+    provisioner,
+  );
   bindClaimToVolume(ctx, annotated, pv);
 }
 
-function chooseSegment(ctx: ControllerContext, sc: StorageClass, pvc: PersistentVolumeClaim, requested: number): TopologySegment | string {
+function chooseSegment(
+  ctx: ControllerContext,
+  sc: StorageClass,
+  pvc: PersistentVolumeClaim,
+  requested: number,
+): TopologySegment | string {
   const all = provisioningSegments(sc, ctx.nodes, ctx.objects.csiNodes.list());
-  if (all.length === 0) return 'no topology segment of the driver is allowed by the StorageClass allowedTopologies';
+  if (all.length === 0)
+    return 'no topology segment of the driver is allowed by the StorageClass allowedTopologies';
   const roomy = all.filter((s) => {
     const left = remainingBytes(sc, s, ctx.objects, ctx.nodes, ctx.options.capacityModel);
     return left === undefined || left >= requested;
@@ -283,9 +348,17 @@ function chooseSegment(ctx: ControllerContext, sc: StorageClass, pvc: Persistent
 }
 
 /** The PV an external provisioner creates for a claim: named after the claim's uid, pinned to the segment. */
-export function provisionedVolume(pvc: PersistentVolumeClaim, sc: StorageClass, segment: TopologySegment | undefined): PersistentVolume {
+export function provisionedVolume(
+  pvc: PersistentVolumeClaim,
+  sc: StorageClass,
+  segment: TopologySegment | undefined,
+): PersistentVolume {
   const name = `pvc-${h.claimUid(pvc)}`;
-  const expressions = Object.entries(segment?.labels ?? {}).map(([key, v]) => ({ key, operator: 'In', values: [v] }));
+  const expressions = Object.entries(segment?.labels ?? {}).map(([key, v]) => ({
+    key,
+    operator: 'In',
+    values: [v],
+  }));
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
@@ -298,7 +371,9 @@ export function provisionedVolume(pvc: PersistentVolumeClaim, sc: StorageClass, 
       persistentVolumeReclaimPolicy: sc.reclaimPolicy ?? 'Delete',
       ...(sc.mountOptions ? { mountOptions: [...sc.mountOptions] } : {}),
       csi: { driver: sc.provisioner ?? '', volumeHandle: name },
-      ...(expressions.length > 0 ? { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: expressions }] } } } : {}),
+      ...(expressions.length > 0
+        ? { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: expressions }] } } }
+        : {}),
     },
     status: { phase: 'Pending' },
   };
@@ -336,13 +411,23 @@ export function syncClaim(ctx: ControllerContext, pvc: PersistentVolumeClaim): v
     }
     if (pv.spec?.claimRef && !h.isVolumeBoundToClaim(pv, pvc)) {
       setClaimPhase(ctx, pvc, 'Pending');
-      ctx.event(obj, 'Warning', Reasons.FailedBinding, `volume "${volumeName}" already bound to a different claim.`);
+      ctx.event(
+        obj,
+        'Warning',
+        Reasons.FailedBinding,
+        `volume "${volumeName}" already bound to a different claim.`,
+      );
       return;
     }
     const mismatch = volumeMismatch(ctx, pvc, pv, requested);
     if (mismatch) {
       setClaimPhase(ctx, pvc, 'Pending');
-      ctx.event(obj, 'Warning', 'VolumeMismatch', `Cannot bind to requested volume "${volumeName}": ${mismatch}`);
+      ctx.event(
+        obj,
+        'Warning',
+        'VolumeMismatch',
+        `Cannot bind to requested volume "${volumeName}": ${mismatch}`,
+      );
       return;
     }
     bindClaimToVolume(ctx, pvc, pv);
@@ -357,7 +442,12 @@ export function syncClaim(ctx: ControllerContext, pvc: PersistentVolumeClaim): v
   setClaimPhase(ctx, pvc, 'Pending');
   if (delay) ctx.event(obj, 'Normal', Reasons.WaitForFirstConsumer, Messages.waitForFirstConsumer);
   else if (!h.claimClass(pvc)) ctx.event(obj, 'Normal', Reasons.FailedBinding, Messages.noClassNoVolumes);
-  else provisionClaim(ctx, ctx.objects.persistentVolumeClaims.get(h.namespaceOf(pvc), pvc.metadata?.name ?? '')!, requested);
+  else
+    provisionClaim(
+      ctx,
+      ctx.objects.persistentVolumeClaims.get(h.namespaceOf(pvc), pvc.metadata?.name ?? '')!,
+      requested,
+    );
 }
 
 /** A volume created by a dynamic provisioner (annotation, or the `pvc-<claim uid>` name provisioners give). */
@@ -367,7 +457,13 @@ export function isDynamicallyProvisioned(pv: PersistentVolume): boolean {
   return !!uid && pv.metadata?.name === `pvc-${uid}`;
 }
 
-function fateOf(ctx: ControllerContext, pv: PersistentVolume, outcome: VolumeFate['outcome'], dataDestroyed: boolean, reason: string): VolumeFate {
+function fateOf(
+  ctx: ControllerContext,
+  pv: PersistentVolume,
+  outcome: VolumeFate['outcome'],
+  dataDestroyed: boolean,
+  reason: string,
+): VolumeFate {
   const ref = pv.spec?.claimRef;
   return {
     volume: pv.metadata?.name ?? '',
@@ -393,11 +489,23 @@ export function reclaimVolume(ctx: ControllerContext, released: PersistentVolume
   if (policy === 'Delete') {
     if (isDynamicallyProvisioned(released)) {
       ctx.objects.persistentVolumes.delete(released.metadata?.name ?? '');
-      return fateOf(ctx, released, 'deleted', true, 'reclaim policy Delete: the PV and its backing volume are deleted');
+      return fateOf(
+        ctx,
+        released,
+        'deleted',
+        true,
+        'reclaim policy Delete: the PV and its backing volume are deleted',
+      );
     }
     setVolumePhase(ctx, released, 'Failed', Messages.noDeletablePlugin);
     ctx.event(obj, 'Warning', Reasons.VolumeFailedDelete, Messages.noDeletablePlugin);
-    return fateOf(ctx, released, 'failed', false, `reclaim policy Delete failed (${Messages.noDeletablePlugin}); the data stays on a Failed PV`);
+    return fateOf(
+      ctx,
+      released,
+      'failed',
+      false,
+      `reclaim policy Delete failed (${Messages.noDeletablePlugin}); the data stays on a Failed PV`,
+    );
   }
   if (policy === 'Recycle') {
     if (released.spec?.nfs || released.spec?.hostPath) {
@@ -406,13 +514,31 @@ export function reclaimVolume(ctx: ControllerContext, released: PersistentVolume
       (v as { status?: PersistentVolume['status'] }).status = { phase: 'Available' };
       ctx.objects.persistentVolumes.set(v);
       ctx.event(obj, 'Normal', Reasons.VolumeRecycled, Messages.volumeRecycled);
-      return fateOf(ctx, released, 'recycled', true, 'reclaim policy Recycle (deprecated): the volume is scrubbed (rm -rf) and Available again');
+      return fateOf(
+        ctx,
+        released,
+        'recycled',
+        true,
+        'reclaim policy Recycle (deprecated): the volume is scrubbed (rm -rf) and Available again',
+      );
     }
     setVolumePhase(ctx, released, 'Failed', 'No recycler plugin found for the volume!');
     ctx.event(obj, 'Warning', Reasons.VolumeFailedRecycle, 'No recycler plugin found for the volume!');
-    return fateOf(ctx, released, 'failed', false, 'reclaim policy Recycle failed (no recycler for this volume type); the data stays on a Failed PV');
+    return fateOf(
+      ctx,
+      released,
+      'failed',
+      false,
+      'reclaim policy Recycle failed (no recycler for this volume type); the data stays on a Failed PV',
+    );
   }
-  return fateOf(ctx, released, 'retained', false, 'reclaim policy Retain: the PV is Released with its data; it binds again only after an admin clears spec.claimRef');
+  return fateOf(
+    ctx,
+    released,
+    'retained',
+    false,
+    'reclaim policy Retain: the PV is Released with its data; it binds again only after an admin clears spec.claimRef',
+  );
 }
 
 /** Upstream syncVolume. Returns the volume's fate when its claim has gone and it was reclaimed now. */

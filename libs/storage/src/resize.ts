@@ -12,18 +12,30 @@ const h = volumeBinding.pvHelpers;
 
 export type ResizeOutcome = { claim: PersistentVolumeClaim; volume?: PersistentVolume } | { error: string };
 
-export function resizeClaim(objects: ClusterObjects, namespace: string, name: string, storage: string): ResizeOutcome {
+export function resizeClaim(
+  objects: ClusterObjects,
+  namespace: string,
+  name: string,
+  storage: string,
+): ResizeOutcome {
   const pvc = objects.persistentVolumeClaims.get(namespace, name);
   if (!pvc) return { error: `persistentvolumeclaims "${name}" not found` };
   const wanted = tryParseQuantity(storage);
-  if (!wanted) return { error: `PersistentVolumeClaim "${name}" is invalid: spec.resources.requests.storage: quantity "${storage}" does not parse` };
+  if (!wanted)
+    return {
+      error: `PersistentVolumeClaim "${name}" is invalid: spec.resources.requests.storage: quantity "${storage}" does not parse`,
+    };
   const previous = tryParseQuantity((pvc.spec?.resources?.requests?.storage ?? '0') as string);
   if (previous && previous.value() === wanted.value()) return { claim: pvc };
   if (pvc.status?.phase !== 'Bound') {
-    return { error: `PersistentVolumeClaim "${name}" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims` };
+    return {
+      error: `PersistentVolumeClaim "${name}" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims`,
+    };
   }
   if (previous && wanted.value() < previous.value()) {
-    return { error: `PersistentVolumeClaim "${name}" is invalid: spec.resources.requests.storage: Forbidden: field can not be less than previous value` };
+    return {
+      error: `PersistentVolumeClaim "${name}" is invalid: spec.resources.requests.storage: Forbidden: field can not be less than previous value`,
+    };
   }
   const sc = objects.storageClasses.get(h.claimClass(pvc));
   if (!sc || sc.allowVolumeExpansion !== true) {
@@ -32,9 +44,17 @@ export function resizeClaim(objects: ClusterObjects, namespace: string, name: st
     };
   }
   const claim: PersistentVolumeClaim = JSON.parse(JSON.stringify(pvc));
-  claim.spec = { ...claim.spec, resources: { ...claim.spec?.resources, requests: { ...claim.spec?.resources?.requests, storage } } };
-  (claim as { status?: PersistentVolumeClaim['status'] }).status = { ...claim.status, capacity: { ...claim.status?.capacity, storage } };
+  claim.spec = {
+    ...claim.spec,
+    resources: { ...claim.spec?.resources, requests: { ...claim.spec?.resources?.requests, storage } },
+  };
+  (claim as { status?: PersistentVolumeClaim['status'] }).status = {
+    ...claim.status,
+    capacity: { ...claim.status?.capacity, storage },
+  };
   const pv = objects.persistentVolumes.get(pvc.spec?.volumeName ?? '');
-  const volume = pv ? { ...pv, spec: { ...pv.spec, capacity: { ...pv.spec?.capacity, storage } } } : undefined;
+  const volume = pv
+    ? { ...pv, spec: { ...pv.spec, capacity: { ...pv.spec?.capacity, storage } } }
+    : undefined;
   return { claim, volume };
 }

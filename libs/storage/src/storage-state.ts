@@ -4,10 +4,33 @@
  * timeline of object phases, the events `kubectl describe` would show, and which volumes'
  * data each operation destroys or leaves retained but orphaned.
  */
-import { namespaceOf, defaultObject, type KubeObject, type Node, type PersistentVolumeClaim, type Pod, type StatefulSet } from '@schedlab/k8s';
-import { buildClusterState, podKey, simulate, volumeBinding, type ClusterState, type SimulateOptions, type SimulationResult } from '@schedlab/scheduler';
+import {
+  namespaceOf,
+  defaultObject,
+  type KubeObject,
+  type Node,
+  type PersistentVolumeClaim,
+  type Pod,
+  type StatefulSet,
+} from '@schedlab/k8s';
+import {
+  buildClusterState,
+  podKey,
+  simulate,
+  volumeBinding,
+  type ClusterState,
+  type SimulateOptions,
+  type SimulationResult,
+} from '@schedlab/scheduler';
 import { capacityModelErrors } from './capacity';
-import { EXPAND_CONTROLLER, Messages, PV_CONTROLLER, Reasons, type EventType, type StorageEvent } from './events';
+import {
+  EXPAND_CONTROLLER,
+  Messages,
+  PV_CONTROLLER,
+  Reasons,
+  type EventType,
+  type StorageEvent,
+} from './events';
 import {
   ANN_PROVISIONED_BY,
   claimObject,
@@ -61,14 +84,25 @@ export class StorageState {
   private current: TimelineStep;
   private readonly ctx: ControllerContext;
 
-  private constructor(cluster: ClusterState, readonly options: StorageStateOptions) {
+  private constructor(
+    cluster: ClusterState,
+    readonly options: StorageStateOptions,
+  ) {
     this.cluster = cluster;
-    this.current = { step: 0, operation: 'initial state', phases: { claims: {}, volumes: {} }, events: [], dataLoss: emptyLoss(), errors: [] };
+    this.current = {
+      step: 0,
+      operation: 'initial state',
+      phases: { claims: {}, volumes: {} },
+      events: [],
+      dataLoss: emptyLoss(),
+      errors: [],
+    };
     this.ctx = {
       objects: cluster.objects,
       nodes: cluster.nodes,
       options,
-      event: (object, type, reason, message, source) => this.record(object, type, reason, message, source ?? PV_CONTROLLER),
+      event: (object, type, reason, message, source) =>
+        this.record(object, type, reason, message, source ?? PV_CONTROLLER),
       error: (e) => {
         const same = (x: StorageObjectError) => JSON.stringify(x) === JSON.stringify(e);
         if (!this.current.errors.some(same)) this.current.errors.push(e);
@@ -80,7 +114,12 @@ export class StorageState {
   static fromItems(items: readonly KubeObject[], options: StorageStateOptions = {}): StorageState {
     const state = new StorageState(buildClusterState(items), options);
     for (const message of capacityModelErrors(options.capacityModel)) {
-      state.current.errors.push({ kind: 'StorageClass', name: message.split('"')[1] ?? '', field: 'capacityModel', message });
+      state.current.errors.push({
+        kind: 'StorageClass',
+        name: message.split('"')[1] ?? '',
+        field: 'capacityModel',
+        message,
+      });
     }
     for (const pv of state.cluster.objects.persistentVolumes.list()) {
       if (volumeMatchesNoNode(pv, state.cluster.nodes)) {
@@ -88,7 +127,8 @@ export class StorageState {
           kind: 'PersistentVolume',
           name: pv.metadata?.name ?? '',
           field: 'spec.nodeAffinity',
-          message: 'no node of the cluster satisfies the volume node affinity; pods using it can never be scheduled',
+          message:
+            'no node of the cluster satisfies the volume node affinity; pods using it can never be scheduled',
         });
       }
     }
@@ -115,7 +155,14 @@ export class StorageState {
     this.current.phases = this.phases();
     const done = this.current;
     this.timeline.push(done);
-    this.current = { step: done.step + 1, operation: '', phases: { claims: {}, volumes: {} }, events: [], dataLoss: emptyLoss(), errors: [] };
+    this.current = {
+      step: done.step + 1,
+      operation: '',
+      phases: { claims: {}, volumes: {} },
+      events: [],
+      dataLoss: emptyLoss(),
+      errors: [],
+    };
     return done;
   }
 
@@ -173,7 +220,9 @@ export class StorageState {
     for (const v of this.cluster.objects.persistentVolumes.list()) {
       const zone = zoneOfVolume(v, this.cluster.nodes);
       if (zone) this.zones.set(v.metadata?.name ?? '', zone);
-      volumes[v.metadata?.name ?? ''] = v.metadata?.deletionTimestamp ? 'Terminating' : (v.status?.phase ?? 'Pending');
+      volumes[v.metadata?.name ?? ''] = v.metadata?.deletionTimestamp
+        ? 'Terminating'
+        : (v.status?.phase ?? 'Pending');
     }
     return { claims: sortKeys(claims), volumes: sortKeys(volumes) };
   }
@@ -199,9 +248,16 @@ export class StorageState {
   }
 
   private addClaim(pvc: PersistentVolumeClaim): void {
-    const defaulted = defaultObject({ ...pvc, kind: 'PersistentVolumeClaim', apiVersion: 'v1' } as never) as unknown as PersistentVolumeClaim;
+    const defaulted = defaultObject({
+      ...pvc,
+      kind: 'PersistentVolumeClaim',
+      apiVersion: 'v1',
+    } as never) as unknown as PersistentVolumeClaim;
     const admitted = admitDefaultClass(defaulted, this.cluster);
-    if (this.cluster.objects.persistentVolumeClaims.get(h.namespaceOf(admitted), admitted.metadata?.name ?? '')) return;
+    if (
+      this.cluster.objects.persistentVolumeClaims.get(h.namespaceOf(admitted), admitted.metadata?.name ?? '')
+    )
+      return;
     this.cluster.objects.persistentVolumeClaims.set(admitted);
   }
 
@@ -215,7 +271,13 @@ export class StorageState {
     const o = this.cluster.objects;
     const pvc = o.persistentVolumeClaims.get(namespace, name);
     if (!pvc) {
-      this.ctx.error({ kind: 'PersistentVolumeClaim', namespace, name, field: 'metadata.name', message: `persistentvolumeclaims "${name}" not found` });
+      this.ctx.error({
+        kind: 'PersistentVolumeClaim',
+        namespace,
+        name,
+        field: 'metadata.name',
+        message: `persistentvolumeclaims "${name}" not found`,
+      });
       return;
     }
     if (this.claimInUse(namespace, name)) {
@@ -244,7 +306,8 @@ export class StorageState {
 
   private addPod(raw: Pod): void {
     const pod = defaultObject({ ...raw, kind: 'Pod', apiVersion: 'v1' } as never) as unknown as Pod;
-    if (!pod.metadata?.uid) pod.metadata = { ...pod.metadata, uid: `uid-pod-${namespaceOf(pod)}-${pod.metadata?.name ?? ''}` };
+    if (!pod.metadata?.uid)
+      pod.metadata = { ...pod.metadata, uid: `uid-pod-${namespaceOf(pod)}-${pod.metadata?.name ?? ''}` };
     const { claims, errors } = ephemeralClaimsOf(pod, this.cluster.objects);
     for (const e of errors) this.ctx.error(e);
     for (const c of claims) this.addClaim(c);
@@ -262,7 +325,13 @@ export class StorageState {
     const match = (p: Pod) => namespaceOf(p) === namespace && p.metadata?.name === name;
     const pod = this.allPods().find(match);
     if (!pod) {
-      this.ctx.error({ kind: 'Pod', namespace, name, field: 'metadata.name', message: `pods "${name}" not found` });
+      this.ctx.error({
+        kind: 'Pod',
+        namespace,
+        name,
+        field: 'metadata.name',
+        message: `pods "${name}" not found`,
+      });
       return;
     }
     removeWhere(this.cluster.runningPods, match);
@@ -296,7 +365,13 @@ export class StorageState {
     this.begin(`scale StatefulSet ${namespace}/${name} to ${replicas}`);
     const sts = this.cluster.objects.statefulSets.get(namespace, name);
     if (!sts) {
-      this.ctx.error({ kind: 'StatefulSet', namespace, name, field: 'metadata.name', message: `statefulsets.apps "${name}" not found` });
+      this.ctx.error({
+        kind: 'StatefulSet',
+        namespace,
+        name,
+        field: 'metadata.name',
+        message: `statefulsets.apps "${name}" not found`,
+      });
       return this.commit();
     }
     const before = sts.spec?.replicas ?? 1;
@@ -306,7 +381,8 @@ export class StorageState {
     for (let i = before - 1; i >= replicas; i--) {
       this.removePod(namespace, `${name}-${i}`);
       if (retentionPolicy(sts).whenScaled === 'Delete') {
-        for (const c of statefulSetClaims(sts, i)) this.removeClaimIfPresent(namespace, c.metadata?.name ?? '');
+        for (const c of statefulSetClaims(sts, i))
+          this.removeClaimIfPresent(namespace, c.metadata?.name ?? '');
       }
     }
     return this.commit();
@@ -320,15 +396,23 @@ export class StorageState {
     this.begin(`delete StatefulSet ${namespace}/${name}`);
     const sts = this.cluster.objects.statefulSets.get(namespace, name);
     if (!sts) {
-      this.ctx.error({ kind: 'StatefulSet', namespace, name, field: 'metadata.name', message: `statefulsets.apps "${name}" not found` });
+      this.ctx.error({
+        kind: 'StatefulSet',
+        namespace,
+        name,
+        field: 'metadata.name',
+        message: `statefulsets.apps "${name}" not found`,
+      });
       return this.commit();
     }
     this.cluster.objects.statefulSets.delete(namespace, name);
     const replicas = sts.spec?.replicas ?? 1;
     for (let i = replicas - 1; i >= 0; i--) {
-      if (this.allPods().some((p) => podKey(p) === `${namespace}/${name}-${i}`)) this.removePod(namespace, `${name}-${i}`);
+      if (this.allPods().some((p) => podKey(p) === `${namespace}/${name}-${i}`))
+        this.removePod(namespace, `${name}-${i}`);
       if (retentionPolicy(sts).whenDeleted === 'Delete') {
-        for (const c of statefulSetClaims(sts, i)) this.removeClaimIfPresent(namespace, c.metadata?.name ?? '');
+        for (const c of statefulSetClaims(sts, i))
+          this.removeClaimIfPresent(namespace, c.metadata?.name ?? '');
       }
     }
     return this.commit();
@@ -339,8 +423,10 @@ export class StorageState {
     const inNs = (p: Pod) => namespaceOf(p) === namespace;
     removeWhere(this.cluster.runningPods, inNs);
     removeWhere(this.cluster.pendingPods, inNs);
-    for (const s of this.cluster.objects.statefulSets.list(namespace)) this.cluster.objects.statefulSets.delete(namespace, s.metadata?.name ?? '');
-    for (const c of this.cluster.objects.persistentVolumeClaims.list(namespace)) this.removeClaim(namespace, c.metadata?.name ?? '');
+    for (const s of this.cluster.objects.statefulSets.list(namespace))
+      this.cluster.objects.statefulSets.delete(namespace, s.metadata?.name ?? '');
+    for (const c of this.cluster.objects.persistentVolumeClaims.list(namespace))
+      this.removeClaim(namespace, c.metadata?.name ?? '');
     this.cluster.objects.namespaces.delete(namespace);
     return this.commit();
   }
@@ -350,11 +436,19 @@ export class StorageState {
     this.begin(`delete PersistentVolume ${name}`);
     const pv = this.cluster.objects.persistentVolumes.get(name);
     if (!pv) {
-      this.ctx.error({ kind: 'PersistentVolume', name, field: 'metadata.name', message: `persistentvolumes "${name}" not found` });
+      this.ctx.error({
+        kind: 'PersistentVolume',
+        name,
+        field: 'metadata.name',
+        message: `persistentvolumes "${name}" not found`,
+      });
       return this.commit();
     }
     if (pv.status?.phase === 'Bound') {
-      this.cluster.objects.persistentVolumes.set({ ...pv, metadata: { ...pv.metadata, deletionTimestamp: `step-${this.current.step}` } });
+      this.cluster.objects.persistentVolumes.set({
+        ...pv,
+        metadata: { ...pv.metadata, deletionTimestamp: `step-${this.current.step}` },
+      });
     } else {
       this.cluster.objects.persistentVolumes.delete(name);
       // Deleting the object does not delete the backing storage: it is left behind unreferenced.
@@ -367,7 +461,8 @@ export class StorageState {
         zone: zoneOfVolume(pv, this.cluster.nodes) || undefined,
         outcome: 'orphaned',
         dataDestroyed: false,
-        reason: 'the PV object is deleted; the backing volume and its data stay in the storage system, referenced by nothing',
+        reason:
+          'the PV object is deleted; the backing volume and its data stay in the storage system, referenced by nothing',
       });
     }
     return this.commit();
@@ -377,9 +472,20 @@ export class StorageState {
   releaseVolume(name: string): TimelineStep {
     this.begin(`clear claimRef of PersistentVolume ${name}`);
     const pv = this.cluster.objects.persistentVolumes.get(name);
-    if (!pv) this.ctx.error({ kind: 'PersistentVolume', name, field: 'metadata.name', message: `persistentvolumes "${name}" not found` });
+    if (!pv)
+      this.ctx.error({
+        kind: 'PersistentVolume',
+        name,
+        field: 'metadata.name',
+        message: `persistentvolumes "${name}" not found`,
+      });
     else if (pv.status?.phase === 'Bound') {
-      this.ctx.error({ kind: 'PersistentVolume', name, field: 'spec.claimRef', message: 'volume is Bound; delete its claim first' });
+      this.ctx.error({
+        kind: 'PersistentVolume',
+        name,
+        field: 'spec.claimRef',
+        message: 'volume is Bound; delete its claim first',
+      });
     } else {
       const v = JSON.parse(JSON.stringify(pv));
       delete v.spec.claimRef;
@@ -393,11 +499,23 @@ export class StorageState {
     this.begin(`resize PersistentVolumeClaim ${namespace}/${name} to ${storage}`);
     const r = validateResize(this.cluster.objects, namespace, name, storage);
     if ('error' in r) {
-      this.ctx.error({ kind: 'PersistentVolumeClaim', namespace, name, field: 'spec.resources.requests.storage', message: r.error });
+      this.ctx.error({
+        kind: 'PersistentVolumeClaim',
+        namespace,
+        name,
+        field: 'spec.resources.requests.storage',
+        message: r.error,
+      });
     } else {
       this.cluster.objects.persistentVolumeClaims.set(r.claim);
       if (r.volume) this.cluster.objects.persistentVolumes.set(r.volume);
-      this.record(`PersistentVolumeClaim/${namespace}/${name}`, 'Normal', Reasons.ExternalExpanding, Messages.externalExpanding, EXPAND_CONTROLLER);
+      this.record(
+        `PersistentVolumeClaim/${namespace}/${name}`,
+        'Normal',
+        Reasons.ExternalExpanding,
+        Messages.externalExpanding,
+        EXPAND_CONTROLLER,
+      );
     }
     return this.commit();
   }
@@ -408,13 +526,17 @@ export class StorageState {
    */
   schedule(options: SimulateOptions = {}): TimelineStep {
     this.begin('schedule pending pods');
-    const result = simulate({ ...this.cluster, orphanPods: [], unmodelled: [] }, { ...options, seed: options.seed ?? this.options.seed });
+    const result = simulate(
+      { ...this.cluster, orphanPods: [], unmodelled: [] },
+      { ...options, seed: options.seed ?? this.options.seed },
+    );
     for (const r of result.results) {
       const pod = this.cluster.pendingPods.find((p) => podKey(p) === r.pod);
       if (!pod || !r.node) continue;
       removeWhere(this.cluster.pendingPods, (p) => p === pod);
       this.cluster.runningPods.push({ ...pod, spec: { ...pod.spec!, nodeName: r.node } });
-      for (const [claim, pvName] of Object.entries(r.volumes?.provisioned ?? {})) this.adoptProvisioned(claim, pvName);
+      for (const [claim, pvName] of Object.entries(r.volumes?.provisioned ?? {}))
+        this.adoptProvisioned(claim, pvName);
     }
     for (const victim of result.results.flatMap((r) => r.victims ?? [])) {
       removeWhere(this.cluster.runningPods, (p) => podKey(p) === victim);
@@ -430,12 +552,26 @@ export class StorageState {
     const pvc = this.cluster.objects.persistentVolumeClaims.get(ns, name);
     if (!pv || !pvc) return;
     const provisioner = this.cluster.objects.storageClasses.get(h.claimClass(pvc))?.provisioner ?? '';
-    this.cluster.objects.persistentVolumes.set({ ...pv, metadata: { ...pv.metadata, annotations: { ...pv.metadata?.annotations, [ANN_PROVISIONED_BY]: provisioner } } });
+    this.cluster.objects.persistentVolumes.set({
+      ...pv,
+      metadata: {
+        ...pv.metadata,
+        annotations: { ...pv.metadata?.annotations, [ANN_PROVISIONED_BY]: provisioner },
+      },
+    });
     const obj = claimObject(pvc);
-    const ext = this.options.legacyEventWording ? Messages.externalProvisioningLegacy(provisioner) : Messages.externalProvisioning(provisioner);
+    const ext = this.options.legacyEventWording
+      ? Messages.externalProvisioningLegacy(provisioner)
+      : Messages.externalProvisioning(provisioner);
     this.record(obj, 'Normal', Reasons.ExternalProvisioning, ext, PV_CONTROLLER);
     this.record(obj, 'Normal', Reasons.Provisioning, Messages.provisioning(claim), provisioner);
-    this.record(obj, 'Normal', Reasons.ProvisioningSucceeded, Messages.provisioningSucceeded(pvName), provisioner);
+    this.record(
+      obj,
+      'Normal',
+      Reasons.ProvisioningSucceeded,
+      Messages.provisioningSucceeded(pvName),
+      provisioner,
+    );
   }
 
   /** Storage per class and zone now, with the placements and reasons of the latest scheduling step. */
@@ -491,6 +627,9 @@ function sortKeys(r: Record<string, string>): Record<string, string> {
 function admitDefaultClass(pvc: PersistentVolumeClaim, cluster: ClusterState): PersistentVolumeClaim {
   if (!pvc.spec || pvc.spec.storageClassName !== undefined) return pvc;
   if (pvc.metadata?.annotations?.[h.ANN_BETA_STORAGE_CLASS] !== undefined) return pvc;
-  const probe = buildClusterState([...cluster.objects.storageClasses.list(), { ...pvc, kind: 'PersistentVolumeClaim', apiVersion: 'v1' }] as never);
+  const probe = buildClusterState([
+    ...cluster.objects.storageClasses.list(),
+    { ...pvc, kind: 'PersistentVolumeClaim', apiVersion: 'v1' },
+  ] as never);
   return probe.objects.persistentVolumeClaims.get(h.namespaceOf(pvc), pvc.metadata?.name ?? '') ?? pvc;
 }

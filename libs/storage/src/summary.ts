@@ -3,7 +3,15 @@
  * provisioned, what remains (when a capacity is known), where each bound volume is and which
  * pods use it, and why the pending claims are pending.
  */
-import { podKeyOf, namespaceOf, tryParseQuantity, type Node, type PersistentVolume, type PersistentVolumeClaim, type Pod } from '@schedlab/k8s';
+import {
+  podKeyOf,
+  namespaceOf,
+  tryParseQuantity,
+  type Node,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+} from '@schedlab/k8s';
 import type { ClusterObjects, PodSchedulingResult } from '@schedlab/scheduler';
 import { volumeBinding } from '@schedlab/scheduler';
 import { remainingBytes, type CapacityModel } from './capacity';
@@ -63,7 +71,11 @@ export function storageSummary(input: StorageSummaryInput): ClassStorage[] {
   for (const r of input.results ?? []) placements.set(r.pod, r.node);
   const usersOf = (pvc: PersistentVolumeClaim) =>
     (input.pods ?? [])
-      .filter((p) => namespaceOf(p) === h.namespaceOf(pvc) && (p.spec?.volumes ?? []).some((v) => h.claimNameOfVolume(p, v)?.name === pvc.metadata?.name))
+      .filter(
+        (p) =>
+          namespaceOf(p) === h.namespaceOf(pvc) &&
+          (p.spec?.volumes ?? []).some((v) => h.claimNameOfVolume(p, v)?.name === pvc.metadata?.name),
+      )
       .map((p) => podKeyOf(p));
 
   const classNames = new Set<string>([
@@ -82,10 +94,13 @@ export function storageSummary(input: StorageSummaryInput): ClassStorage[] {
     };
     if (sc) for (const s of provisioningSegments(sc, nodes, objects.csiNodes.list())) zoneEntry(s.zone);
     const pvs = objects.persistentVolumes.list().filter((pv) => h.volumeClass(pv) === name);
-    for (const pv of pvs) zoneEntry(zoneOfVolume(pv, nodes)).provisionedBytes += bytesOf(pv.spec?.capacity?.storage);
+    for (const pv of pvs)
+      zoneEntry(zoneOfVolume(pv, nodes)).provisionedBytes += bytesOf(pv.spec?.capacity?.storage);
     const pending: PendingClaim[] = [];
     for (const pvc of objects.persistentVolumeClaims.list().filter((c) => h.claimClass(c) === name)) {
-      const pv: PersistentVolume | undefined = pvc.spec?.volumeName ? objects.persistentVolumes.get(pvc.spec.volumeName) : undefined;
+      const pv: PersistentVolume | undefined = pvc.spec?.volumeName
+        ? objects.persistentVolumes.get(pvc.spec.volumeName)
+        : undefined;
       if (pvc.status?.phase === 'Bound' && pv) {
         const zone = zoneOfVolume(pv, nodes);
         const z = zoneEntry(zone);
@@ -129,7 +144,8 @@ function pendingReason(pvc: PersistentVolumeClaim, input: StorageSummaryInput, u
   if (last) return `${last.reason}: ${last.message}`;
   if (pvc.status?.phase === 'Lost') return Messages.claimLost;
   const className = h.claimClass(pvc);
-  if (className && !input.objects.storageClasses.get(className)) return Messages.storageClassNotFound(className);
+  if (className && !input.objects.storageClasses.get(className))
+    return Messages.storageClassNotFound(className);
   if (h.isDelayBinding(pvc, (n) => input.objects.storageClasses.get(n))) return Messages.waitForFirstConsumer;
   return `phase ${pvc.status?.phase ?? 'Pending'}`;
 }

@@ -16,7 +16,6 @@ import {
 } from '@schedlab/k8s';
 import { volumeBinding } from '@schedlab/scheduler';
 
-
 export interface TopologySegment {
   /** The driver's topology keys and their values, e.g. {"topology.ebs.csi.aws.com/zone": "a"}. */
   labels: Labels;
@@ -52,11 +51,17 @@ function driverTopologyKeys(driver: string, csiNodes: readonly CSINode[]): strin
  * cluster without zones yields one segment without labels (the volume gets no node affinity).
  * allowedTopologies keeps the segments with at least one node matching a term.
  */
-export function provisioningSegments(sc: StorageClass, nodes: readonly Node[], csiNodes: readonly CSINode[]): TopologySegment[] {
+export function provisioningSegments(
+  sc: StorageClass,
+  nodes: readonly Node[],
+  csiNodes: readonly CSINode[],
+): TopologySegment[] {
   const driver = sc.provisioner ?? '';
   const registeredKeys = driverTopologyKeys(driver, csiNodes);
   const registeredNodes = new Set(
-    csiNodes.filter((cn) => cn.spec?.drivers?.some((d) => d.name === driver)).map((cn) => cn.metadata?.name ?? ''),
+    csiNodes
+      .filter((cn) => cn.spec?.drivers?.some((d) => d.name === driver))
+      .map((cn) => cn.metadata?.name ?? ''),
   );
   const keys = registeredKeys ?? (nodes.some((n) => zoneOfNode(n)) ? [LABEL_TOPOLOGY_ZONE] : []);
   const byKey = new Map<string, TopologySegment>();
@@ -64,7 +69,8 @@ export function provisioningSegments(sc: StorageClass, nodes: readonly Node[], c
     if (registeredKeys && !registeredNodes.has(node.metadata?.name ?? '')) continue;
     const labels = node.metadata?.labels ?? {};
     // The zone label may be the beta one on old nodes.
-    const value = (k: string) => labels[k] ?? (k === LABEL_TOPOLOGY_ZONE ? labels[LABEL_FAILURE_DOMAIN_BETA_ZONE] : undefined);
+    const value = (k: string) =>
+      labels[k] ?? (k === LABEL_TOPOLOGY_ZONE ? labels[LABEL_FAILURE_DOMAIN_BETA_ZONE] : undefined);
     if (keys.some((k) => value(k) === undefined)) continue;
     if (!volumeBinding.pvHelpers.matchTopologySelectorTerms(sc.allowedTopologies, labels)) continue;
     const seg: Labels = {};

@@ -57,7 +57,9 @@ export function podsOfStatefulSet(sts: StatefulSet, replicas: number): Pod[] {
       name: t.metadata?.name ?? '',
       persistentVolumeClaim: { claimName: statefulSetClaimName(t.metadata?.name ?? '', sts, i) },
     }));
-    const others = (template.spec?.volumes ?? []).filter((v: { name: string }) => !claimVolumes.some((c) => c.name === v.name));
+    const others = (template.spec?.volumes ?? []).filter(
+      (v: { name: string }) => !claimVolumes.some((c) => c.name === v.name),
+    );
     pods.push({
       apiVersion: 'v1',
       kind: 'Pod',
@@ -67,7 +69,15 @@ export function podsOfStatefulSet(sts: StatefulSet, replicas: number): Pod[] {
         namespace: ns,
         uid: `uid-pod-${ns}-${name}-${i}`,
         labels: { ...template.metadata?.labels, 'statefulset.kubernetes.io/pod-name': `${name}-${i}` },
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name, uid: sts.metadata?.uid ?? `uid-sts-${ns}-${name}`, controller: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'StatefulSet',
+            name,
+            uid: sts.metadata?.uid ?? `uid-sts-${ns}-${name}`,
+            controller: true,
+          },
+        ],
       },
       spec: {
         ...template.spec,
@@ -84,7 +94,10 @@ export function podsOfStatefulSet(sts: StatefulSet, replicas: number): Pod[] {
  * The claims of a pod's generic ephemeral volumes, owned by the pod. An existing claim of that
  * name not owned by the pod is an error (the pod cannot use it).
  */
-export function ephemeralClaimsOf(pod: Pod, objects: ClusterObjects): { claims: PersistentVolumeClaim[]; errors: StorageObjectError[] } {
+export function ephemeralClaimsOf(
+  pod: Pod,
+  objects: ClusterObjects,
+): { claims: PersistentVolumeClaim[]; errors: StorageObjectError[] } {
   const ns = namespaceOf(pod);
   const claims: PersistentVolumeClaim[] = [];
   const errors: StorageObjectError[] = [];
@@ -95,7 +108,14 @@ export function ephemeralClaimsOf(pod: Pod, objects: ClusterObjects): { claims: 
     const existing = objects.persistentVolumeClaims.get(ns, name);
     if (existing) {
       const err = h.ephemeralClaimOwnershipError(pod, existing);
-      if (err) errors.push({ kind: 'Pod', namespace: ns, name: pod.metadata?.name ?? '', field: `spec.volumes[${vol.name}].ephemeral`, message: err });
+      if (err)
+        errors.push({
+          kind: 'Pod',
+          namespace: ns,
+          name: pod.metadata?.name ?? '',
+          field: `spec.volumes[${vol.name}].ephemeral`,
+          message: err,
+        });
       continue;
     }
     claims.push({
@@ -107,7 +127,14 @@ export function ephemeralClaimsOf(pod: Pod, objects: ClusterObjects): { claims: 
         name,
         namespace: ns,
         ownerReferences: [
-          { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true },
+          {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            name: pod.metadata?.name ?? '',
+            uid: pod.metadata?.uid ?? '',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
         ],
       },
       spec: JSON.parse(JSON.stringify(template.spec)),

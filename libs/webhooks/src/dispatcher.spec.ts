@@ -47,16 +47,26 @@ describe('WebhookDispatcher (real PostgreSQL)', () => {
 
   async function endpointWithEvent(endpointUrl = url) {
     const endpoint = await prisma.webhookEndpoint.create({
-      data: { tenantId, url: endpointUrl, eventTypes: ['simulation.failed'], secret: generateWebhookSecret() },
+      data: {
+        tenantId,
+        url: endpointUrl,
+        eventTypes: ['simulation.failed'],
+        secret: generateWebhookSecret(),
+      },
     });
-    await prisma.$transaction((tx) => recordWebhookEvent(tx, { tenantId, type: 'simulation.failed', data: { runId: 'r' } }));
+    await prisma.$transaction((tx) =>
+      recordWebhookEvent(tx, { tenantId, type: 'simulation.failed', data: { runId: 'r' } }),
+    );
     const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     return { endpoint, delivery };
   }
 
   /** Makes every pending delivery due now and runs one dispatch pass. */
   async function pass(dispatcher: WebhookDispatcher) {
-    await prisma.webhookDelivery.updateMany({ where: { status: 'pending' }, data: { nextAttemptAt: new Date() } });
+    await prisma.webhookDelivery.updateMany({
+      where: { status: 'pending' },
+      data: { nextAttemptAt: new Date() },
+    });
     return dispatcher.deliverDue();
   }
 
@@ -70,7 +80,10 @@ describe('WebhookDispatcher (real PostgreSQL)', () => {
     const { endpoint, delivery } = await endpointWithEvent();
     const dispatcher = new WebhookDispatcher(prisma, settings, quiet);
     await pass(dispatcher);
-    expect(await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: true, consecutiveFailures: 1 });
+    expect(await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({
+      enabled: true,
+      consecutiveFailures: 1,
+    });
     await pass(dispatcher);
     const disabled = await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(disabled).toMatchObject({ enabled: false, consecutiveFailures: 2 });
@@ -85,7 +98,10 @@ describe('WebhookDispatcher (real PostgreSQL)', () => {
     const { delivery } = await endpointWithEvent();
     const dispatcher = new WebhookDispatcher(prisma, { ...settings, disableAfterFailures: 100 }, quiet);
     for (let i = 0; i < 3; i++) await pass(dispatcher);
-    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'abandoned', attemptCount: 3 });
+    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
+      status: 'abandoned',
+      attemptCount: 3,
+    });
     expect(hits).toBe(3);
   });
 
@@ -106,14 +122,22 @@ describe('WebhookDispatcher (real PostgreSQL)', () => {
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ statusCode: null });
     expect(attempts[0]!.error).toMatch(/10.0.0.1, a private address/);
-    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'failed' });
+    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
+      status: 'failed',
+    });
   });
 
   it('does not retry a 4xx other than 410/429', async () => {
     answer = { status: 400 };
     const { endpoint, delivery } = await endpointWithEvent();
     await new WebhookDispatcher(prisma, settings, quiet).deliverDue();
-    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'failed', attemptCount: 1, nextAttemptAt: null });
-    expect(await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: true });
+    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
+      status: 'failed',
+      attemptCount: 1,
+      nextAttemptAt: null,
+    });
+    expect(await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({
+      enabled: true,
+    });
   });
 });

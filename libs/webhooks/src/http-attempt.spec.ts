@@ -49,15 +49,31 @@ describe('one webhook attempt against a local receiver', () => {
   });
 
   it('does not follow redirects and truncates the logged response', async () => {
-    respond = () => ({ status: 307, headers: { location: 'http://169.254.169.254/' }, body: 'x'.repeat(5000) });
-    const outcome = await postWebhook({ url: new URL(`http://127.0.0.1:${port}/`), target, headers: {}, body: '{}', timeoutMs: 5000 });
+    respond = () => ({
+      status: 307,
+      headers: { location: 'http://169.254.169.254/' },
+      body: 'x'.repeat(5000),
+    });
+    const outcome = await postWebhook({
+      url: new URL(`http://127.0.0.1:${port}/`),
+      target,
+      headers: {},
+      body: '{}',
+      timeoutMs: 5000,
+    });
     expect(outcome.statusCode).toBe(307);
     expect(outcome.responseSnippet!.length).toBeLessThanOrEqual(RESPONSE_SNIPPET_BYTES);
   });
 
   it('reports Retry-After and a refused connection', async () => {
     respond = () => ({ status: 429, headers: { 'retry-after': '3' } });
-    const limited = await postWebhook({ url: new URL(`http://127.0.0.1:${port}/`), target, headers: {}, body: '{}', timeoutMs: 5000 });
+    const limited = await postWebhook({
+      url: new URL(`http://127.0.0.1:${port}/`),
+      target,
+      headers: {},
+      body: '{}',
+      timeoutMs: 5000,
+    });
     expect(limited).toMatchObject({ statusCode: 429, retryAfter: '3' });
     const refused = await postWebhook({
       url: new URL('http://127.0.0.1:1/'),

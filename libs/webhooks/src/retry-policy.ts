@@ -29,9 +29,14 @@ export function judgeAttempt(outcome: AttemptOutcome): AttemptVerdict {
   if (status === 410) return { kind: 'gone', reason: 'receiver answered 410 Gone' };
   if (status === 429 || status >= 500) {
     const retryAfterMs = parseRetryAfter(outcome.retryAfter);
-    return { kind: 'retry', reason: `receiver answered ${status}`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    return {
+      kind: 'retry',
+      reason: `receiver answered ${status}`,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
   }
-  if (status >= 300 && status < 400) return { kind: 'rejected', reason: `receiver answered ${status} (redirects are not followed)` };
+  if (status >= 300 && status < 400)
+    return { kind: 'rejected', reason: `receiver answered ${status} (redirects are not followed)` };
   return { kind: 'rejected', reason: `receiver answered ${status}` };
 }
 
@@ -40,7 +45,12 @@ export function judgeAttempt(outcome: AttemptOutcome): AttemptVerdict {
  * "equal jitter" (half fixed, half random) so many failing deliveries do not retry in lockstep.
  * A Retry-After from the receiver wins when it asks for longer.
  */
-export function retryDelayMs(attemptCount: number, baseMs: number, retryAfterMs?: number, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attemptCount: number,
+  baseMs: number,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number {
   const exponential = Math.min(baseMs * 2 ** Math.max(0, attemptCount - 1), MAX_RETRY_AFTER_MS);
   const jittered = exponential / 2 + random() * (exponential / 2);
   return Math.round(Math.max(jittered, retryAfterMs ?? 0));

@@ -21,7 +21,12 @@ export interface SignedHeaders {
 }
 
 /** The three Standard Webhooks headers for one attempt (the timestamp is the attempt's). */
-export function signWebhook(secret: string, messageId: string, body: string, at: Date = new Date()): SignedHeaders {
+export function signWebhook(
+  secret: string,
+  messageId: string,
+  body: string,
+  at: Date = new Date(),
+): SignedHeaders {
   const timestamp = new Date(Math.floor(at.getTime() / 1000) * 1000);
   return {
     'webhook-id': messageId,

@@ -30,7 +30,11 @@ describe('webhook SSRF guard', () => {
   });
 
   it('accepts a public address and returns it as the one to connect to', async () => {
-    const { target, url } = await resolveWebhookTarget('https://hooks.example.com/x', strict, resolvesTo('93.184.216.34'));
+    const { target, url } = await resolveWebhookTarget(
+      'https://hooks.example.com/x',
+      strict,
+      resolvesTo('93.184.216.34'),
+    );
     expect(target).toEqual({ address: '93.184.216.34', family: 4 });
     expect(url.pathname).toBe('/x');
   });
@@ -40,7 +44,9 @@ describe('webhook SSRF guard', () => {
     await expect(resolveWebhookTarget('http://127.0.0.1:9/', loopback)).resolves.toMatchObject({
       target: { address: '127.0.0.1' },
     });
-    await expect(resolveWebhookTarget('http://10.0.0.1/', loopback)).rejects.toBeInstanceOf(UnsafeWebhookUrlError);
+    await expect(resolveWebhookTarget('http://10.0.0.1/', loopback)).rejects.toBeInstanceOf(
+      UnsafeWebhookUrlError,
+    );
   });
 
   it('permits an allow-listed on-prem host whatever it resolves to', async () => {
@@ -51,7 +57,9 @@ describe('webhook SSRF guard', () => {
   });
 
   it('rejects other schemes and embedded credentials', async () => {
-    await expect(resolveWebhookTarget('ftp://example.com/', strict)).rejects.toThrow(/scheme must be http or https/);
+    await expect(resolveWebhookTarget('ftp://example.com/', strict)).rejects.toThrow(
+      /scheme must be http or https/,
+    );
     await expect(resolveWebhookTarget('https://u:p@example.com/', strict)).rejects.toThrow(/credentials/);
     await expect(resolveWebhookTarget('not a url', strict)).rejects.toThrow(/not a valid absolute URL/);
   });

@@ -65,10 +65,16 @@ export function parseWebhookUrl(raw: string): URL {
     throw new UnsafeWebhookUrlError(raw, 'not a valid absolute URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UnsafeWebhookUrlError(raw, `scheme must be http or https (got ${url.protocol.replace(':', '')})`);
+    throw new UnsafeWebhookUrlError(
+      raw,
+      `scheme must be http or https (got ${url.protocol.replace(':', '')})`,
+    );
   }
   if (url.username || url.password) {
-    throw new UnsafeWebhookUrlError(raw, 'credentials in the URL are not accepted; authenticate with the signature');
+    throw new UnsafeWebhookUrlError(
+      raw,
+      'credentials in the URL are not accepted; authenticate with the signature',
+    );
   }
   return url;
 }

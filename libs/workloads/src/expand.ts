@@ -4,8 +4,25 @@
  * through admission in input order, so earlier objects use up quota first. Objects that are not
  * workloads pass through for the engine (nodes, services, classes, running pods...).
  */
-import { namespaceOf, ObjectValidationError, defaultPod, seededRandomInt, type RandomInt } from '@schedlab/k8s';
-import type { DaemonSet, Deployment, KubeObject, Node, PersistentVolumeClaim, Pod, PriorityClass, ReplicaSet, ReplicationController, StatefulSet } from '@schedlab/k8s';
+import {
+  namespaceOf,
+  ObjectValidationError,
+  defaultPod,
+  seededRandomInt,
+  type RandomInt,
+} from '@schedlab/k8s';
+import type {
+  DaemonSet,
+  Deployment,
+  KubeObject,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  PriorityClass,
+  ReplicaSet,
+  ReplicationController,
+  StatefulSet,
+} from '@schedlab/k8s';
 import type { SkippedObject } from '@schedlab/k8s';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
 import { AdmissionPolicy, admitObject, admitPod } from './admission/chain';
@@ -22,7 +39,15 @@ import { replicaSetPods, replicationControllerPods } from './controllers/replica
 import { StatefulSetController } from './controllers/statefulset';
 import { isMirrorPod, mirrorPod } from './controllers/static-pods';
 
-export const WORKLOAD_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
+export const WORKLOAD_KINDS: ReadonlySet<string> = new Set([
+  'Deployment',
+  'ReplicaSet',
+  'ReplicationController',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+  'CronJob',
+]);
 /** Admission configuration kinds: they shape admission and are not themselves simulated. */
 const POLICY_KINDS: ReadonlySet<string> = new Set(['LimitRange', 'ResourceQuota', 'RuntimeClass']);
 
@@ -70,13 +95,30 @@ export interface ExpansionResult {
 /** Thrown when the input has invalid objects and bestEffort is off; nothing was applied. */
 export class InvalidWorkloadsError extends Error {
   constructor(readonly errors: RejectedObject[]) {
-    super(`${errors.length} invalid object(s), nothing applied:\n${errors.map((e) => `  ${e.message}`).join('\n')}`);
+    super(
+      `${errors.length} invalid object(s), nothing applied:\n${errors.map((e) => `  ${e.message}`).join('\n')}`,
+    );
     this.name = 'InvalidWorkloadsError';
   }
 }
 
-function ownedBy(obj: { metadata?: { ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }>; namespace?: string } }, kind: string, name: string, ns: string): boolean {
-  return namespaceOf(obj) === ns && (obj.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.kind === kind && r.name === name);
+function ownedBy(
+  obj: {
+    metadata?: {
+      ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }>;
+      namespace?: string;
+    };
+  },
+  kind: string,
+  name: string,
+  ns: string,
+): boolean {
+  return (
+    namespaceOf(obj) === ns &&
+    (obj.metadata?.ownerReferences ?? []).some(
+      (r) => r.controller === true && r.kind === kind && r.name === name,
+    )
+  );
 }
 
 function nsOf(o: KubeObject): string {
@@ -86,14 +128,20 @@ function nsOf(o: KubeObject): string {
 function admissionPolicy(items: readonly KubeObject[]): AdmissionPolicy {
   const byKind = (k: string) => items.filter((o) => o.kind === k);
   const existing: CountedObject[] = items.filter(
-    (o) => (o.kind === 'Pod' && (o as Pod).spec?.nodeName) || o.kind === 'PersistentVolumeClaim' || o.kind === 'Service',
+    (o) =>
+      (o.kind === 'Pod' && (o as Pod).spec?.nodeName) ||
+      o.kind === 'PersistentVolumeClaim' ||
+      o.kind === 'Service',
   ) as CountedObject[];
   const withNs = <T extends KubeObject>(o: T) => ({ ...o, metadata: { ...o.metadata, namespace: nsOf(o) } });
   return {
     priorityClasses: byKind('PriorityClass') as unknown as PriorityClass[],
     limitRanges: byKind('LimitRange').map(withNs) as unknown as LimitRange[],
     runtimeClasses: byKind('RuntimeClass') as unknown as RuntimeClass[],
-    quotas: new QuotaTracker(byKind('ResourceQuota').map(withNs) as unknown as ResourceQuota[], existing.map((o) => withNs(o as KubeObject)) as CountedObject[]),
+    quotas: new QuotaTracker(
+      byKind('ResourceQuota').map(withNs) as unknown as ResourceQuota[],
+      existing.map((o) => withNs(o as KubeObject)) as CountedObject[],
+    ),
   };
 }
 
@@ -111,7 +159,11 @@ export function admitPods(pods: readonly Pod[], policy: AdmissionPolicy, rejecte
   return out;
 }
 
-function tryAdmitObject<T extends CountedObject>(obj: T, policy: AdmissionPolicy, rejected: RejectedObject[]): boolean {
+function tryAdmitObject<T extends CountedObject>(
+  obj: T,
+  policy: AdmissionPolicy,
+  rejected: RejectedObject[],
+): boolean {
   try {
     admitObject(obj, policy);
     return true;
@@ -141,7 +193,11 @@ function expandOne(obj: KubeObject, ctx: Ctx): void {
   const ns = nsOf(obj);
   const name = obj.metadata?.name ?? '';
   const podsExist = ctx.items.some((o) => o.kind === 'Pod' && ownedBy(o, obj.kind, name, ns));
-  if (obj.kind === 'Deployment' ? ctx.items.some((o) => o.kind === 'ReplicaSet' && ownedBy(o, 'Deployment', name, ns)) : podsExist) {
+  if (
+    obj.kind === 'Deployment'
+      ? ctx.items.some((o) => o.kind === 'ReplicaSet' && ownedBy(o, 'Deployment', name, ns))
+      : podsExist
+  ) {
     out.alreadyRunning.push(describe(obj));
     return;
   }
@@ -167,14 +223,25 @@ function expandOne(obj: KubeObject, ctx: Ctx): void {
       return;
     }
     case 'StatefulSet': {
-      const controller = new StatefulSetController(obj as unknown as StatefulSet, { random, podIndexLabel: ctx.options.podIndexLabel });
+      const controller = new StatefulSetController(obj as unknown as StatefulSet, {
+        random,
+        podIndexLabel: ctx.options.podIndexLabel,
+      });
       out.statefulSets.push(controller);
       out.pods.push(...admitStatefulSetStep(controller, out.policy, out.rejected, out.pvcs));
       return;
     }
     case 'DaemonSet': {
-      const existing = ctx.items.filter((o) => o.kind === 'Pod' && ownedBy(o, 'DaemonSet', name, ns)) as unknown as Pod[];
-      out.pods.push(...admitPods(reconcileDaemonSet(obj as unknown as DaemonSet, ctx.nodes, existing, random).create, out.policy, out.rejected));
+      const existing = ctx.items.filter(
+        (o) => o.kind === 'Pod' && ownedBy(o, 'DaemonSet', name, ns),
+      ) as unknown as Pod[];
+      out.pods.push(
+        ...admitPods(
+          reconcileDaemonSet(obj as unknown as DaemonSet, ctx.nodes, existing, random).create,
+          out.policy,
+          out.rejected,
+        ),
+      );
       return;
     }
     case 'Job':
@@ -189,7 +256,8 @@ function expandOne(obj: KubeObject, ctx: Ctx): void {
       for (let t = window.from.getTime() + 60_000; t <= window.to.getTime(); t += 60_000) {
         const sync = syncCronJob(cj, state, new Date(t));
         state = sync.state;
-        if (sync.created && tryAdmitObject({ ...sync.created, kind: 'Job' }, out.policy, out.rejected)) expandJob(sync.created, ctx);
+        if (sync.created && tryAdmitObject({ ...sync.created, kind: 'Job' }, out.policy, out.rejected))
+          expandJob(sync.created, ctx);
       }
       return;
     }
@@ -197,12 +265,20 @@ function expandOne(obj: KubeObject, ctx: Ctx): void {
 }
 
 /** One StatefulSet step through admission: claims first (quota), then the pods. */
-export function admitStatefulSetStep(controller: StatefulSetController, policy: AdmissionPolicy, rejected: RejectedObject[], pvcs: PersistentVolumeClaim[]): Pod[] {
+export function admitStatefulSetStep(
+  controller: StatefulSetController,
+  policy: AdmissionPolicy,
+  rejected: RejectedObject[],
+  pvcs: PersistentVolumeClaim[],
+): Pod[] {
   const step = controller.step();
-  for (const c of step.claims) if (tryAdmitObject({ ...c, kind: 'PersistentVolumeClaim' }, policy, rejected)) pvcs.push(c);
+  for (const c of step.claims)
+    if (tryAdmitObject({ ...c, kind: 'PersistentVolumeClaim' }, policy, rejected)) pvcs.push(c);
   const admitted = admitPods(step.create, policy, rejected);
   // A rejected pod is never created: the set halts on it (OrderedReady) as upstream does.
-  for (const p of step.create) if (!admitted.some((a) => a.metadata?.name === p.metadata?.name)) controller.observe(p.metadata!.name!, false);
+  for (const p of step.create)
+    if (!admitted.some((a) => a.metadata?.name === p.metadata?.name))
+      controller.observe(p.metadata!.name!, false);
   return admitted;
 }
 
@@ -224,12 +300,24 @@ export function expandWorkloads(items: readonly KubeObject[], options: ExpandOpt
     passthrough: [],
     policy: admissionPolicy(items),
   };
-  const ctx: Ctx = { out, random: seededRandomInt(options.seed ?? 0), nodes: options.nodes ?? (items.filter((o) => o.kind === 'Node') as unknown as Node[]), items, options };
+  const ctx: Ctx = {
+    out,
+    random: seededRandomInt(options.seed ?? 0),
+    nodes: options.nodes ?? (items.filter((o) => o.kind === 'Node') as unknown as Node[]),
+    items,
+    options,
+  };
   const invalid: RejectedObject[] = [];
   for (const obj of items) {
     if (WORKLOAD_KINDS.has(obj.kind)) {
       // Controllers validate what they read; roll back this object's output if it turns out invalid.
-      const mark = { pods: out.pods.length, pvcs: out.pvcs.length, rs: out.replicaSets.length, jobs: out.jobs.length, sets: out.statefulSets.length };
+      const mark = {
+        pods: out.pods.length,
+        pvcs: out.pvcs.length,
+        rs: out.replicaSets.length,
+        jobs: out.jobs.length,
+        sets: out.statefulSets.length,
+      };
       try {
         expandOne(obj, ctx);
       } catch (e) {
@@ -241,12 +329,16 @@ export function expandWorkloads(items: readonly KubeObject[], options: ExpandOpt
         out.jobs.length = mark.jobs;
         out.statefulSets.length = mark.sets;
         // The object itself was charged to count quotas before its controller found it invalid.
-        if (!out.rejected.some((r) => r.object === describe(obj))) out.policy.quotas.release(obj as CountedObject);
+        if (!out.rejected.some((r) => r.object === describe(obj)))
+          out.policy.quotas.release(obj as CountedObject);
         invalid.push({ object: describe(obj), message });
       }
     } else if (obj.kind === 'Pod' && !(obj as unknown as Pod).spec?.nodeName) {
       if (isMirrorPod(obj as unknown as Pod)) {
-        invalid.push({ object: describe(obj), message: `${describe(obj)}: spec.nodeName: Required value: a mirror pod runs on the node named by its kubelet` });
+        invalid.push({
+          object: describe(obj),
+          message: `${describe(obj)}: spec.nodeName: Required value: a mirror pod runs on the node named by its kubelet`,
+        });
         continue;
       }
       // A pending bare pod is created by the what-if, so it is admitted like the controllers' pods.
@@ -258,7 +350,10 @@ export function expandWorkloads(items: readonly KubeObject[], options: ExpandOpt
   for (const { nodeName, pod } of options.staticPods ?? []) {
     const n = ctx.nodes.find((x) => x.metadata?.name === nodeName);
     if (!n) {
-      invalid.push({ object: describe({ ...pod, kind: 'Pod' }), message: `${describe({ ...pod, kind: 'Pod' })}: static pod for node ${nodeName}, which is not in the cluster` });
+      invalid.push({
+        object: describe({ ...pod, kind: 'Pod' }),
+        message: `${describe({ ...pod, kind: 'Pod' })}: static pod for node ${nodeName}, which is not in the cluster`,
+      });
       continue;
     }
     // Mirror pods skip admission and scheduling: the kubelet already runs them; they only take room.

@@ -6,7 +6,13 @@
 import { ObjectValidationError, ParseError, parseKubernetesObjects } from '@schedlab/k8s';
 import type { KubeObject, SkippedObject } from '@schedlab/k8s';
 import { parseAllDocuments } from 'yaml';
-import { ExpandOptions, ExpansionResult, InvalidWorkloadsError, RejectedObject, expandWorkloads } from './expand';
+import {
+  ExpandOptions,
+  ExpansionResult,
+  InvalidWorkloadsError,
+  RejectedObject,
+  expandWorkloads,
+} from './expand';
 
 interface ParsedPieces {
   objects: KubeObject[];
@@ -44,9 +50,15 @@ function parsePieces(text: string, source?: string): ParsedPieces {
   const pieces: unknown[] = [];
   for (const d of docs) {
     if (Array.isArray(d)) pieces.push(...d);
-    else if (d && typeof d === 'object' && Array.isArray((d as { items?: unknown }).items) && /List$/.test(String((d as { kind?: unknown }).kind))) {
+    else if (
+      d &&
+      typeof d === 'object' &&
+      Array.isArray((d as { items?: unknown }).items) &&
+      /List$/.test(String((d as { kind?: unknown }).kind))
+    ) {
       const list = d as { kind: string; apiVersion?: string; items: unknown[] };
-      for (const item of list.items) pieces.push({ kind: list.kind, apiVersion: list.apiVersion, items: [item] });
+      for (const item of list.items)
+        pieces.push({ kind: list.kind, apiVersion: list.apiVersion, items: [item] });
     } else pieces.push(d);
   }
   for (const piece of pieces) {
@@ -62,7 +74,10 @@ function parsePieces(text: string, source?: string): ParsedPieces {
   return out;
 }
 
-export function expandWorkloadsFromText(text: string, options: ExpandOptions & { source?: string } = {}): ExpansionResult {
+export function expandWorkloadsFromText(
+  text: string,
+  options: ExpandOptions & { source?: string } = {},
+): ExpansionResult {
   if (!options.bestEffort) {
     let parsed;
     try {
@@ -81,4 +96,3 @@ export function expandWorkloadsFromText(text: string, options: ExpandOptions & {
   result.rejected.push(...pieces.invalid);
   return result;
 }
-

@@ -42,7 +42,11 @@ export function safeEncodeString(s: string): string {
 
 /** A stable RFC-4122-shaped uid for a generated object, so owner references can point at it. */
 export function deterministicUid(kind: string, namespace: string | undefined, name: string): string {
-  const parts = [0, 1, 2, 3].map((i) => fnv32a(`${i}/${kind}/${namespace ?? ''}/${name}`).toString(16).padStart(8, '0'));
+  const parts = [0, 1, 2, 3].map((i) =>
+    fnv32a(`${i}/${kind}/${namespace ?? ''}/${name}`)
+      .toString(16)
+      .padStart(8, '0'),
+  );
   const hex = parts.join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

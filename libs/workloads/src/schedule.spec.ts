@@ -10,19 +10,38 @@ const node = (name: string, zone: string, extra: Record<string, unknown> = {}): 
   status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } },
   ...extra,
 });
-const container = (cpu = '100m') => [{ name: 'app', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } }];
-const deployment = (name: string, replicas: number, labels: Record<string, string>, spec: Record<string, unknown> = {}): KubeObject => ({
+const container = (cpu = '100m') => [
+  { name: 'app', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } },
+];
+const deployment = (
+  name: string,
+  replicas: number,
+  labels: Record<string, string>,
+  spec: Record<string, unknown> = {},
+): KubeObject => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default' },
-  spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: container(), ...spec } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: labels },
+    template: { metadata: { labels }, spec: { containers: container(), ...spec } },
+  },
 });
 const nodes = [node('node-a', 'z1'), node('node-b', 'z1'), node('node-c', 'z2')];
 
 describe('end to end with the engine', () => {
   it('system default spreading: Deployment pods are constrained through their ReplicaSet, bare pods with the same labels are not', () => {
-    const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare', namespace: 'default', labels: { app: 'web' } }, spec: { containers: container() } };
-    const sim = scheduleWorkloads([...nodes, deployment('web', 3, { app: 'web' }), bare], { seed: 1, explain: 'full' });
+    const bare: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'bare', namespace: 'default', labels: { app: 'web' } },
+      spec: { containers: container() },
+    };
+    const sim = scheduleWorkloads([...nodes, deployment('web', 3, { app: 'web' }), bare], {
+      seed: 1,
+      explain: 'full',
+    });
     expect(sim.summary.scheduled).toBe(4);
     const third = sim.results[2];
     expect(third.pod).toMatch(/^default\/web-/);
@@ -35,46 +54,81 @@ describe('end to end with the engine', () => {
   });
 
   it('with a Service selecting both, the ReplicaSet selector still narrows what Deployment pods count', () => {
-    const service: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: { app: 'web' } } };
+    const service: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { app: 'web' } },
+    };
     // Pods of an older ReplicaSet (another pod-template-hash) already run on node-c.
     const old = (i: number): KubeObject => ({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: `web-old-${i}`, namespace: 'default', labels: { app: 'web', 'pod-template-hash': 'old' } },
+      metadata: {
+        name: `web-old-${i}`,
+        namespace: 'default',
+        labels: { app: 'web', 'pod-template-hash': 'old' },
+      },
       spec: { nodeName: 'node-c', containers: container() },
     });
-    const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare', namespace: 'default', labels: { app: 'web' } }, spec: { containers: container() } };
-    const sim = scheduleWorkloads([...nodes, service, old(1), old(2), deployment('web', 1, { app: 'web' }), bare], {
-      seed: 1,
-      explain: 'full',
-    });
+    const bare: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'bare', namespace: 'default', labels: { app: 'web' } },
+      spec: { containers: container() },
+    };
+    const sim = scheduleWorkloads(
+      [...nodes, service, old(1), old(2), deployment('web', 1, { app: 'web' }), bare],
+      {
+        seed: 1,
+        explain: 'full',
+      },
+    );
     const depPod = sim.results.find((r) => r.pod.startsWith('default/web-') && r.pod !== 'default/bare')!;
     const barePod = sim.results.find((r) => r.pod === 'default/bare')!;
     // The Deployment pod ignores the old pods (different hash); the bare pod, selected only by the Service, counts them.
     expect(depPod.rawScores.PodTopologySpread).toBeDefined();
     expect(barePod.rawScores.PodTopologySpread).toBeDefined();
-    expect(depPod.rawScores.PodTopologySpread['node-c']).toBeLessThan(barePod.rawScores.PodTopologySpread['node-c']);
+    expect(depPod.rawScores.PodTopologySpread['node-c']).toBeLessThan(
+      barePod.rawScores.PodTopologySpread['node-c'],
+    );
     expect(barePod.node).not.toBe('node-c');
   });
 
   it('a DaemonSet lands exactly one pod on each node it may run on', () => {
-    const tainted = node('node-gpu', 'z2', { spec: { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] } });
-    const cordoned = node('node-cordoned', 'z2', { spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] } });
+    const tainted = node('node-gpu', 'z2', {
+      spec: { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] },
+    });
+    const cordoned = node('node-cordoned', 'z2', {
+      spec: {
+        unschedulable: true,
+        taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }],
+      },
+    });
     const ds: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
       metadata: { name: 'agent', namespace: 'kube-system' },
-      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: container() } } },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: { metadata: { labels: { app: 'agent' } }, spec: { containers: container() } },
+      },
     };
     const sim = scheduleWorkloads([...nodes, tainted, cordoned, ds], { seed: 3 });
-    const placed = sim.results.filter((r) => r.outcome === 'scheduled').map((r) => r.node).sort();
+    const placed = sim.results
+      .filter((r) => r.outcome === 'scheduled')
+      .map((r) => r.node)
+      .sort();
     expect(placed).toEqual(['node-a', 'node-b', 'node-c', 'node-cordoned']);
     expect(sim.summary).toMatchObject({ pods: 4, scheduled: 4 });
     const pods = sim.expansion.pods;
     // Each pod was pinned to the node it landed on, and carries the controller's tolerations plus the 300s defaults.
     for (const r of sim.results) {
       const pod = pods.find((p) => `kube-system/${p.metadata!.name}` === r.pod)!;
-      expect(pod.spec!.affinity!.nodeAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.nodeSelectorTerms[0].matchFields![0].values).toEqual([r.node]);
+      expect(
+        pod.spec!.affinity!.nodeAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.nodeSelectorTerms[0]
+          .matchFields![0].values,
+      ).toEqual([r.node]);
       expect(pod.spec!.tolerations!.map((t) => t.key)).toEqual([
         'node.kubernetes.io/not-ready',
         'node.kubernetes.io/unreachable',
@@ -94,7 +148,12 @@ describe('end to end with the engine', () => {
         apiVersion: 'v1',
         kind: 'ResourceQuota',
         metadata: { name: 'high-pods', namespace: 'default' },
-        spec: { hard: { pods: '2', 'requests.cpu': '10' }, scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } },
+        spec: {
+          hard: { pods: '2', 'requests.cpu': '10' },
+          scopeSelector: {
+            matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }],
+          },
+        },
       },
       deployment('critical', 4, { app: 'critical' }, { priorityClassName: 'high' }),
       deployment('batch', 3, { app: 'batch' }),
@@ -103,12 +162,16 @@ describe('end to end with the engine', () => {
     expect(sim.expansion.rejected).toHaveLength(2);
     for (const r of sim.expansion.rejected) {
       expect(r.plugin).toBe('ResourceQuota');
-      expect(r.message).toMatch(/^pods "critical-[a-z0-9]+-[bcdfghjklmnpqrstvwxz2456789]{5}" is forbidden: exceeded quota: high-pods, requested: pods=1, used: pods=2, limited: pods=2$/);
+      expect(r.message).toMatch(
+        /^pods "critical-[a-z0-9]+-[bcdfghjklmnpqrstvwxz2456789]{5}" is forbidden: exceeded quota: high-pods, requested: pods=1, used: pods=2, limited: pods=2$/,
+      );
     }
     const scheduled = sim.results.filter((r) => r.outcome === 'scheduled');
     expect(scheduled.filter((r) => r.pod.startsWith('default/critical-'))).toHaveLength(2);
     expect(scheduled.filter((r) => r.pod.startsWith('default/batch-'))).toHaveLength(3);
-    expect(scheduled.filter((r) => r.pod.startsWith('default/critical-')).every((r) => r.priority === 1000)).toBe(true);
+    expect(
+      scheduled.filter((r) => r.pod.startsWith('default/critical-')).every((r) => r.priority === 1000),
+    ).toBe(true);
     // Rejected pods never reach the scheduler.
     const rejectedNames = sim.expansion.rejected.map((r) => r.object.replace('Pod ', ''));
     expect(sim.results.some((r) => rejectedNames.includes(r.pod))).toBe(false);
@@ -119,7 +182,12 @@ describe('end to end with the engine', () => {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata: { name: 'db', namespace: 'default' },
-      spec: { replicas: 4, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: container('3') } } },
+      spec: {
+        replicas: 4,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: container('3') } },
+      },
     };
     // Two nodes with 4 cpu each: only two 3-cpu pods fit.
     const sim = scheduleWorkloads([node('n1', 'z1'), node('n2', 'z1'), set], { seed: 0 });
@@ -129,15 +197,31 @@ describe('end to end with the engine', () => {
       ['default/db-2', 'unschedulable'],
     ]);
     expect(sim.haltedStatefulSets).toEqual(['default/db']);
-    const parallel = scheduleWorkloads([node('n1', 'z1'), node('n2', 'z1'), { ...set, spec: { ...(set.spec as object), podManagementPolicy: 'Parallel' } } as KubeObject], { seed: 0 });
+    const parallel = scheduleWorkloads(
+      [
+        node('n1', 'z1'),
+        node('n2', 'z1'),
+        { ...set, spec: { ...(set.spec as object), podManagementPolicy: 'Parallel' } } as KubeObject,
+      ],
+      { seed: 0 },
+    );
     expect(parallel.results).toHaveLength(4);
   });
 });
 
 describe('static pods and deletions', () => {
   it('mirror pods are not scheduled but take room on their node', () => {
-    const big = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: container('3') } }) as KubeObject;
-    const staticPod = { metadata: { name: 'etcd', namespace: 'kube-system' }, spec: { containers: container('2') } };
+    const big = (name: string) =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'default' },
+        spec: { containers: container('3') },
+      }) as KubeObject;
+    const staticPod = {
+      metadata: { name: 'etcd', namespace: 'kube-system' },
+      spec: { containers: container('2') },
+    };
     const sim = scheduleWorkloads([node('n1', 'z1'), node('n2', 'z1'), big('p1')], {
       seed: 0,
       explain: 'full',
@@ -148,16 +232,28 @@ describe('static pods and deletions', () => {
     expect(sim.results[0].filterReasons['n1']).toEqual(['Insufficient cpu']);
     const n1 = sim.simulator.snapshot.get('n1')!;
     expect(n1.pods.map((p) => p.pod.metadata!.name)).toEqual(['etcd-n1']);
-    expect(() => scheduleWorkloads([node('n1', 'z1')], { staticPods: [{ nodeName: 'nope', pod: staticPod }] })).toThrow('static pod for node nope');
+    expect(() =>
+      scheduleWorkloads([node('n1', 'z1')], { staticPods: [{ nodeName: 'nope', pod: staticPod }] }),
+    ).toThrow('static pod for node nope');
   });
 
   it('deleted pods are recreated by their controllers and rescheduled; bare pods are gone', () => {
-    const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare', namespace: 'default' }, spec: { containers: container() } };
+    const bare: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'bare', namespace: 'default' },
+      spec: { containers: container() },
+    };
     const set: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata: { name: 'db', namespace: 'default' },
-      spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: container() } } },
+      spec: {
+        replicas: 1,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: container() } },
+      },
     };
     const sim = scheduleWorkloads([...nodes, deployment('web', 2, { app: 'web' }), set, bare], { seed: 5 });
     expect(sim.summary.scheduled).toBe(4);
@@ -206,7 +302,9 @@ items:
     expect(r.pods).toHaveLength(4);
     expect(r.replicaSets).toHaveLength(1);
     expect(r.jobs.map((j) => j.metadata!.name)).toEqual(['pi']);
-    expect(r.skipped).toEqual([{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', reason: 'unknown kind' }]);
+    expect(r.skipped).toEqual([
+      { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', reason: 'unknown kind' },
+    ]);
   });
 
   const broken = `${yaml}---
@@ -220,13 +318,17 @@ spec:
 `;
   it('an invalid object stops the whole file, naming kind, namespace, name and field', () => {
     expect(() => expandWorkloadsFromText(broken)).toThrow(InvalidWorkloadsError);
-    expect(() => expandWorkloadsFromText(broken)).toThrow('StatefulSet data/db: spec.replicas: Invalid value: -2');
+    expect(() => expandWorkloadsFromText(broken)).toThrow(
+      'StatefulSet data/db: spec.replicas: Invalid value: -2',
+    );
   });
 
   it('bestEffort applies the valid objects and reports the invalid ones', () => {
     const r = expandWorkloadsFromText(broken, { bestEffort: true });
     expect(r.pods).toHaveLength(4);
-    expect(r.rejected).toEqual([{ object: 'StatefulSet data/db', message: expect.stringContaining('spec.replicas: Invalid value: -2') }]);
+    expect(r.rejected).toEqual([
+      { object: 'StatefulSet data/db', message: expect.stringContaining('spec.replicas: Invalid value: -2') },
+    ]);
     const schemaBroken = `${yaml}---
 apiVersion: v1
 kind: Pod
@@ -273,8 +375,28 @@ spec:
   });
 
   it('workloads whose pods are already in the input are not expanded again', () => {
-    const rs: KubeObject = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: container() } } } };
-    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-abc-xyz12', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'u', controller: true }] }, spec: { nodeName: 'node-a', containers: container() } };
+    const rs: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web-abc', namespace: 'default' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: container() } },
+      },
+    };
+    const pod: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web-abc-xyz12',
+        namespace: 'default',
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'u', controller: true },
+        ],
+      },
+      spec: { nodeName: 'node-a', containers: container() },
+    };
     const r = expandWorkloads([...nodes, rs, pod]);
     expect(r.pods).toEqual([]);
     expect(r.alreadyRunning).toEqual(['ReplicaSet default/web-abc']);

@@ -2,13 +2,27 @@
  * Expansion plus the engine: the admitted pods are scheduled as kube-scheduler would, and
  * OrderedReady StatefulSets advance one ordinal per scheduled predecessor (the step loop).
  */
-import { namespaceOf, podKeyOf, seededRandomInt, type KubeObject, type PersistentVolumeClaim, type Pod } from '@schedlab/k8s';
-import { buildClusterState, createSimulator, isDefaultStorageClass, setupEngine, summarize } from '@schedlab/scheduler';
+import {
+  namespaceOf,
+  podKeyOf,
+  seededRandomInt,
+  type KubeObject,
+  type PersistentVolumeClaim,
+  type Pod,
+} from '@schedlab/k8s';
+import {
+  buildClusterState,
+  createSimulator,
+  isDefaultStorageClass,
+  setupEngine,
+  summarize,
+} from '@schedlab/scheduler';
 import type { PodSchedulingResult, SimulateOptions, SimulationSummary, Simulator } from '@schedlab/scheduler';
 import { ExpandOptions, ExpansionResult, admitPods, admitStatefulSetStep, expandWorkloads } from './expand';
 import { recreateDeletedPods } from './controllers/recreate';
 
-export interface ScheduleWorkloadsOptions extends ExpandOptions, Omit<SimulateOptions, 'seed' | 'onProgress'> {
+export interface ScheduleWorkloadsOptions
+  extends ExpandOptions, Omit<SimulateOptions, 'seed' | 'onProgress'> {
   /**
    * Called after each pod with the pods scheduled so far and the pods known so far (the total
    * grows as OrderedReady StatefulSets admit their next ordinals).
@@ -27,7 +41,6 @@ export interface WorkloadSimulation {
   simulator: Simulator;
 }
 
-
 /** DefaultStorageClass admission for claims created after the cluster was built. */
 function defaultClaimClass(sim: Simulator, claim: PersistentVolumeClaim): PersistentVolumeClaim {
   if (!claim.spec || claim.spec.storageClassName !== undefined) return claim;
@@ -42,7 +55,10 @@ function defaultClaimClass(sim: Simulator, claim: PersistentVolumeClaim): Persis
   return name === undefined ? claim : { ...claim, spec: { ...claim.spec, storageClassName: name } };
 }
 
-export function scheduleWorkloads(items: readonly KubeObject[], options: ScheduleWorkloadsOptions = {}): WorkloadSimulation {
+export function scheduleWorkloads(
+  items: readonly KubeObject[],
+  options: ScheduleWorkloadsOptions = {},
+): WorkloadSimulation {
   const expansion = expandWorkloads(items, options);
   const clusterItems: KubeObject[] = [
     ...expansion.passthrough,
@@ -117,7 +133,11 @@ export interface DeleteResult {
  * Deletes running pods (`namespace/name`) from a simulation, as an operation like a drain would:
  * their controllers create replacements, which are admitted and scheduled on what is left.
  */
-export function deleteAndRecreate(simulation: WorkloadSimulation, podKeys: readonly string[], opts: { seed?: number } = {}): DeleteResult {
+export function deleteAndRecreate(
+  simulation: WorkloadSimulation,
+  podKeys: readonly string[],
+  opts: { seed?: number } = {},
+): DeleteResult {
   const sim = simulation.simulator;
   const wanted = new Set(podKeys);
   const deleted: Pod[] = [];
@@ -147,7 +167,11 @@ export function deleteAndRecreate(simulation: WorkloadSimulation, podKeys: reado
   return {
     recreated: recreated.map((r) => {
       const replacement = podKeyOf(r.replacement);
-      return { deleted: podKeyOf(r.deleted), replacement, result: results.find((x) => x.pod === replacement) };
+      return {
+        deleted: podKeyOf(r.deleted),
+        replacement,
+        result: results.find((x) => x.pod === replacement),
+      };
     }),
     gone,
     rejected,

@@ -40,11 +40,17 @@ export interface UnexpandedWorkloadRun {
  * the dump needs no expansion (schedule it with the scheduler's `simulate`). Invalid workloads
  * throw InvalidWorkloadsError (strict expansion: nothing is applied).
  */
-export function scheduleUnexpandedWorkloads(items: readonly KubeObject[], options: ScheduleWorkloadsOptions = {}): UnexpandedWorkloadRun | undefined {
+export function scheduleUnexpandedWorkloads(
+  items: readonly KubeObject[],
+  options: ScheduleWorkloadsOptions = {},
+): UnexpandedWorkloadRun | undefined {
   if (!hasUnexpandedWorkloads(items)) return undefined;
   const simulation = scheduleWorkloads(items, options);
   const e = simulation.expansion;
-  const pods = [...e.passthrough.filter((o) => o.kind === 'Pod'), ...(e.pods as unknown as KubeObject[])] as unknown as Pod[];
+  const pods = [
+    ...e.passthrough.filter((o) => o.kind === 'Pod'),
+    ...(e.pods as unknown as KubeObject[]),
+  ] as unknown as Pod[];
   return { simulation, pods, rejected: e.rejected };
 }
 

@@ -20,26 +20,52 @@ export const submitSweepSchema = z
   .strict()
   .superRefine((input, ctx) => {
     const children = input.profiles.length * input.seeds.length;
-    if (children < 2) ctx.addIssue({ code: 'custom', path: ['profiles'], message: 'a sweep needs at least two runs (profiles × seeds)' });
-    if (children > MAX_CHILDREN) ctx.addIssue({ code: 'custom', path: ['seeds'], message: `at most ${MAX_CHILDREN} runs (profiles × seeds), got ${children}` });
+    if (children < 2)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profiles'],
+        message: 'a sweep needs at least two runs (profiles × seeds)',
+      });
+    if (children > MAX_CHILDREN)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['seeds'],
+        message: `at most ${MAX_CHILDREN} runs (profiles × seeds), got ${children}`,
+      });
   });
 export type SubmitSweepInput = z.output<typeof submitSweepSchema>;
 
 export class SubmitSweepBody {
   @ApiProperty({ format: 'uuid' }) snapshotId!: string;
   @ApiPropertyOptional({ format: 'uuid' }) scenarioId?: string;
-  @ApiPropertyOptional({ example: ['default', 'bin-packing'], description: 'Profiles to compare; default ["default"]' }) profiles?: string[];
-  @ApiPropertyOptional({ example: [0, 1, 2], description: 'Seeds to run each profile with; default [0]' }) seeds?: number[];
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Engine options for every child (as for a simulate run)' })
+  @ApiPropertyOptional({
+    example: ['default', 'bin-packing'],
+    description: 'Profiles to compare; default ["default"]',
+  })
+  profiles?: string[];
+  @ApiPropertyOptional({ example: [0, 1, 2], description: 'Seeds to run each profile with; default [0]' })
+  seeds?: number[];
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Engine options for every child (as for a simulate run)',
+  })
   options?: Record<string, unknown>;
 }
 
-@ObjectType('Sweep', { description: 'A fan-out over profiles and seeds on one snapshot, compared when all runs finish' })
+@ObjectType('Sweep', {
+  description: 'A fan-out over profiles and seeds on one snapshot, compared when all runs finish',
+})
 export class SweepView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id!: string;
-  @Field(() => RunView, { description: 'The parent run: queued/running until every child is final' }) @ApiProperty({ type: RunView }) parent!: RunView;
+  @Field(() => RunView, { description: 'The parent run: queued/running until every child is final' })
+  @ApiProperty({ type: RunView })
+  parent!: RunView;
   @Field(() => [RunView]) @ApiProperty({ type: [RunView] }) runs!: RunView[];
-  @Field(() => JsonScalar, { nullable: true, description: 'Scheduled counts, utilization spread, moved pods per run (when complete)' })
+  @Field(() => JsonScalar, {
+    nullable: true,
+    description: 'Scheduled counts, utilization spread, moved pods per run (when complete)',
+  })
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
   comparison!: unknown;
 }

@@ -17,7 +17,10 @@ export class SweepsController {
   @RequireScope('write')
   @HttpCode(202)
   @ApiBody({ type: SubmitSweepBody })
-  @ApiAcceptedResponse({ type: SweepView, description: 'Parent and child runs recorded and queued; poll GET /v1/sweeps/{id}' })
+  @ApiAcceptedResponse({
+    type: SweepView,
+    description: 'Parent and child runs recorded and queued; poll GET /v1/sweeps/{id}',
+  })
   submit(@CurrentTenant() auth: TenantAuth, @Req() req: Request) {
     return this.sweeps.submit(auth.tenantId, submitSweepSchema.parse(parseBodyDocument(req)));
   }

@@ -24,7 +24,9 @@ export class SweepsResolver {
     @Args('scenarioId', { type: () => ID, nullable: true }) scenarioId?: string,
     @Args('options', { type: () => JsonScalar, nullable: true }) options?: Record<string, unknown>,
   ) {
-    const input = Object.fromEntries(Object.entries({ snapshotId, profiles, seeds, scenarioId, options }).filter(([, v]) => v != null));
+    const input = Object.fromEntries(
+      Object.entries({ snapshotId, profiles, seeds, scenarioId, options }).filter(([, v]) => v != null),
+    );
     return this.sweeps.submit(auth.tenantId, submitSweepSchema.parse(input));
   }
 }

@@ -1,5 +1,12 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { registerEndpointSchema } from '@schedlab/webhooks';
 import { z } from 'zod';
 import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-context';
@@ -17,7 +24,9 @@ import {
 import { WebhooksService } from './webhooks.service';
 
 const endpointId = () => new ResourceIdPipe('Webhook endpoint');
-const deliveriesQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }).strict();
+const deliveriesQuerySchema = z
+  .object({ limit: z.coerce.number().int().min(1).max(200).default(50) })
+  .strict();
 
 /** Webhook endpoints of the calling tenant; managing them needs the admin scope. */
 @ApiTags('webhooks')
@@ -29,7 +38,10 @@ export class WebhooksController {
 
   @Post('endpoints')
   @ApiBody({ type: RegisterWebhookBody })
-  @ApiCreatedResponse({ type: WebhookEndpointWithSecretView, description: 'The secret is shown only in this response' })
+  @ApiCreatedResponse({
+    type: WebhookEndpointWithSecretView,
+    description: 'The secret is shown only in this response',
+  })
   register(@CurrentTenant() auth: TenantAuth, @Req() req: Request) {
     return this.webhooks.register(auth.tenantId, registerEndpointSchema.parse(parseBodyDocument(req)));
   }
@@ -48,7 +60,10 @@ export class WebhooksController {
 
   @Post('endpoints/:id/rotate-secret')
   @HttpCode(200)
-  @ApiOkResponse({ type: WebhookEndpointWithSecretView, description: 'The new secret, shown only now; the old one stops signing at once' })
+  @ApiOkResponse({
+    type: WebhookEndpointWithSecretView,
+    description: 'The new secret, shown only now; the old one stops signing at once',
+  })
   rotate(@CurrentTenant() auth: TenantAuth, @Param('id', endpointId()) id: string) {
     return this.webhooks.rotateSecret(auth.tenantId, id);
   }
@@ -62,7 +77,10 @@ export class WebhooksController {
 
   @Post('endpoints/:id/enable')
   @HttpCode(200)
-  @ApiOkResponse({ type: WebhookEndpointView, description: 'Clears the failure count; pending deliveries resume' })
+  @ApiOkResponse({
+    type: WebhookEndpointView,
+    description: 'Clears the failure count; pending deliveries resume',
+  })
   enable(@CurrentTenant() auth: TenantAuth, @Param('id', endpointId()) id: string) {
     return this.webhooks.setEnabled(auth.tenantId, id, true);
   }
@@ -76,7 +94,11 @@ export class WebhooksController {
 
   @Get('endpoints/:id/deliveries')
   @ApiOkResponse({ type: [WebhookDeliveryView], description: 'Newest first, each with every attempt' })
-  deliveries(@CurrentTenant() auth: TenantAuth, @Param('id', endpointId()) id: string, @Query() query: unknown) {
+  deliveries(
+    @CurrentTenant() auth: TenantAuth,
+    @Param('id', endpointId()) id: string,
+    @Query() query: unknown,
+  ) {
     return this.webhooks.deliveries(auth.tenantId, id, parseQuery(deliveriesQuerySchema, query).limit);
   }
 

@@ -1,7 +1,12 @@
 import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { registerEndpointSchema } from '@schedlab/webhooks';
 import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-context';
-import { WebhookDeliveryView, WebhookEndpointView, WebhookEndpointWithSecretView, WebhookRedeliveryView } from './webhook.model';
+import {
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookEndpointWithSecretView,
+  WebhookRedeliveryView,
+} from './webhook.model';
 import { WebhooksService } from './webhooks.service';
 
 /** The same operations as /v1/webhooks, admin scope. */
@@ -60,7 +65,10 @@ export class WebhooksResolver {
 
   @Mutation(() => WebhookRedeliveryView)
   @RequireScope('admin')
-  redeliverWebhook(@CurrentTenant() auth: TenantAuth, @Args('deliveryId', { type: () => ID }) deliveryId: string) {
+  redeliverWebhook(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('deliveryId', { type: () => ID }) deliveryId: string,
+  ) {
     return this.webhooks.redeliver(auth.tenantId, deliveryId);
   }
 }

@@ -11,7 +11,11 @@ const objectsOf = (file: string) => parseKubernetesObjects(readFileSync(file, 'u
 describe('schedlab capacity', () => {
   it('counts the copies that fit, per node, with the FitError that stopped it, as the library does', () => {
     const doc = schedlabJson<CapacityDocument>('capacity', '--cluster', cluster, '--pod', pod);
-    const library = capacity(objectsOf(cluster), { podTemplate: objectsOf(pod)[0] as unknown as Pod, maxReplicas: 1000 }, { seed: 0 });
+    const library = capacity(
+      objectsOf(cluster),
+      { podTemplate: objectsOf(pod)[0] as unknown as Pod, maxReplicas: 1000 },
+      { seed: 0 },
+    );
     expect(doc.pod).toBe('shop/web-extra');
     expect(doc.replicas).toBe(library.replicas);
     expect(Object.fromEntries(doc.perNode.map((n) => [n.node, n.replicas]))).toEqual(library.perNode);
@@ -29,7 +33,15 @@ describe('schedlab capacity', () => {
     expect(r.stdout.split('\n')[0]).toMatch(/^NODE\s+ZONE\s+REPLICAS$/);
     expect(r.stdout).toContain('2 copies of shop/web-extra fit');
     expect(r.stdout).toContain('stopped at --max-replicas 2');
-    const doc = schedlabJson<CapacityDocument>('capacity', '--cluster', cluster, '--pod', pod, '--max-replicas', '2');
+    const doc = schedlabJson<CapacityDocument>(
+      'capacity',
+      '--cluster',
+      cluster,
+      '--pod',
+      pod,
+      '--max-replicas',
+      '2',
+    );
     expect(doc).toMatchObject({ replicas: 2, maxReplicas: 2, stopReason: 'maxReplicas' });
   });
 

@@ -36,14 +36,26 @@ export function loadPodTemplate(file: string): Pod {
   const { objects } = attributeTo(file, () => parseKubernetesObjects(readInputFile(file)));
   const pods = objects.filter((o) => o.kind === 'Pod');
   if (objects.length !== 1 || pods.length !== 1) {
-    throw new InputFileError(file, `expected exactly one Pod, got ${objects.map((o) => o.kind).join(', ') || 'no objects'}`);
+    throw new InputFileError(
+      file,
+      `expected exactly one Pod, got ${objects.map((o) => o.kind).join(', ') || 'no objects'}`,
+    );
   }
   return pods[0] as unknown as Pod;
 }
 
-export function capacityOf(flags: SimulationFlags, podFile: string, maxReplicas: number): { document: CapacityDocument; warnings: string[] } {
+export function capacityOf(
+  flags: SimulationFlags,
+  podFile: string,
+  maxReplicas: number,
+): { document: CapacityDocument; warnings: string[] } {
   const template = loadPodTemplate(podFile);
-  const { dump, outcome, warnings } = analyzeDump(flags, 'capacity', { podTemplate: template, maxReplicas }, (step) => attributeTo(podFile, step));
+  const { dump, outcome, warnings } = analyzeDump(
+    flags,
+    'capacity',
+    { podTemplate: template, maxReplicas },
+    (step) => attributeTo(podFile, step),
+  );
   const result = outcome.result;
   const zoneOf = zoneLookup(dump.state.nodes);
   return {
@@ -63,17 +75,29 @@ export function capacityOf(flags: SimulationFlags, podFile: string, maxReplicas:
 
 export function formatCapacityTable(doc: CapacityDocument): string[] {
   const lines = doc.perNode.length
-    ? formatTable(['NODE', 'ZONE', 'REPLICAS'], doc.perNode.map((n) => [n.node, n.zone ?? '', String(n.replicas)]))
+    ? formatTable(
+        ['NODE', 'ZONE', 'REPLICAS'],
+        doc.perNode.map((n) => [n.node, n.zone ?? '', String(n.replicas)]),
+      )
     : ['no copy fits on any node'];
-  lines.push('', `${doc.replicas} copies of ${doc.pod} fit (kube-scheduler ${doc.compatibilityVersion} behaviour)`);
-  lines.push(doc.stopReason === STOP_MAX_REPLICAS ? `stopped at --max-replicas ${doc.maxReplicas}` : `stopped: ${doc.stopReason}`);
+  lines.push(
+    '',
+    `${doc.replicas} copies of ${doc.pod} fit (kube-scheduler ${doc.compatibilityVersion} behaviour)`,
+  );
+  lines.push(
+    doc.stopReason === STOP_MAX_REPLICAS
+      ? `stopped at --max-replicas ${doc.maxReplicas}`
+      : `stopped: ${doc.stopReason}`,
+  );
   return lines;
 }
 
 export function registerCapacityCommand(program: Command): void {
   const command = program
     .command('capacity')
-    .description('how many more copies of a pod fit: copies are scheduled one at a time, without preemption, until one fits nowhere')
+    .description(
+      'how many more copies of a pod fit: copies are scheduled one at a time, without preemption, until one fits nowhere',
+    )
     .requiredOption('--pod <file>', 'the pod to copy (one Pod, YAML or JSON)')
     .option('--max-replicas <n>', 'stop after this many copies', parsePositiveInteger, DEFAULT_MAX_REPLICAS)
     .addOption(outputOption());
@@ -81,7 +105,9 @@ export function registerCapacityCommand(program: Command): void {
     withExitCodes(program, () => {
       const out = capacityOf(simulationFlags(options), options.pod as string, options.maxReplicas as number);
       writeWarnings(out.warnings);
-      process.stdout.write(renderAnalysis(out.document, options.output as OutputFormat, () => formatCapacityTable(out.document)));
+      process.stdout.write(
+        renderAnalysis(out.document, options.output as OutputFormat, () => formatCapacityTable(out.document)),
+      );
     }),
   );
 }

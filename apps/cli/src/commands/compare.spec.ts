@@ -5,7 +5,13 @@ const cluster = example('cluster-small.yaml');
 
 describe('schedlab compare', () => {
   it('baseline vs the drain-zone scenario: the recreated web replica moves to a new node', () => {
-    const doc = schedlabJson<CompareDocument>('compare', '--cluster', cluster, '--scenario', example('scenarios', 'drain-zone.yaml'));
+    const doc = schedlabJson<CompareDocument>(
+      'compare',
+      '--cluster',
+      cluster,
+      '--scenario',
+      example('scenarios', 'drain-zone.yaml'),
+    );
     expect(doc.beforeLabel).toBe('baseline');
     expect(doc.moved).toEqual([{ pod: 'shop/web-7d9f8b6c5-m2hvd', from: 'node-b1', to: 'node-c-extra-0' }]);
     expect(doc.newlyUnschedulable).toEqual([]);
@@ -32,7 +38,13 @@ describe('schedlab compare', () => {
   });
 
   it('prints the metrics side by side and the moved pods', () => {
-    const r = schedlab('compare', '--cluster', cluster, '--scenario', example('scenarios', 'drain-zone.yaml'));
+    const r = schedlab(
+      'compare',
+      '--cluster',
+      cluster,
+      '--scenario',
+      example('scenarios', 'drain-zone.yaml'),
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/METRIC\s+BEFORE\s+AFTER\nbound pods\s+13\s+11\n/);
     expect(r.stdout).toMatch(/shop\/web-7d9f8b6c5-m2hvd\s+node-b1\s+node-c-extra-0/);
@@ -41,7 +53,11 @@ describe('schedlab compare', () => {
   it('exits 1 when the two sides are not given exactly one way', () => {
     const none = schedlab('compare', '--cluster', cluster);
     expect(none.status).toBe(1);
-    expect(none.stderr).toBe('schedlab: compare needs either --scenario or both --profile-a and --profile-b\n');
-    expect(schedlab('compare', '--cluster', cluster, '--profile-a', example('profiles', 'spread.yaml')).stderr).toContain('--profile-a and --profile-b go together');
+    expect(none.stderr).toBe(
+      'schedlab: compare needs either --scenario or both --profile-a and --profile-b\n',
+    );
+    expect(
+      schedlab('compare', '--cluster', cluster, '--profile-a', example('profiles', 'spread.yaml')).stderr,
+    ).toContain('--profile-a and --profile-b go together');
   });
 });

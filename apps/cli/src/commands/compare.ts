@@ -31,11 +31,17 @@ function profileEngine(file: string, base: EngineOptions): EngineOptions {
   return { schedulerConfiguration };
 }
 
-export function compareOf(flags: SimulationFlags, request: CompareFlags): { document: CompareDocument; warnings: string[] } {
+export function compareOf(
+  flags: SimulationFlags,
+  request: CompareFlags,
+): { document: CompareDocument; warnings: string[] } {
   const byProfiles = request.profileA !== undefined || request.profileB !== undefined;
-  if (byProfiles === (request.scenario !== undefined)) throw new UsageError('compare needs either --scenario or both --profile-a and --profile-b');
-  if (byProfiles && (request.profileA === undefined || request.profileB === undefined)) throw new UsageError('--profile-a and --profile-b go together');
-  if (byProfiles && flags.profile !== undefined) throw new UsageError('--profile applies to both sides; with --profile-a/--profile-b leave it out');
+  if (byProfiles === (request.scenario !== undefined))
+    throw new UsageError('compare needs either --scenario or both --profile-a and --profile-b');
+  if (byProfiles && (request.profileA === undefined || request.profileB === undefined))
+    throw new UsageError('--profile-a and --profile-b go together');
+  if (byProfiles && flags.profile !== undefined)
+    throw new UsageError('--profile applies to both sides; with --profile-a/--profile-b leave it out');
   let analysis: CompareRequest;
   let attribute: (<T>(step: () => T) => T) | undefined;
   let labels: [string, string];
@@ -46,13 +52,21 @@ export function compareOf(flags: SimulationFlags, request: CompareFlags): { docu
     labels = ['baseline', file];
   } else {
     const base = engineOptionsOf(flags);
-    analysis = { before: profileEngine(request.profileA!, base), after: profileEngine(request.profileB!, base) };
+    analysis = {
+      before: profileEngine(request.profileA!, base),
+      after: profileEngine(request.profileB!, base),
+    };
     labels = [request.profileA!, request.profileB!];
   }
   const { outcome, warnings } = analyzeDump(flags, 'compare', analysis, attribute);
   const result: CompareResult = outcome.result;
   return {
-    document: { compatibilityVersion: outcome.compatibilityVersion, beforeLabel: labels[0], afterLabel: labels[1], ...result },
+    document: {
+      compatibilityVersion: outcome.compatibilityVersion,
+      beforeLabel: labels[0],
+      afterLabel: labels[1],
+      ...result,
+    },
     warnings,
   };
 }
@@ -72,19 +86,55 @@ function metricRows(side: CompareSide): string[] {
   ];
 }
 
-const METRICS = ['bound pods', 'pending pods', 'cpu requested', 'memory requested', 'cpu ratio std dev (per node)', 'memory ratio std dev (per node)', 'stranded capacity'];
+const METRICS = [
+  'bound pods',
+  'pending pods',
+  'cpu requested',
+  'memory requested',
+  'cpu ratio std dev (per node)',
+  'memory ratio std dev (per node)',
+  'stranded capacity',
+];
 
 export function formatCompareTable(doc: CompareDocument): string[] {
   const before = metricRows(doc.before);
   const after = metricRows(doc.after);
   const lines = [`Before: ${doc.beforeLabel}`, `After:  ${doc.afterLabel}`, ''];
-  lines.push(...formatTable(['METRIC', 'BEFORE', 'AFTER'], METRICS.map((m, i) => [m, before[i], after[i]])));
+  lines.push(
+    ...formatTable(
+      ['METRIC', 'BEFORE', 'AFTER'],
+      METRICS.map((m, i) => [m, before[i], after[i]]),
+    ),
+  );
   lines.push('');
-  if (doc.moved.length) lines.push(`Moved (${doc.moved.length})`, ...formatTable(['POD', 'FROM', 'TO'], doc.moved.map((m) => [m.pod, m.from, m.to]), '  '));
+  if (doc.moved.length)
+    lines.push(
+      `Moved (${doc.moved.length})`,
+      ...formatTable(
+        ['POD', 'FROM', 'TO'],
+        doc.moved.map((m) => [m.pod, m.from, m.to]),
+        '  ',
+      ),
+    );
   else lines.push('Moved: none');
-  if (doc.newlyScheduled.length) lines.push(`Newly scheduled (${doc.newlyScheduled.length})`, ...formatTable(['POD', 'NODE'], doc.newlyScheduled.map((m) => [m.pod, m.node]), '  '));
+  if (doc.newlyScheduled.length)
+    lines.push(
+      `Newly scheduled (${doc.newlyScheduled.length})`,
+      ...formatTable(
+        ['POD', 'NODE'],
+        doc.newlyScheduled.map((m) => [m.pod, m.node]),
+        '  ',
+      ),
+    );
   if (doc.newlyUnschedulable.length) {
-    lines.push(`Newly unschedulable (${doc.newlyUnschedulable.length})`, ...formatTable(['POD', 'REASON'], doc.newlyUnschedulable.map((m) => [m.pod, m.reason]), '  '));
+    lines.push(
+      `Newly unschedulable (${doc.newlyUnschedulable.length})`,
+      ...formatTable(
+        ['POD', 'REASON'],
+        doc.newlyUnschedulable.map((m) => [m.pod, m.reason]),
+        '  ',
+      ),
+    );
   }
   lines.push('', `(kube-scheduler ${doc.compatibilityVersion} behaviour)`);
   return lines;
@@ -93,7 +143,9 @@ export function formatCompareTable(doc: CompareDocument): string[] {
 export function registerCompareCommand(program: Command): void {
   const command = program
     .command('compare')
-    .description('baseline vs a scenario, or profile A vs profile B: moved pods, newly (un)schedulable pods, utilization, stranded capacity')
+    .description(
+      'baseline vs a scenario, or profile A vs profile B: moved pods, newly (un)schedulable pods, utilization, stranded capacity',
+    )
     .option('--scenario <file>', 'steps applied on the "after" side only')
     .option('--profile-a <file>', 'KubeSchedulerConfiguration of the "before" side')
     .option('--profile-b <file>', 'KubeSchedulerConfiguration of the "after" side')
@@ -106,7 +158,9 @@ export function registerCompareCommand(program: Command): void {
         profileB: options.profileB as string | undefined,
       });
       writeWarnings(out.warnings);
-      process.stdout.write(renderAnalysis(out.document, options.output as OutputFormat, () => formatCompareTable(out.document)));
+      process.stdout.write(
+        renderAnalysis(out.document, options.output as OutputFormat, () => formatCompareTable(out.document)),
+      );
     }),
   );
 }

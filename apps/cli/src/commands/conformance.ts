@@ -37,7 +37,10 @@ export interface ConformanceSummary {
 }
 
 /** Replays every case and writes one line per mismatch, then the closing tally. */
-export function runConformanceFiles(files: readonly string[], write: (line: string) => void): ConformanceSummary {
+export function runConformanceFiles(
+  files: readonly string[],
+  write: (line: string) => void,
+): ConformanceSummary {
   let exact = 0;
   for (const file of files) {
     let golden: GoldenCase;

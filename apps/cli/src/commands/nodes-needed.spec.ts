@@ -6,7 +6,13 @@ const templates = example('templates', 'node-templates.yaml');
 
 describe('schedlab nodes-needed', () => {
   it('buys one GPU node for the trainer and one node in a new zone for the anti-affine cache', () => {
-    const doc = schedlabJson<NodesNeededDocument>('nodes-needed', '--cluster', cluster, '--templates', templates);
+    const doc = schedlabJson<NodesNeededDocument>(
+      'nodes-needed',
+      '--cluster',
+      cluster,
+      '--templates',
+      templates,
+    );
     expect(doc.add).toEqual([
       { template: 'm5-xlarge', count: 1, hourlyPrice: 0.192, hourlyCost: 0.192 },
       { template: 'g4dn-2xlarge', count: 1, hourlyPrice: 0.752, hourlyCost: 0.752 },
@@ -19,8 +25,14 @@ describe('schedlab nodes-needed', () => {
       {
         pod: 'db/postgres-1',
         reasons: [
-          { template: 'm5-xlarge', reason: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector." },
-          { template: 'g4dn-2xlarge', reason: '0/1 nodes are available: 1 node(s) had untolerated taint(s).' },
+          {
+            template: 'm5-xlarge',
+            reason: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.",
+          },
+          {
+            template: 'g4dn-2xlarge',
+            reason: '0/1 nodes are available: 1 node(s) had untolerated taint(s).',
+          },
         ],
       },
     ]);
@@ -29,8 +41,12 @@ describe('schedlab nodes-needed', () => {
   it('prints the purchase, its cost and the unhostable pods', () => {
     const r = schedlab('nodes-needed', '--cluster', cluster, '--templates', templates);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^TEMPLATE\s+COUNT\s+PRICE\/HOUR\s+COST\/HOUR\nm5-xlarge\s+1\s+0.192\s+0.192\ng4dn-2xlarge\s+1\s+0.752\s+0.752\n/);
-    expect(r.stdout).toContain('2 nodes, 0.944 per hour: 2 pending pods schedule (ml/trainer-run-42, shop/cache-3)');
+    expect(r.stdout).toMatch(
+      /^TEMPLATE\s+COUNT\s+PRICE\/HOUR\s+COST\/HOUR\nm5-xlarge\s+1\s+0.192\s+0.192\ng4dn-2xlarge\s+1\s+0.752\s+0.752\n/,
+    );
+    expect(r.stdout).toContain(
+      '2 nodes, 0.944 per hour: 2 pending pods schedule (ml/trainer-run-42, shop/cache-3)',
+    );
     expect(r.stdout).toMatch(/db\/postgres-1\s+m5-xlarge\s+0\/1 nodes are available/);
   });
 
@@ -38,10 +54,19 @@ describe('schedlab nodes-needed', () => {
     const noPrice = writeTemp('t.yaml', 'templates:\n  - name: a\n    allocatable: {cpu: "4"}\n');
     const r = schedlab('nodes-needed', '--cluster', cluster, '--templates', noPrice);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe(`schedlab: ${noPrice}: templates[0].hourlyPrice: Required value: the price per node-hour\n`);
-    const badCpu = writeTemp('t2.yaml', 'templates:\n  - {name: a, hourlyPrice: 1, allocatable: {cpu: four}}\n');
-    expect(schedlab('nodes-needed', '--cluster', cluster, '--templates', badCpu).stderr).toContain(`${badCpu}: templates[0].allocatable.cpu: `);
+    expect(r.stderr).toBe(
+      `schedlab: ${noPrice}: templates[0].hourlyPrice: Required value: the price per node-hour\n`,
+    );
+    const badCpu = writeTemp(
+      't2.yaml',
+      'templates:\n  - {name: a, hourlyPrice: 1, allocatable: {cpu: four}}\n',
+    );
+    expect(schedlab('nodes-needed', '--cluster', cluster, '--templates', badCpu).stderr).toContain(
+      `${badCpu}: templates[0].allocatable.cpu: `,
+    );
     const empty = writeTemp('t3.yaml', 'templates: []\n');
-    expect(schedlab('nodes-needed', '--cluster', cluster, '--templates', empty).stderr).toContain('templates: Required value');
+    expect(schedlab('nodes-needed', '--cluster', cluster, '--templates', empty).stderr).toContain(
+      'templates: Required value',
+    );
   });
 });

@@ -28,9 +28,15 @@ export interface NodesNeededDocument {
 /** Prices are dollars (or any currency) per hour; rounding hides float noise such as 0.30000000000000004. */
 const money = (n: number): number => Math.round(n * 1e6) / 1e6;
 
-export function nodesNeededOf(flags: SimulationFlags, templatesFile: string, maxNodes: number): { document: NodesNeededDocument; warnings: string[] } {
+export function nodesNeededOf(
+  flags: SimulationFlags,
+  templatesFile: string,
+  maxNodes: number,
+): { document: NodesNeededDocument; warnings: string[] } {
   const templates = loadNodeTemplates(templatesFile);
-  const { outcome, warnings } = analyzeDump(flags, 'nodes-needed', { templates, maxNodes }, (step) => attributeTo(templatesFile, step));
+  const { outcome, warnings } = analyzeDump(flags, 'nodes-needed', { templates, maxNodes }, (step) =>
+    attributeTo(templatesFile, step),
+  );
   const result = outcome.result;
   const byName = new Map<string, NodeTemplate>(templates.map((t) => [t.name, t]));
   return {
@@ -55,15 +61,32 @@ export function nodesNeededOf(flags: SimulationFlags, templatesFile: string, max
 export function formatNodesNeededTable(doc: NodesNeededDocument): string[] {
   const lines: string[] = [];
   if (doc.add.length) {
-    lines.push(...formatTable(['TEMPLATE', 'COUNT', 'PRICE/HOUR', 'COST/HOUR'], doc.add.map((a) => [a.template, String(a.count), String(a.hourlyPrice), String(a.hourlyCost)])));
-    lines.push('', `${doc.add.reduce((n, a) => n + a.count, 0)} nodes, ${doc.hourlyCost} per hour: ${doc.scheduled.length} pending pods schedule (${doc.scheduled.join(', ')})`);
+    lines.push(
+      ...formatTable(
+        ['TEMPLATE', 'COUNT', 'PRICE/HOUR', 'COST/HOUR'],
+        doc.add.map((a) => [a.template, String(a.count), String(a.hourlyPrice), String(a.hourlyCost)]),
+      ),
+    );
+    lines.push(
+      '',
+      `${doc.add.reduce((n, a) => n + a.count, 0)} nodes, ${doc.hourlyCost} per hour: ${doc.scheduled.length} pending pods schedule (${doc.scheduled.join(', ')})`,
+    );
   } else {
-    lines.push(doc.scheduled.length ? `no nodes needed: ${doc.scheduled.length} pending pods already schedule` : 'no nodes needed: no pending pod can be helped by a new node');
+    lines.push(
+      doc.scheduled.length
+        ? `no nodes needed: ${doc.scheduled.length} pending pods already schedule`
+        : 'no nodes needed: no pending pod can be helped by a new node',
+    );
   }
-  if (doc.limited) lines.push('note: --max-nodes stopped the search before every pod that a template can host was scheduled');
+  if (doc.limited)
+    lines.push(
+      'note: --max-nodes stopped the search before every pod that a template can host was scheduled',
+    );
   if (doc.unhostable.length) {
     lines.push('', 'Pods no template can host');
-    const rows = doc.unhostable.flatMap((u) => u.reasons.map((r, i) => [i === 0 ? u.pod : '', r.template, r.reason]));
+    const rows = doc.unhostable.flatMap((u) =>
+      u.reasons.map((r, i) => [i === 0 ? u.pod : '', r.template, r.reason]),
+    );
     lines.push(...formatTable(['POD', 'TEMPLATE', 'REASON ON A NODE OF THE TEMPLATE'], rows, '  '));
   }
   lines.push('', `(kube-scheduler ${doc.compatibilityVersion} behaviour)`);
@@ -74,14 +97,25 @@ export function registerNodesNeededCommand(program: Command): void {
   const command = program
     .command('nodes-needed')
     .description('the cheapest nodes to add so every pending pod schedules, checked by scheduling')
-    .requiredOption('--templates <file>', 'node templates with hourlyPrice (YAML: templates: [{name, hourlyPrice, allocatable, labels, taints}])')
+    .requiredOption(
+      '--templates <file>',
+      'node templates with hourlyPrice (YAML: templates: [{name, hourlyPrice, allocatable, labels, taints}])',
+    )
     .option('--max-nodes <n>', 'add at most this many nodes', parsePositiveInteger, DEFAULT_MAX_NODES)
     .addOption(outputOption());
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
-      const out = nodesNeededOf(simulationFlags(options), options.templates as string, options.maxNodes as number);
+      const out = nodesNeededOf(
+        simulationFlags(options),
+        options.templates as string,
+        options.maxNodes as number,
+      );
       writeWarnings(out.warnings);
-      process.stdout.write(renderAnalysis(out.document, options.output as OutputFormat, () => formatNodesNeededTable(out.document)));
+      process.stdout.write(
+        renderAnalysis(out.document, options.output as OutputFormat, () =>
+          formatNodesNeededTable(out.document),
+        ),
+      );
     }),
   );
 }

@@ -27,7 +27,9 @@ export interface ResilienceDocument extends Omit<ResilienceResult, 'domains'> {
 function domainDocument(domain: FailureDomainResult, items: readonly KubeObject[]): DomainDocument {
   const lost = new Set(domain.nodes);
   const evicted = new Set(
-    items.filter((o) => o.kind === 'Pod' && lost.has((o as unknown as Pod).spec?.nodeName ?? '')).map((o) => podKeyOf(o as unknown as Pod)),
+    items
+      .filter((o) => o.kind === 'Pod' && lost.has((o as unknown as Pod).spec?.nodeName ?? ''))
+      .map((o) => podKeyOf(o as unknown as Pod)),
   );
   const unschedulable = domain.unschedulable.filter((u) => evicted.has(u.pod));
   return {
@@ -38,13 +40,20 @@ function domainDocument(domain: FailureDomainResult, items: readonly KubeObject[
   };
 }
 
-export function resilienceOf(flags: SimulationFlags, by: FailureDomainKind): { document: ResilienceDocument; warnings: string[] } {
+export function resilienceOf(
+  flags: SimulationFlags,
+  by: FailureDomainKind,
+): { document: ResilienceDocument; warnings: string[] } {
   // Domains are lost from the cluster once the scheduler has placed what it can of the dump's
   // pending pods (the pipeline's resilience analysis), as `before`.
   const { outcome, warnings } = analyzeDump(flags, 'resilience', { by });
   const { result, before } = outcome.result;
   return {
-    document: { compatibilityVersion: outcome.compatibilityVersion, ...result, domains: result.domains.map((d) => domainDocument(d, before)) },
+    document: {
+      compatibilityVersion: outcome.compatibilityVersion,
+      ...result,
+      domains: result.domains.map((d) => domainDocument(d, before)),
+    },
     warnings,
   };
 }
@@ -64,18 +73,31 @@ export function formatResilienceTable(doc: ResilienceDocument): string[] {
       doc.critical.includes(d.domain) ? 'yes' : 'no',
     ];
   });
-  const lines = formatTable([doc.by.toUpperCase(), 'NODES', 'EVICTED', 'RESCHEDULED', 'PREEMPTED', 'LOSES AVAILABILITY', 'CRITICAL'], rows);
+  const lines = formatTable(
+    [doc.by.toUpperCase(), 'NODES', 'EVICTED', 'RESCHEDULED', 'PREEMPTED', 'LOSES AVAILABILITY', 'CRITICAL'],
+    rows,
+  );
   for (const d of doc.domains.filter((x) => doc.critical.includes(x.domain))) {
     lines.push('', `Losing ${doc.by} ${domainName(d.domain)}:`);
     for (const u of d.unschedulable) lines.push(`  ${u.pod} cannot be rescheduled: ${u.reason}`);
     for (const w of d.workloads.filter((x) => x.losesAvailability)) {
-      const budget = w.disruptionBudget ? `, PodDisruptionBudget ${w.disruptionBudget} needs ${w.desiredHealthy}` : ', no PodDisruptionBudget';
-      lines.push(`  ${w.workload}: ${w.replicas} replicas, ${w.replicasLeft} left right after the loss, ${w.replicasAfterRescheduling} once rescheduled${budget}`);
+      const budget = w.disruptionBudget
+        ? `, PodDisruptionBudget ${w.disruptionBudget} needs ${w.desiredHealthy}`
+        : ', no PodDisruptionBudget';
+      lines.push(
+        `  ${w.workload}: ${w.replicas} replicas, ${w.replicasLeft} left right after the loss, ${w.replicasAfterRescheduling} once rescheduled${budget}`,
+      );
     }
   }
   const pendingBefore = new Set(doc.domains.flatMap((d) => d.pendingBefore.map((p) => p.pod)));
-  if (pendingBefore.size) lines.push('', `not counted: ${[...pendingBefore].join(', ')} (pending in the dump already)`);
-  lines.push('', doc.critical.length ? `${doc.critical.length} of ${doc.domains.length} ${doc.by}s are critical: ${doc.critical.map(domainName).join(', ')}` : `no single ${doc.by} is critical`);
+  if (pendingBefore.size)
+    lines.push('', `not counted: ${[...pendingBefore].join(', ')} (pending in the dump already)`);
+  lines.push(
+    '',
+    doc.critical.length
+      ? `${doc.critical.length} of ${doc.domains.length} ${doc.by}s are critical: ${doc.critical.map(domainName).join(', ')}`
+      : `no single ${doc.by} is critical`,
+  );
   lines.push(`(kube-scheduler ${doc.compatibilityVersion} behaviour)`);
   return lines;
 }
@@ -83,14 +105,20 @@ export function formatResilienceTable(doc: ResilienceDocument): string[] {
 export function registerResilienceCommand(program: Command): void {
   const command = program
     .command('resilience')
-    .description('lose each node (or zone) in turn: do its pods reschedule, and does any workload fall below its PodDisruptionBudget?')
+    .description(
+      'lose each node (or zone) in turn: do its pods reschedule, and does any workload fall below its PodDisruptionBudget?',
+    )
     .addOption(new Option('--by <domain>', 'failure domain').choices(['node', 'zone']).default('node'))
     .addOption(outputOption());
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
       const out = resilienceOf(simulationFlags(options), options.by as FailureDomainKind);
       writeWarnings(out.warnings);
-      process.stdout.write(renderAnalysis(out.document, options.output as OutputFormat, () => formatResilienceTable(out.document)));
+      process.stdout.write(
+        renderAnalysis(out.document, options.output as OutputFormat, () =>
+          formatResilienceTable(out.document),
+        ),
+      );
     }),
   );
 }

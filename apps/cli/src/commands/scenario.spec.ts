@@ -16,7 +16,7 @@ describe('schedlab simulate --scenario', () => {
     doc = schedlabJson<ScenarioDocument>('simulate', '--cluster', cluster, '--scenario', drainZone);
   });
 
-  it('lists every step with what it changed, after the scheduling of the dump\'s own pending pods', () => {
+  it("lists every step with what it changed, after the scheduling of the dump's own pending pods", () => {
     expect(doc.scenario.name).toBe('drain zone eu-west-1b');
     expect(doc.scenario.steps.map((s) => [s.index, s.operation])).toEqual([
       [null, 'schedule pending pods'],
@@ -25,12 +25,32 @@ describe('schedlab simulate --scenario', () => {
       [2, 'removeNodes'],
     ]);
     const [, add, drain, remove] = doc.scenario.steps;
-    expect(add.changes.filter((c) => c.type === 'nodeAdded').map((c) => c.object)).toEqual(['Node/node-c-extra-0', 'Node/node-c-extra-1']);
+    expect(add.changes.filter((c) => c.type === 'nodeAdded').map((c) => c.object)).toEqual([
+      'Node/node-c-extra-0',
+      'Node/node-c-extra-1',
+    ]);
     // The ReplicaSet's web replica is evicted and recreated; the two bare pods on node-b2 are lost.
-    expect(drain.changes).toContainEqual({ type: 'podEvicted', object: 'shop/web-7d9f8b6c5-m2hvd', detail: 'from node-b1: drain' });
-    expect(drain.changes.filter((c) => c.type === 'podLost').map((c) => c.object).sort()).toEqual(['shop/cache-1', 'shop/checkout-5c7b9-0']);
-    expect(drain.changes).toContainEqual({ type: 'podScheduled', object: 'shop/web-7d9f8b6c5-m2hvd', detail: 'node-c-extra-0' });
-    expect(remove.changes.filter((c) => c.type === 'nodeRemoved').map((c) => c.object)).toEqual(['Node/node-b1', 'Node/node-b2', 'Node/node-b3']);
+    expect(drain.changes).toContainEqual({
+      type: 'podEvicted',
+      object: 'shop/web-7d9f8b6c5-m2hvd',
+      detail: 'from node-b1: drain',
+    });
+    expect(
+      drain.changes
+        .filter((c) => c.type === 'podLost')
+        .map((c) => c.object)
+        .sort(),
+    ).toEqual(['shop/cache-1', 'shop/checkout-5c7b9-0']);
+    expect(drain.changes).toContainEqual({
+      type: 'podScheduled',
+      object: 'shop/web-7d9f8b6c5-m2hvd',
+      detail: 'node-c-extra-0',
+    });
+    expect(remove.changes.filter((c) => c.type === 'nodeRemoved').map((c) => c.object)).toEqual([
+      'Node/node-b1',
+      'Node/node-b2',
+      'Node/node-b3',
+    ]);
   });
 
   it('shows the final placements, as the library computes them', () => {
@@ -39,7 +59,10 @@ describe('schedlab simulate --scenario', () => {
       if (p.outcome === 'scheduled') expect(library.placements[p.pod]).toBe(p.node);
       else expect(library.pending).toContain(p.pod);
     }
-    expect(doc.placements.find((p) => p.pod === 'shop/web-7d9f8b6c5-m2hvd')).toMatchObject({ node: 'node-c-extra-0', zone: 'eu-west-1c' });
+    expect(doc.placements.find((p) => p.pod === 'shop/web-7d9f8b6c5-m2hvd')).toMatchObject({
+      node: 'node-c-extra-0',
+      zone: 'eu-west-1c',
+    });
     expect(doc.placements.some((p) => p.node?.startsWith('node-b'))).toBe(false);
     expect(doc.summary).toMatchObject({ pods: 6, scheduled: 3, unschedulable: 3, preempted: 1 });
   });
@@ -50,19 +73,28 @@ describe('schedlab simulate --scenario', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('Scenario "drain zone eu-west-1b" (' + drainZone + ')');
     expect(lines[1]).toMatch(/^STEP\s+OPERATION\s+CHANGE\s+WHAT$/);
-    expect(lines.find((l) => /^1\s+drain\s+nodeUpdated/.test(l))).toContain('2: Node/node-b1 (cordoned), Node/node-b2 (cordoned)');
+    expect(lines.find((l) => /^1\s+drain\s+nodeUpdated/.test(l))).toContain(
+      '2: Node/node-b1 (cordoned), Node/node-b2 (cordoned)',
+    );
     expect(lines).toContain('Final placements');
-    expect(lines.find((l) => l.startsWith('shop/web-7d9f8b6c5-m2hvd '))).toMatch(/node-c-extra-0\s+eu-west-1c\s+100000\s+scheduled/);
+    expect(lines.find((l) => l.startsWith('shop/web-7d9f8b6c5-m2hvd '))).toMatch(
+      /node-c-extra-0\s+eu-west-1c\s+100000\s+scheduled/,
+    );
   });
 
   it('exits 1 naming the scenario file and the failing step index', () => {
-    const bad = writeTemp('bad.yaml', 'steps:\n  - cordon: {nodes: [node-a1]}\n  - drain: {nodes: {selector: "pool=nope"}}\n');
+    const bad = writeTemp(
+      'bad.yaml',
+      'steps:\n  - cordon: {nodes: [node-a1]}\n  - drain: {nodes: {selector: "pool=nope"}}\n',
+    );
     const r = schedlab('simulate', '--cluster', cluster, '--scenario', bad);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(new RegExp(`^schedlab: ${bad}: steps\\[1\\]\\.drain\\.nodes: .*pool=nope`));
     const unknown = writeTemp('unknown.yaml', 'steps:\n  - explode: {}\n');
-    expect(schedlab('simulate', '--cluster', cluster, '--scenario', unknown).stderr).toContain(`${unknown}: steps[0].explode: unknown operation`);
+    expect(schedlab('simulate', '--cluster', cluster, '--scenario', unknown).stderr).toContain(
+      `${unknown}: steps[0].explode: unknown operation`,
+    );
   });
 });
 
@@ -80,7 +112,9 @@ describe('schedlab simulate on a dump with a Deployment and no pods', () => {
     expect([...perNode.values()].every((n) => n <= 2)).toBe(true);
     const rejected = doc.placements.filter((p) => p.outcome === 'rejected');
     expect(rejected).toHaveLength(1);
-    expect(rejected[0].message).toMatch(/^pods "api-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: compute, requested: requests.cpu=1, used: requests.cpu=4, limited: requests.cpu=4$/);
+    expect(rejected[0].message).toMatch(
+      /^pods "api-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: compute, requested: requests.cpu=1, used: requests.cpu=4, limited: requests.cpu=4$/,
+    );
     expect(doc.summary).toMatchObject({ pods: 4, scheduled: 4, unschedulable: 0 });
     const library = scheduleWorkloads(objectsOf(file), { seed: 0 });
     expect(scheduled.map((p) => [p.pod, p.node])).toEqual(library.results.map((r) => [r.pod, r.node]));
@@ -89,7 +123,11 @@ describe('schedlab simulate on a dump with a Deployment and no pods', () => {
   it('shows the rejected pod as a row with the API server message', () => {
     const r = schedlab('simulate', '--cluster', file);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/\nshop\/api-\S+\s+<not created>\s+0\s+rejected: pods "api-\S+" is forbidden: exceeded quota: compute/);
-    expect(r.stdout).toContain('4 pending pods: 4 scheduled, 0 unschedulable, 0 preempted, 1 rejected by admission');
+    expect(r.stdout).toMatch(
+      /\nshop\/api-\S+\s+<not created>\s+0\s+rejected: pods "api-\S+" is forbidden: exceeded quota: compute/,
+    );
+    expect(r.stdout).toContain(
+      '4 pending pods: 4 scheduled, 0 unschedulable, 0 preempted, 1 rejected by admission',
+    );
   });
 });

@@ -15,7 +15,13 @@ import { describeSkipped, loadClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
 import type { OutputFormat } from '../output/document';
 import { renderDocument } from '../output/document';
-import { formatPlacementTable, rejectedPlacement, toPlacement, type Placement, type SimulationDocument } from '../output/placements';
+import {
+  formatPlacementTable,
+  rejectedPlacement,
+  toPlacement,
+  type Placement,
+  type SimulationDocument,
+} from '../output/placements';
 import { formatStepTable, stepSummaries, type StepSummary } from '../output/scenario-steps';
 
 export interface ScenarioDocument extends SimulationDocument {
@@ -50,7 +56,11 @@ function finalPlacements(run: ScenarioRun, before: readonly PodSchedulingResult[
     if (!pod) continue; // deleted or lost during the scenario: the step table says so
     const placement = toPlacement(result, nodesByName);
     const node = pod.spec?.nodeName;
-    if (node) placements.push({ ...toPlacement({ ...result, node, outcome: 'scheduled' }, nodesByName), victims: placement.victims });
+    if (node)
+      placements.push({
+        ...toPlacement({ ...result, node, outcome: 'scheduled' }, nodesByName),
+        victims: placement.victims,
+      });
     else placements.push(placement);
   }
   return placements;
@@ -72,16 +82,25 @@ function summaryOf(placements: readonly Placement[], preempted: number): Simulat
 export function simulateScenarioDump(flags: SimulationFlags, scenarioFile: string): ScenarioOutput {
   const dump = loadClusterDump(flags.cluster);
   const scenario = loadScenarioFile(scenarioFile);
-  const outcome = runAnalysis('scenario', dump.objects, analysisOptionsOf(flags), { scenario }, {
-    ...pipelineHooks(flags),
-    analysis: (step) => attributeScenarioErrors(scenarioFile, () => attributeTo(scenarioFile, step)),
-  });
+  const outcome = runAnalysis(
+    'scenario',
+    dump.objects,
+    analysisOptionsOf(flags),
+    { scenario },
+    {
+      ...pipelineHooks(flags),
+      analysis: (step) => attributeScenarioErrors(scenarioFile, () => attributeTo(scenarioFile, step)),
+    },
+  );
   const { run } = outcome.result;
   const before = outcome.initial ?? [];
   const initialChanges = changesOf([...before, ...run.initial]);
   const steps = stepSummaries(initialChanges, run.steps);
   const preempted = steps.reduce((n, s) => n + s.changes.filter((c) => c.type === 'podPreempted').length, 0);
-  const placements = [...finalPlacements(run, before), ...outcome.rejected.map((r) => rejectedPlacement(rejectedKey(r), r.message))];
+  const placements = [
+    ...finalPlacements(run, before),
+    ...outcome.rejected.map((r) => rejectedPlacement(rejectedKey(r), r.message)),
+  ];
   const unmodelledKinds: Record<string, number> = {};
   for (const o of dump.state.unmodelled) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
   return {
@@ -99,7 +118,15 @@ export function simulateScenarioDump(flags: SimulationFlags, scenarioFile: strin
 
 export function renderScenarioSimulation(document: ScenarioDocument, format: OutputFormat): string {
   if (format !== 'table') return renderDocument(document, format);
-  const title = document.scenario.name ? `Scenario "${document.scenario.name}" (${document.scenario.file})` : `Scenario ${document.scenario.file}`;
-  const lines = [title, ...formatStepTable(document.scenario.steps), '', 'Final placements', ...formatPlacementTable(document)];
+  const title = document.scenario.name
+    ? `Scenario "${document.scenario.name}" (${document.scenario.file})`
+    : `Scenario ${document.scenario.file}`;
+  const lines = [
+    title,
+    ...formatStepTable(document.scenario.steps),
+    '',
+    'Final placements',
+    ...formatPlacementTable(document),
+  ];
   return `${lines.join('\n')}\n`;
 }

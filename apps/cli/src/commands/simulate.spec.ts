@@ -31,10 +31,16 @@ describe('schedlab simulate', () => {
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^POD\s+NODE\s+ZONE\s+PRIORITY\s+RESULT$/);
-    expect(lines.find((l) => l.startsWith('shop/cache-3 '))).toMatch(/<pending>.*3 node\(s\) didn't match pod anti-affinity rules/);
+    expect(lines.find((l) => l.startsWith('shop/cache-3 '))).toMatch(
+      /<pending>.*3 node\(s\) didn't match pod anti-affinity rules/,
+    );
     expect(lines.find((l) => l.startsWith('ml/trainer-run-42 '))).toMatch(/Insufficient nvidia\.com\/gpu/);
-    expect(lines.find((l) => l.startsWith('db/postgres-1 '))).toMatch(/didn't match Pod's node affinity\/selector/);
-    expect(lines.find((l) => l.startsWith('shop/checkout-5c7b9-0 '))).toMatch(/node-b2\s+eu-west-1b\s+100000\s+scheduled after preempting batch\/report-builder-1/);
+    expect(lines.find((l) => l.startsWith('db/postgres-1 '))).toMatch(
+      /didn't match Pod's node affinity\/selector/,
+    );
+    expect(lines.find((l) => l.startsWith('shop/checkout-5c7b9-0 '))).toMatch(
+      /node-b2\s+eu-west-1b\s+100000\s+scheduled after preempting batch\/report-builder-1/,
+    );
     expect(r.stdout).toContain('6 pending pods: 3 scheduled, 3 unschedulable, 1 preempted');
   });
 
@@ -50,7 +56,12 @@ describe('schedlab simulate', () => {
     expect(gpu).toMatchObject({ outcome: 'unschedulable', node: null, zone: null, priority: 1000 });
     expect(gpu?.message).toMatch(/^0\/9 nodes are available: /);
     const checkout = doc.placements.find((p) => p.pod === 'shop/checkout-5c7b9-0');
-    expect(checkout).toMatchObject({ node: 'node-b2', zone: 'eu-west-1b', nominatedNode: 'node-b2', victims: ['batch/report-builder-1'] });
+    expect(checkout).toMatchObject({
+      node: 'node-b2',
+      zone: 'eu-west-1b',
+      nominatedNode: 'node-b2',
+      victims: ['batch/report-builder-1'],
+    });
   });
 
   it('gives identical JSON for the same seed', () => {
@@ -69,7 +80,11 @@ describe('schedlab simulate', () => {
 
   it('applies a scheduler profile: bin packing keeps the result valid and names its source', () => {
     const doc = simulateJson('--profile', path.join(examples, 'profiles', 'bin-packing.yaml'));
-    expect(doc.placements.map((p) => p.pod).sort()).toEqual(simulateJson().placements.map((p) => p.pod).sort());
+    expect(doc.placements.map((p) => p.pod).sort()).toEqual(
+      simulateJson()
+        .placements.map((p) => p.pod)
+        .sort(),
+    );
   });
 
   it('schedules a WaitForFirstConsumer claim and names a missing claim', () => {
@@ -79,7 +94,9 @@ describe('schedlab simulate', () => {
     const byPod = new Map(doc.placements.map((p) => [p.pod, p]));
     expect(['eu-west-1a', 'eu-west-1b']).toContain(byPod.get('shop/orders-db-0')?.zone);
     expect(byPod.get('analytics/report-render')?.zone).toBe('eu-west-1c');
-    expect(byPod.get('analytics/report-export')?.message).toContain('persistentvolumeclaim "export-scratch" not found');
+    expect(byPod.get('analytics/report-export')?.message).toContain(
+      'persistentvolumeclaim "export-scratch" not found',
+    );
   });
 
   it('exits 1 naming the file, object and field of a malformed dump', () => {
@@ -90,7 +107,11 @@ describe('schedlab simulate', () => {
     const r = schedlab('simulate', '--cluster', file);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^schedlab: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: Node n1: status\\.allocatable\\.cpu: `));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^schedlab: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: Node n1: status\\.allocatable\\.cpu: `,
+      ),
+    );
   });
 
   it('exits 1 with the line of a YAML syntax error', () => {
@@ -115,7 +136,9 @@ describe('schedlab simulate', () => {
     expect(missing.status).toBe(1);
     expect(missing.stderr).toBe('schedlab: /nonexistent/dump.yaml: cannot read: no such file\n');
     expect(schedlab('simulate', '--cluster', clusterSmall, '--seed', 'abc').status).toBe(1);
-    expect(schedlab('simulate', '--cluster', clusterSmall, '--compatibility-version', '1.12').stderr).toContain('unsupported version "1.12"');
+    expect(
+      schedlab('simulate', '--cluster', clusterSmall, '--compatibility-version', '1.12').stderr,
+    ).toContain('unsupported version "1.12"');
     expect(schedlab('simulate', '--cluster', clusterSmall, '--output', 'xml').status).toBe(1);
   });
 

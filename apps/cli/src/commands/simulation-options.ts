@@ -17,14 +17,19 @@ function parseCompatibilityVersion(value: string): string {
   try {
     return FeatureSet.parseVersion(value);
   } catch {
-    throw new InvalidArgumentError(`unsupported version "${value}" (supported: ${SUPPORTED_VERSIONS.join(', ')})`);
+    throw new InvalidArgumentError(
+      `unsupported version "${value}" (supported: ${SUPPORTED_VERSIONS.join(', ')})`,
+    );
   }
 }
 
 /** The options shared by `simulate` and `explain`: what to schedule and how kube-scheduler is set up. */
 export function addSimulationOptions(command: Command): Command {
   return command
-    .requiredOption('--cluster <file>', 'cluster dump: JSON or YAML (a List, a stream of documents, or kubectl get -o yaml output)')
+    .requiredOption(
+      '--cluster <file>',
+      'cluster dump: JSON or YAML (a List, a stream of documents, or kubectl get -o yaml output)',
+    )
     .option('--profile <file>', 'KubeSchedulerConfiguration (YAML or JSON); default: the default profile')
     .option('--seed <n>', 'seed for every random choice (score tie-breaks, preemption offsets)', parseSeed, 0)
     .option(
@@ -33,9 +38,14 @@ export function addSimulationOptions(command: Command): Command {
       parseCompatibilityVersion,
       DEFAULT_CLI_VERSION,
     )
-    .option('--no-pv-controller', 'schedule the dump as is: skip the PV controller binding/provisioning Immediate claims first')
+    .option(
+      '--no-pv-controller',
+      'schedule the dump as is: skip the PV controller binding/provisioning Immediate claims first',
+    )
     .addOption(
-      new Option('--tie-break <mode>', 'how to pick among equally scored nodes').choices(['random', 'lowest-node-name']).default('random'),
+      new Option('--tie-break <mode>', 'how to pick among equally scored nodes')
+        .choices(['random', 'lowest-node-name'])
+        .default('random'),
     )
     .addHelpText('after', EXIT_CODES_HELP);
 }
@@ -56,6 +66,9 @@ export async function withExitCodes(program: Command, body: () => void | Promise
   try {
     await body();
   } catch (error) {
-    process.exitCode = reportFailure(error, (text) => program.configureOutput().writeErr?.(text) ?? process.stderr.write(text));
+    process.exitCode = reportFailure(
+      error,
+      (text) => program.configureOutput().writeErr?.(text) ?? process.stderr.write(text),
+    );
   }
 }

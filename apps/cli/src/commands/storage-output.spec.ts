@@ -19,7 +19,10 @@ describe('schedlab simulate: storage of a StatefulSet with a WaitForFirstConsume
 
   it('schedules the three StatefulSet pods', () => {
     for (const i of ordinals) {
-      expect(doc.placements.find((p) => p.pod === `payments/ledger-${i}`)).toMatchObject({ outcome: 'scheduled', node: expect.any(String) });
+      expect(doc.placements.find((p) => p.pod === `payments/ledger-${i}`)).toMatchObject({
+        outcome: 'scheduled',
+        node: expect.any(String),
+      });
     }
   });
 
@@ -36,7 +39,9 @@ describe('schedlab simulate: storage of a StatefulSet with a WaitForFirstConsume
         pods: [{ pod: placement.pod, node: placement.node }],
       });
       expect(claim!.volume).toMatch(/^pvc-/);
-      expect(placement.volumes).toEqual([{ claim: claim!.claim, volume: claim!.volume, binding: 'provisioned' }]);
+      expect(placement.volumes).toEqual([
+        { claim: claim!.claim, volume: claim!.volume, binding: 'provisioned' },
+      ]);
     }
     // One replica per zone: the spread constraint put them in three different zones.
     expect(new Set(storage.volumes.map((v) => v.zone)).size).toBe(3);
@@ -44,11 +49,20 @@ describe('schedlab simulate: storage of a StatefulSet with a WaitForFirstConsume
 
   it("totals equal the sum of the claims' requests, and the per-zone figures add up to them", () => {
     const { totals, classes } = doc.storage!;
-    expect(totals).toEqual({ claims: 3, requestedBytes: 3 * 20 * GI, claimedBytes: 3 * 20 * GI, provisionedBytes: 3 * 20 * GI, pendingClaims: 0 });
+    expect(totals).toEqual({
+      claims: 3,
+      requestedBytes: 3 * 20 * GI,
+      claimedBytes: 3 * 20 * GI,
+      provisionedBytes: 3 * 20 * GI,
+      pendingClaims: 0,
+    });
     const zonal = classes.find((c) => c.storageClass === 'zonal-ssd')!;
     expect(zonal.volumeBindingMode).toBe('WaitForFirstConsumer');
     expect(zonal.zones.reduce((n, z) => n + z.claimedBytes, 0)).toBe(totals.requestedBytes);
-    for (const z of zonal.zones) expect(z.volumes.map((v) => v.claim)).toEqual(doc.storage!.volumes.filter((v) => v.zone === z.zone).map((v) => v.claim));
+    for (const z of zonal.zones)
+      expect(z.volumes.map((v) => v.claim)).toEqual(
+        doc.storage!.volumes.filter((v) => v.zone === z.zone).map((v) => v.claim),
+      );
     // The Immediate class is listed per zone with nothing claimed.
     const immediate = classes.find((c) => c.storageClass === 'standard')!;
     expect(immediate.volumeBindingMode).toBe('Immediate');
@@ -63,32 +77,55 @@ describe('schedlab simulate: storage of a StatefulSet with a WaitForFirstConsume
     const byClassAt = lines.indexOf('Storage by class and zone');
     expect(lines.findIndex((l) => l.startsWith('payments/ledger-2 '))).toBeLessThan(volumesAt);
     expect(volumesAt).toBeLessThan(byClassAt);
-    expect(lines[volumesAt + 1]).toMatch(/^CLAIM\s+CLASS\s+VOLUME\s+CAPACITY\s+ZONE \(NODE\)\s+PODS\s+BINDING$/);
+    expect(lines[volumesAt + 1]).toMatch(
+      /^CLAIM\s+CLASS\s+VOLUME\s+CAPACITY\s+ZONE \(NODE\)\s+PODS\s+BINDING$/,
+    );
     for (const i of ordinals) {
       const placement = doc.placements.find((p) => p.pod === `payments/ledger-${i}`)!;
       const row = lines.find((l) => l.startsWith(`payments/data-ledger-${i} `));
-      expect(row).toMatch(new RegExp(`zonal-ssd\\s+pvc-\\S+\\s+20Gi\\s+${placement.zone}\\s+ledger-${i}@${placement.node}\\s+provisioned$`));
+      expect(row).toMatch(
+        new RegExp(
+          `zonal-ssd\\s+pvc-\\S+\\s+20Gi\\s+${placement.zone}\\s+ledger-${i}@${placement.node}\\s+provisioned$`,
+        ),
+      );
     }
-    expect(lines[byClassAt + 1]).toMatch(/^CLASS\s+BINDING MODE\s+ZONE\s+CLAIMED\s+PROVISIONED\s+REMAINING\s+PENDING CLAIMS$/);
-    expect(lines.filter((l) => /^zonal-ssd\s+WaitForFirstConsumer\s+europe-west1-[bcd]\s+20Gi\s+20Gi\s/.test(l))).toHaveLength(3);
+    expect(lines[byClassAt + 1]).toMatch(
+      /^CLASS\s+BINDING MODE\s+ZONE\s+CLAIMED\s+PROVISIONED\s+REMAINING\s+PENDING CLAIMS$/,
+    );
+    expect(
+      lines.filter((l) => /^zonal-ssd\s+WaitForFirstConsumer\s+europe-west1-[bcd]\s+20Gi\s+20Gi\s/.test(l)),
+    ).toHaveLength(3);
     expect(r.stdout).toContain('3 claims requesting 60Gi: 60Gi bound, 0 pending; 60Gi provisioned');
   });
 
   it("gives the claim of a pod that fits nowhere as pending, with the pod's FitError as the reason", () => {
     // Four replicas of 3 CPUs on three 3.92-CPU nodes: ledger-3 is created but cannot fit.
-    const text = readFileSync(statefulSetExample, 'utf8').replace('replicas: 3', 'replicas: 4').replace('cpu: "1", memory: 4Gi', 'cpu: "3", memory: 4Gi');
+    const text = readFileSync(statefulSetExample, 'utf8')
+      .replace('replicas: 3', 'replicas: 4')
+      .replace('cpu: "1", memory: 4Gi', 'cpu: "3", memory: 4Gi');
     const cluster = writeTemp('sts-4.yaml', text);
     const four = simulateJson(cluster);
     const ledger3 = four.placements.find((p) => p.pod === 'payments/ledger-3')!;
     expect(ledger3.outcome).toBe('unschedulable');
     const claim = four.storage!.volumes.find((v) => v.claim === 'payments/data-ledger-3');
-    expect(claim).toMatchObject({ binding: 'pending', volume: null, reason: `pod payments/ledger-3: ${ledger3.message}` });
+    expect(claim).toMatchObject({
+      binding: 'pending',
+      volume: null,
+      reason: `pod payments/ledger-3: ${ledger3.message}`,
+    });
     expect(ledger3.volumes).toEqual([{ claim: 'payments/data-ledger-3', volume: null, binding: 'pending' }]);
-    expect(four.storage!.totals).toMatchObject({ claims: 4, requestedBytes: 4 * 20 * GI, claimedBytes: 3 * 20 * GI, pendingClaims: 1 });
+    expect(four.storage!.totals).toMatchObject({
+      claims: 4,
+      requestedBytes: 4 * 20 * GI,
+      claimedBytes: 3 * 20 * GI,
+      pendingClaims: 1,
+    });
     const pending = four.storage!.classes.find((c) => c.storageClass === 'zonal-ssd')!.pendingClaims;
     expect(pending).toEqual([{ claim: 'payments/data-ledger-3', reason: claim!.reason }]);
     const table = schedlab('simulate', '--cluster', cluster).stdout;
-    expect(table).toMatch(/zonal-ssd\s+WaitForFirstConsumer\s+-\s+payments\/data-ledger-3: pod payments\/ledger-3: 0\/3 nodes are available: 3 Insufficient cpu/);
+    expect(table).toMatch(
+      /zonal-ssd\s+WaitForFirstConsumer\s+-\s+payments\/data-ledger-3: pod payments\/ledger-3: 0\/3 nodes are available: 3 Insufficient cpu/,
+    );
   });
 });
 
@@ -108,7 +145,9 @@ describe('schedlab simulate: storage of storage-wffc.yaml', () => {
     });
     const r = schedlab('simulate', '--cluster', storageExample);
     expect(r.status).toBe(0);
-    expect(r.stdout.split('\n').find((l) => l.startsWith('analytics/export-scratch '))).toMatch(/report-export@<pending>\s+missing: persistentvolumeclaim "export-scratch" not found$/);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('analytics/export-scratch '))).toMatch(
+      /report-export@<pending>\s+missing: persistentvolumeclaim "export-scratch" not found$/,
+    );
   });
 
   it('tells a claim bound before the run from one the scheduler provisioned', () => {
@@ -119,9 +158,19 @@ describe('schedlab simulate: storage of storage-wffc.yaml', () => {
       pods: [{ pod: 'analytics/report-render', node: 'node-c' }],
     });
     // Admission gave the claim the default class; the engine provisioned it for node-a.
-    expect(volume('shop/data-orders-db-0')).toMatchObject({ binding: 'provisioned', storageClass: 'gp3', pods: [{ pod: 'shop/orders-db-0', node: 'node-a' }] });
+    expect(volume('shop/data-orders-db-0')).toMatchObject({
+      binding: 'provisioned',
+      storageClass: 'gp3',
+      pods: [{ pod: 'shop/orders-db-0', node: 'node-a' }],
+    });
     expect(volume('shop/data-orders-db-0')!.volume).toMatch(/^pvc-/);
-    expect(doc.storage!.totals).toEqual({ claims: 2, requestedBytes: 250 * GI, claimedBytes: 250 * GI, provisionedBytes: 250 * GI, pendingClaims: 1 });
+    expect(doc.storage!.totals).toEqual({
+      claims: 2,
+      requestedBytes: 250 * GI,
+      claimedBytes: 250 * GI,
+      provisionedBytes: 250 * GI,
+      pendingClaims: 1,
+    });
   });
 });
 

@@ -17,7 +17,10 @@ import { InputFileError } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
 
 function fieldPath(prefix: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : `${out}.${String(seg)}`), prefix);
+  return path.reduce<string>(
+    (out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : `${out}.${String(seg)}`),
+    prefix,
+  );
 }
 
 export function parseNodeTemplates(text: string, file: string): NodeTemplate[] {
@@ -28,7 +31,8 @@ export function parseNodeTemplates(text: string, file: string): NodeTemplate[] {
     throw new InputFileError(file, `invalid YAML/JSON: ${(error as Error).message.split('\n')[0]}`);
   }
   const list = (raw as { templates?: unknown } | null)?.templates;
-  if (!Array.isArray(list) || list.length === 0) throw new InputFileError(file, 'templates: Required value: a list of at least one node template');
+  if (!Array.isArray(list) || list.length === 0)
+    throw new InputFileError(file, 'templates: Required value: a list of at least one node template');
   const seen = new Set<string>();
   return list.map((entry, i) => {
     const where = `templates[${i}]`;
@@ -38,8 +42,10 @@ export function parseNodeTemplates(text: string, file: string): NodeTemplate[] {
       throw new InputFileError(file, `${fieldPath(where, issue.path)}: ${issue.message}`);
     }
     const template = parsed.data;
-    if (template.hourlyPrice === undefined) throw new InputFileError(file, `${where}.hourlyPrice: Required value: the price per node-hour`);
-    if (seen.has(template.name)) throw new InputFileError(file, `${where}.name: Duplicate value: "${template.name}"`);
+    if (template.hourlyPrice === undefined)
+      throw new InputFileError(file, `${where}.hourlyPrice: Required value: the price per node-hour`);
+    if (seen.has(template.name))
+      throw new InputFileError(file, `${where}.name: Duplicate value: "${template.name}"`);
     seen.add(template.name);
     for (const [resource, value] of Object.entries(template.allocatable)) {
       try {

@@ -17,4 +17,3 @@ export function attributeScenarioErrors<T>(file: string, body: () => T): T {
     throw error;
   }
 }
-

@@ -10,17 +10,26 @@ function failureOf(error: unknown): { code: number; text: string } {
 
 describe('attributeTo', () => {
   it('names the file in invalid-input errors from the k8s and scheduler libraries', () => {
-    const raise = (e: Error) => () => attributeTo('dump.yaml', () => { throw e; });
+    const raise = (e: Error) => () =>
+      attributeTo('dump.yaml', () => {
+        throw e;
+      });
     expect(raise(new ObjectValidationError('Pod', 'ns', 'p', 'spec.containers', 'Required value'))).toThrow(
       new InputFileError('dump.yaml', 'Pod ns/p: spec.containers: Required value'),
     );
     expect(raise(new QuantityError('4x', 'bad suffix'))).toThrow(InputFileError);
-    expect(raise(new ConfigValidationError([{ field: 'profiles[0]', message: 'bad' }]))).toThrow('dump.yaml: profiles[0]: bad');
+    expect(raise(new ConfigValidationError([{ field: 'profiles[0]', message: 'bad' }]))).toThrow(
+      'dump.yaml: profiles[0]: bad',
+    );
   });
 
   it('lets other errors through untouched, so they are reported as internal', () => {
     const bug = new TypeError('undefined is not a function');
-    expect(() => attributeTo('dump.yaml', () => { throw bug; })).toThrow(bug);
+    expect(() =>
+      attributeTo('dump.yaml', () => {
+        throw bug;
+      }),
+    ).toThrow(bug);
   });
 });
 

@@ -1,4 +1,10 @@
-import { AdmissionError, LabelSelectorError, ObjectValidationError, ParseError, QuantityError } from '@schedlab/k8s';
+import {
+  AdmissionError,
+  LabelSelectorError,
+  ObjectValidationError,
+  ParseError,
+  QuantityError,
+} from '@schedlab/k8s';
 import { ConfigValidationError } from '@schedlab/scheduler';
 
 /** The documented exit codes of the schedlab commands that read input files. */

@@ -8,7 +8,11 @@ export function readInputFile(file: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const detail =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, expected a file' : (error as Error).message;
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory, expected a file'
+          : (error as Error).message;
     throw new InputFileError(file, `cannot read: ${detail}`);
   }
 }

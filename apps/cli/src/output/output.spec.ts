@@ -3,11 +3,15 @@ import { formatTable } from './table';
 
 describe('formatTable', () => {
   it('pads every column but the last to its widest cell', () => {
-    expect(formatTable(['A', 'BB', 'C'], [['xxx', 'y', 'long text'], ['z', '', '']])).toEqual([
-      'A    BB  C',
-      'xxx  y   long text',
-      'z',
-    ]);
+    expect(
+      formatTable(
+        ['A', 'BB', 'C'],
+        [
+          ['xxx', 'y', 'long text'],
+          ['z', '', ''],
+        ],
+      ),
+    ).toEqual(['A    BB  C', 'xxx  y   long text', 'z']);
   });
 });
 

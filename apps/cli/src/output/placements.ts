@@ -1,5 +1,10 @@
 import { zoneOf, type Node } from '@schedlab/k8s';
-import type { PodOutcome, PodSchedulingResult, SimulationResult, SimulationSummary } from '@schedlab/scheduler';
+import type {
+  PodOutcome,
+  PodSchedulingResult,
+  SimulationResult,
+  SimulationSummary,
+} from '@schedlab/scheduler';
 import type { PlacementVolume, StorageDocument } from './storage';
 import { formatTable } from './table';
 
@@ -61,7 +66,10 @@ export function simulationDocument(
   return {
     compatibilityVersion: result.compatibilityVersion,
     summary: result.summary,
-    placements: [...result.results.map((r) => toPlacement(r, nodesByName)), ...rejected.map((r) => rejectedPlacement(r.object, r.message))],
+    placements: [
+      ...result.results.map((r) => toPlacement(r, nodesByName)),
+      ...rejected.map((r) => rejectedPlacement(r.object, r.message)),
+    ],
     orphanPods: result.orphanPods,
     unmodelledKinds: result.unmodelledKinds,
   };
@@ -69,7 +77,8 @@ export function simulationDocument(
 
 /** What the RESULT column says: the reason a pod is pending, or what its placement cost. */
 function resultText(p: Placement): string {
-  if (p.outcome === 'scheduled') return p.victims ? `scheduled after preempting ${p.victims.join(', ')}` : 'scheduled';
+  if (p.outcome === 'scheduled')
+    return p.victims ? `scheduled after preempting ${p.victims.join(', ')}` : 'scheduled';
   if (p.outcome === 'gated') return `gated: ${p.message ?? p.error ?? 'scheduling gates present'}`;
   if (p.outcome === 'error') return `error: ${p.error ?? p.message ?? ''}`;
   if (p.outcome === 'rejected') return `rejected: ${p.message ?? ''}`;
@@ -78,7 +87,13 @@ function resultText(p: Placement): string {
 }
 
 export function formatPlacementTable(doc: SimulationDocument): string[] {
-  const rows = doc.placements.map((p) => [p.pod, p.node ?? (p.outcome === 'rejected' ? '<not created>' : '<pending>'), p.zone ?? '', String(p.priority), resultText(p)]);
+  const rows = doc.placements.map((p) => [
+    p.pod,
+    p.node ?? (p.outcome === 'rejected' ? '<not created>' : '<pending>'),
+    p.zone ?? '',
+    String(p.priority),
+    resultText(p),
+  ]);
   const s = doc.summary;
   const counts = [`${s.scheduled} scheduled`, `${s.unschedulable} unschedulable`, `${s.preempted} preempted`];
   if (s.gated) counts.push(`${s.gated} gated`);
@@ -88,7 +103,11 @@ export function formatPlacementTable(doc: SimulationDocument): string[] {
   const lines = doc.placements.length
     ? formatTable(['POD', 'NODE', 'ZONE', 'PRIORITY', 'RESULT'], rows)
     : ['no pending pods in the dump (pods without spec.nodeName are the ones scheduled)'];
-  lines.push('', `${s.pods} pending pods: ${counts.join(', ')} (kube-scheduler ${doc.compatibilityVersion} behaviour)`);
-  for (const orphan of doc.orphanPods) lines.push(`note: ${orphan} names a node the dump does not contain; left alone`);
+  lines.push(
+    '',
+    `${s.pods} pending pods: ${counts.join(', ')} (kube-scheduler ${doc.compatibilityVersion} behaviour)`,
+  );
+  for (const orphan of doc.orphanPods)
+    lines.push(`note: ${orphan} names a node the dump does not contain; left alone`);
   return lines;
 }

@@ -11,7 +11,9 @@ interface ProgressStream {
  * A progress bar on an interactive stderr; undefined (no output at all) when stderr is a pipe or
  * file, so logs and captured output stay clean.
  */
-export function progressBar(stream: ProgressStream = process.stderr): ((done: number, total: number) => void) | undefined {
+export function progressBar(
+  stream: ProgressStream = process.stderr,
+): ((done: number, total: number) => void) | undefined {
   if (!stream.isTTY) return undefined;
   let shownPercent = -1;
   return (done, total) => {
@@ -20,7 +22,9 @@ export function progressBar(stream: ProgressStream = process.stderr): ((done: nu
     if (percent === shownPercent && done !== total) return;
     shownPercent = percent;
     const filled = Math.round((BAR_WIDTH * done) / total);
-    stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${percent}% ${done}/${total} pods`);
+    stream.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${percent}% ${done}/${total} pods`,
+    );
     // Erase the bar when finished so the table starts on a clean terminal line.
     if (done === total) stream.write(`\r${' '.repeat(BAR_WIDTH + 30)}\r`);
   };

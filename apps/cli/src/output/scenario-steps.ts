@@ -40,7 +40,9 @@ export function formatStepTable(steps: readonly StepSummary[]): string[] {
     const byType = new Map<string, Change[]>();
     for (const c of step.changes) {
       // A pod retried in several settle rounds is listed once, with its latest outcome.
-      const group = (byType.get(c.type) ?? []).filter((o) => o.object !== c.object || o.detail !== c.detail && c.type !== 'podUnschedulable');
+      const group = (byType.get(c.type) ?? []).filter(
+        (o) => o.object !== c.object || (o.detail !== c.detail && c.type !== 'podUnschedulable'),
+      );
       byType.set(c.type, [...group, c]);
     }
     const index = step.index === null ? '-' : String(step.index);

@@ -3,7 +3,15 @@
  * volume is and how it got there (already bound, bound by the scheduler to an existing PV, or
  * provisioned for the chosen node), and @schedlab/storage's summary per StorageClass and zone.
  */
-import { LABEL_HOSTNAME, podKeyOf, namespaceOf, tryParseQuantity, type Node, type PersistentVolume, type Pod } from '@schedlab/k8s';
+import {
+  LABEL_HOSTNAME,
+  podKeyOf,
+  namespaceOf,
+  tryParseQuantity,
+  type Node,
+  type PersistentVolume,
+  type Pod,
+} from '@schedlab/k8s';
 import { volumeBinding, type ClusterObjects, type PodSchedulingResult } from '@schedlab/scheduler';
 import { storageSummary, zoneOfVolume, type ClassStorage } from '@schedlab/storage';
 import { formatTable } from './table';
@@ -115,7 +123,8 @@ function pinnedNode(pv: PersistentVolume, nodes: readonly Node[]): string | unde
 }
 
 /** Upstream's wording for a claim a pod mounts that does not exist (VolumeBinding's PreFilter). */
-const missingClaimReason = (claim: string) => `persistentvolumeclaim "${claim.slice(claim.indexOf('/') + 1)}" not found`;
+const missingClaimReason = (claim: string) =>
+  `persistentvolumeclaim "${claim.slice(claim.indexOf('/') + 1)}" not found`;
 
 /**
  * The storage document for a run, or undefined when the cluster has no claims at all (neither
@@ -130,7 +139,9 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
   const classes = storageSummary({ objects, nodes, pods, results });
   const placements = new Map<string, string | null>(pods.map((p) => [podKeyOf(p), p.spec?.nodeName ?? null]));
   for (const r of results) placements.set(r.pod, r.node);
-  const pendingReasons = new Map(classes.flatMap((c) => c.pendingClaims.map((p) => [p.claim, p.reason] as const)));
+  const pendingReasons = new Map(
+    classes.flatMap((c) => c.pendingClaims.map((p) => [p.claim, p.reason] as const)),
+  );
   const how = engineBindings(results);
 
   const volumes: ClaimVolume[] = claims.map((pvc) => {
@@ -145,7 +156,10 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
       capacity: bound ? String(pv.spec?.capacity?.storage ?? requested) : requested,
       requested,
       zone: bound ? zoneOfVolume(pv, nodes) : '',
-      pods: (users.get(claim) ?? []).map((p) => ({ pod: podKeyOf(p), node: placements.get(podKeyOf(p)) ?? null })),
+      pods: (users.get(claim) ?? []).map((p) => ({
+        pod: podKeyOf(p),
+        node: placements.get(podKeyOf(p)) ?? null,
+      })),
       binding: bound ? (how.get(claim) ?? 'pre-bound') : 'pending',
     };
     const node = bound ? pinnedNode(pv, nodes) : undefined;
@@ -182,9 +196,14 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
 }
 
 /** The claims one pod mounts, for its placement row (undefined when it mounts none). */
-export function placementVolumes(storage: StorageDocument | undefined, pod: string): PlacementVolume[] | undefined {
+export function placementVolumes(
+  storage: StorageDocument | undefined,
+  pod: string,
+): PlacementVolume[] | undefined {
   const mine = storage?.volumes.filter((v) => v.pods.some((p) => p.pod === pod)) ?? [];
-  return mine.length ? mine.map((v) => ({ claim: v.claim, volume: v.volume, binding: v.binding })) : undefined;
+  return mine.length
+    ? mine.map((v) => ({ claim: v.claim, volume: v.volume, binding: v.binding }))
+    : undefined;
 }
 
 /** Bytes in the largest binary unit that keeps them whole-ish, like kubectl shows quantities. */
@@ -231,8 +250,10 @@ export function formatStorageTables(storage: StorageDocument): string[] {
         '',
       ]);
     }
-    for (const p of c.pendingClaims) classRows.push([c.storageClass || '""', mode, '-', '', '', '', `${p.claim}: ${p.reason}`]);
-    if (c.zones.length === 0 && c.pendingClaims.length === 0) classRows.push([c.storageClass || '""', mode, '-', '0', '0', '', '']);
+    for (const p of c.pendingClaims)
+      classRows.push([c.storageClass || '""', mode, '-', '', '', '', `${p.claim}: ${p.reason}`]);
+    if (c.zones.length === 0 && c.pendingClaims.length === 0)
+      classRows.push([c.storageClass || '""', mode, '-', '0', '0', '', '']);
   }
   const t = storage.totals;
   return [
@@ -241,17 +262,19 @@ export function formatStorageTables(storage: StorageDocument): string[] {
     ...formatTable(['CLAIM', 'CLASS', 'VOLUME', 'CAPACITY', 'ZONE (NODE)', 'PODS', 'BINDING'], volumeRows),
     '',
     'Storage by class and zone',
-    ...formatTable(['CLASS', 'BINDING MODE', 'ZONE', 'CLAIMED', 'PROVISIONED', 'REMAINING', 'PENDING CLAIMS'], classRows),
+    ...formatTable(
+      ['CLASS', 'BINDING MODE', 'ZONE', 'CLAIMED', 'PROVISIONED', 'REMAINING', 'PENDING CLAIMS'],
+      classRows,
+    ),
     '',
     `${t.claims} claims requesting ${formatBytes(t.requestedBytes)}: ${formatBytes(t.claimedBytes)} bound, ${t.pendingClaims} pending; ${formatBytes(t.provisionedBytes)} provisioned`,
   ];
 }
 
 /** Adds `storage` and each placement's `volumes` to a simulate document when the cluster has claims. */
-export function withStorage<D extends { placements: { pod: string; volumes?: PlacementVolume[] }[]; storage?: StorageDocument }>(
-  document: D,
-  input: StorageInput,
-): D {
+export function withStorage<
+  D extends { placements: { pod: string; volumes?: PlacementVolume[] }[]; storage?: StorageDocument },
+>(document: D, input: StorageInput): D {
   const storage = storageDocument(input);
   if (!storage) return document;
   for (const placement of document.placements) {

@@ -39,7 +39,11 @@ describe('worker /metrics (real Redis)', () => {
       }),
     ).toBe(1);
     expect(
-      sampleValue(text, 'schedlab_queue_jobs', { queue: QueueName.Sweeps, state: 'active', service: 'worker' }),
+      sampleValue(text, 'schedlab_queue_jobs', {
+        queue: QueueName.Sweeps,
+        state: 'active',
+        service: 'worker',
+      }),
     ).toBe(0);
     expect(
       sampleValue(text, 'schedlab_job_duration_seconds_count', {

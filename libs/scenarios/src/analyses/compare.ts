@@ -58,9 +58,16 @@ export interface CompareRequest {
   after?: EngineOptions;
 }
 
-export function compare(items: readonly KubeObject[], request: CompareRequest, engine: EngineOptions = {}): CompareResult {
+export function compare(
+  items: readonly KubeObject[],
+  request: CompareRequest,
+  engine: EngineOptions = {},
+): CompareResult {
   const beforeWorld = runScenario(items, { steps: [] }, { ...engine, ...request.before }).world;
-  const afterWorld = runScenario(items, request.scenario ?? { steps: [] }, { ...engine, ...request.after }).world;
+  const afterWorld = runScenario(items, request.scenario ?? { steps: [] }, {
+    ...engine,
+    ...request.after,
+  }).world;
   const before = side(beforeWorld);
   const after = side(afterWorld);
   const result: CompareResult = { before, after, moved: [], newlyScheduled: [], newlyUnschedulable: [] };
@@ -70,7 +77,8 @@ export function compare(items: readonly KubeObject[], request: CompareRequest, e
     else if (was !== node) result.moved.push({ pod, from: was, to: node });
   }
   for (const group of after.unschedulable) {
-    for (const pod of group.pods) if (before.placements[pod] !== undefined) result.newlyUnschedulable.push({ pod, reason: group.reason });
+    for (const pod of group.pods)
+      if (before.placements[pod] !== undefined) result.newlyUnschedulable.push({ pod, reason: group.reason });
   }
   return result;
 }

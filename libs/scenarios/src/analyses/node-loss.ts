@@ -37,7 +37,11 @@ export function withoutNodes(items: readonly KubeObject[], lost: ReadonlySet<str
   return out;
 }
 
-export function nodeLoss(items: readonly KubeObject[], lostNodes: readonly string[], options: SimulateOptions = {}): NodeLossResult {
+export function nodeLoss(
+  items: readonly KubeObject[],
+  lostNodes: readonly string[],
+  options: SimulateOptions = {},
+): NodeLossResult {
   const lost = new Set(lostNodes);
   const known = new Set(items.filter((i) => i.kind === 'Node').map((i) => i.metadata?.name));
   for (const n of lost) if (!known.has(n)) throw new Error(`nodes: node "${n}" is not in the cluster`);

@@ -26,26 +26,45 @@ export interface NodesNeededResult {
 
 type Counts = Record<string, number>;
 
-function pendingAfter(items: readonly KubeObject[], templates: readonly NodeTemplate[], counts: Counts, engine: EngineOptions): Set<string> {
-  const steps = templates.filter((t) => (counts[t.name] ?? 0) > 0).map((t) => ({ addNodes: { template: t.name, count: counts[t.name], namePrefix: `new-${t.name}` } }));
+function pendingAfter(
+  items: readonly KubeObject[],
+  templates: readonly NodeTemplate[],
+  counts: Counts,
+  engine: EngineOptions,
+): Set<string> {
+  const steps = templates
+    .filter((t) => (counts[t.name] ?? 0) > 0)
+    .map((t) => ({ addNodes: { template: t.name, count: counts[t.name], namePrefix: `new-${t.name}` } }));
   const world = runScenario(items, { nodeTemplates: [...templates], steps }, engine).world;
   return new Set(world.pendingPods().map(podKeyOf));
 }
 
 /** FitError of each pod on a cluster made of one node of the template and nothing else running. */
-function fitOnTemplateAlone(world: World, podKeys: readonly string[], template: NodeTemplate): Map<string, string | undefined> {
+function fitOnTemplateAlone(
+  world: World,
+  podKeys: readonly string[],
+  template: NodeTemplate,
+): Map<string, string | undefined> {
   const others = world.items.filter((i) => i.kind !== 'Node' && i.kind !== 'Pod');
   const out = new Map<string, string | undefined>();
   for (const key of podKeys) {
     const pod = world.pod(key)!;
-    const cluster = buildClusterState([...others, nodeFromTemplate(`${template.name}-0`, template) as unknown as KubeObject, pod as unknown as KubeObject]);
-    const [r] = schedulePending(createSimulator(cluster, world.engineSetup(), { ...world.engine, preemption: false }), cluster.pendingPods);
+    const cluster = buildClusterState([
+      ...others,
+      nodeFromTemplate(`${template.name}-0`, template) as unknown as KubeObject,
+      pod as unknown as KubeObject,
+    ]);
+    const [r] = schedulePending(
+      createSimulator(cluster, world.engineSetup(), { ...world.engine, preemption: false }),
+      cluster.pendingPods,
+    );
     out.set(key, r.node ? undefined : (r.message ?? r.error ?? r.outcome));
   }
   return out;
 }
 
-const cost = (templates: readonly NodeTemplate[], counts: Counts) => templates.reduce((s, t) => s + (counts[t.name] ?? 0) * (t.hourlyPrice ?? 0), 0);
+const cost = (templates: readonly NodeTemplate[], counts: Counts) =>
+  templates.reduce((s, t) => s + (counts[t.name] ?? 0) * (t.hourlyPrice ?? 0), 0);
 
 export function nodesNeeded(
   items: readonly KubeObject[],
@@ -60,11 +79,13 @@ export function nodesNeeded(
   const unhostable: NodesNeededResult['unhostable'] = {};
   const fits = templates.map((t) => fitOnTemplateAlone(settled, pending, t));
   for (const key of pending) {
-    if (fits.every((f) => f.get(key) !== undefined)) unhostable[key] = Object.fromEntries(templates.map((t, i) => [t.name, fits[i].get(key)!]));
+    if (fits.every((f) => f.get(key) !== undefined))
+      unhostable[key] = Object.fromEntries(templates.map((t, i) => [t.name, fits[i].get(key)!]));
   }
   const goal = new Set(pending.filter((k) => !unhostable[k]));
   const base = settled.items;
-  const remainingOf = (counts: Counts) => [...pendingAfter(base, templates, counts, engine)].filter((k) => goal.has(k));
+  const remainingOf = (counts: Counts) =>
+    [...pendingAfter(base, templates, counts, engine)].filter((k) => goal.has(k));
 
   let counts: Counts = {};
   let remaining = [...goal];
@@ -77,10 +98,19 @@ export function nodesNeeded(
       const gained = remaining.length - left.length;
       if (gained <= 0) continue;
       const score = (t.hourlyPrice ?? 0) / gained;
-      if (!best || score < best.score || (score === best.score && gained > remaining.length - best.remaining.length)) best = { template: t, remaining: left, score };
+      if (
+        !best ||
+        score < best.score ||
+        (score === best.score && gained > remaining.length - best.remaining.length)
+      )
+        best = { template: t, remaining: left, score };
     }
     // No single node helps (e.g. pods needing two new nodes at once): add the cheapest template that hosts the most.
-    const pick = best ?? { template: [...templates].sort((a, b) => (a.hourlyPrice ?? 0) - (b.hourlyPrice ?? 0))[0], remaining, score: Infinity };
+    const pick = best ?? {
+      template: [...templates].sort((a, b) => (a.hourlyPrice ?? 0) - (b.hourlyPrice ?? 0))[0],
+      remaining,
+      score: Infinity,
+    };
     counts = { ...counts, [pick.template.name]: (counts[pick.template.name] ?? 0) + 1 };
     remaining = best ? pick.remaining : remainingOf(counts);
     total++;
@@ -98,5 +128,11 @@ export function nodesNeeded(
   }
   const add = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
   const stillPending = new Set(remainingOf(counts));
-  return { add, hourlyCost: cost(templates, add), scheduled: [...goal].filter((k) => !stillPending.has(k)).sort(), unhostable, limited };
+  return {
+    add,
+    hourlyCost: cost(templates, add),
+    scheduled: [...goal].filter((k) => !stillPending.has(k)).sort(),
+    unhostable,
+    limited,
+  };
 }

@@ -42,7 +42,11 @@ export interface ResilienceResult {
   critical: string[];
 }
 
-export function resilience(items: readonly KubeObject[], by: 'node' | 'zone' = 'node', engine: EngineOptions = {}): ResilienceResult {
+export function resilience(
+  items: readonly KubeObject[],
+  by: 'node' | 'zone' = 'node',
+  engine: EngineOptions = {},
+): ResilienceResult {
   const world = new World(items, engine);
   const nodes = world.nodes();
   const domains = new Map<string, string[]>();
@@ -62,7 +66,9 @@ export function resilience(items: readonly KubeObject[], by: 'node' | 'zone' = '
       nodes: lost,
       evictedPods: evicted.length,
       allRescheduled: evicted.every((p) => placed.get(podKeyOf(p))),
-      unschedulable: loss.results.filter((r) => !r.node).map((r) => ({ pod: r.pod, reason: r.message ?? r.error ?? r.outcome })),
+      unschedulable: loss.results
+        .filter((r) => !r.node)
+        .map((r) => ({ pod: r.pod, reason: r.message ?? r.error ?? r.outcome })),
       preempted,
       workloads: [],
     };
@@ -78,9 +84,18 @@ export function resilience(items: readonly KubeObject[], by: 'node' | 'zone' = '
     const preemptedSet = new Set(preempted);
     for (const [workload, pods] of [...affected].sort(([a], [b]) => a.localeCompare(b))) {
       const running = pods.filter((p) => p.spec?.nodeName);
-      const left = running.filter((p) => !lostSet.has(p.spec!.nodeName!) && !preemptedSet.has(podKeyOf(p))).length;
-      const after = left + pods.filter((p) => lostSet.has(p.spec?.nodeName ?? '') && placed.get(podKeyOf(p))).length;
-      const impact: WorkloadImpact = { workload, replicas: running.length, replicasLeft: left, replicasAfterRescheduling: after, losesAvailability: false };
+      const left = running.filter(
+        (p) => !lostSet.has(p.spec!.nodeName!) && !preemptedSet.has(podKeyOf(p)),
+      ).length;
+      const after =
+        left + pods.filter((p) => lostSet.has(p.spec?.nodeName ?? '') && placed.get(podKeyOf(p))).length;
+      const impact: WorkloadImpact = {
+        workload,
+        replicas: running.length,
+        replicasLeft: left,
+        replicasAfterRescheduling: after,
+        losesAvailability: false,
+      };
       const budget = budgetsFor(world, pods[0])[0];
       if (budget) {
         const status = budgetStatus(world, budget);
@@ -92,7 +107,8 @@ export function resilience(items: readonly KubeObject[], by: 'node' | 'zone' = '
       }
       result.workloads.push(impact);
     }
-    if (!result.allRescheduled || result.workloads.some((w) => w.losesAvailability)) out.critical.push(domain);
+    if (!result.allRescheduled || result.workloads.some((w) => w.losesAvailability))
+      out.critical.push(domain);
     out.domains.push(result);
   }
   return out;

@@ -36,11 +36,17 @@ export function outcomeOf(world: World): Omit<ScenarioOutcome, 'run'> {
     const reason = r?.message ?? r?.error ?? 'not attempted';
     groups.set(reason, [...(groups.get(reason) ?? []), key]);
   }
-  const unschedulable = [...groups].map(([reason, pods]) => ({ reason, pods })).sort((a, b) => b.pods.length - a.pods.length || a.reason.localeCompare(b.reason));
+  const unschedulable = [...groups]
+    .map(([reason, pods]) => ({ reason, pods }))
+    .sort((a, b) => b.pods.length - a.pods.length || a.reason.localeCompare(b.reason));
   return { placements, pending, unschedulable, utilization: utilization(world.nodes(), world.pods()) };
 }
 
-export function simulateScenario(items: readonly KubeObject[], scenario: Scenario | string | unknown, engine: EngineOptions = {}): ScenarioOutcome {
+export function simulateScenario(
+  items: readonly KubeObject[],
+  scenario: Scenario | string | unknown,
+  engine: EngineOptions = {},
+): ScenarioOutcome {
   const run = runScenario(items, scenario, engine);
   return { run, ...outcomeOf(run.world) };
 }

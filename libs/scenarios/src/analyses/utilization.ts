@@ -25,7 +25,11 @@ export interface UtilizationReport {
   stdDev: { cpu: number; memory: number; pods: number };
 }
 
-const use = (requested: number, allocatable: number): ResourceUse => ({ requested, allocatable, ratio: allocatable > 0 ? requested / allocatable : 0 });
+const use = (requested: number, allocatable: number): ResourceUse => ({
+  requested,
+  allocatable,
+  ratio: allocatable > 0 ? requested / allocatable : 0,
+});
 const add = (a: Utilization, b: Utilization): Utilization => ({
   cpu: use(a.cpu.requested + b.cpu.requested, a.cpu.allocatable + b.cpu.allocatable),
   memory: use(a.memory.requested + b.memory.requested, a.memory.allocatable + b.memory.allocatable),
@@ -48,13 +52,23 @@ export function nodeUtilization(node: Node, pods: readonly Pod[]): Utilization {
     cpu += r.get('cpu') ?? 0;
     memory += r.get('memory') ?? 0;
   }
-  return { cpu: use(cpu, alloc.get('cpu') ?? 0), memory: use(memory, alloc.get('memory') ?? 0), pods: use(pods.length, alloc.get('pods') ?? 0) };
+  return {
+    cpu: use(cpu, alloc.get('cpu') ?? 0),
+    memory: use(memory, alloc.get('memory') ?? 0),
+    pods: use(pods.length, alloc.get('pods') ?? 0),
+  };
 }
 
 export function utilization(nodes: readonly Node[], pods: readonly Pod[]): UtilizationReport {
   const byNode = new Map<string, Pod[]>();
-  for (const p of pods) if (p.spec?.nodeName) byNode.set(p.spec.nodeName, [...(byNode.get(p.spec.nodeName) ?? []), p]);
-  const report: UtilizationReport = { nodes: {}, zones: {}, cluster: empty(), stdDev: { cpu: 0, memory: 0, pods: 0 } };
+  for (const p of pods)
+    if (p.spec?.nodeName) byNode.set(p.spec.nodeName, [...(byNode.get(p.spec.nodeName) ?? []), p]);
+  const report: UtilizationReport = {
+    nodes: {},
+    zones: {},
+    cluster: empty(),
+    stdDev: { cpu: 0, memory: 0, pods: 0 },
+  };
   for (const n of nodes) {
     const name = n.metadata?.name ?? '';
     const u = nodeUtilization(n, byNode.get(name) ?? []);
@@ -64,6 +78,10 @@ export function utilization(nodes: readonly Node[], pods: readonly Pod[]): Utili
     report.cluster = add(report.cluster, u);
   }
   const all = Object.values(report.nodes);
-  report.stdDev = { cpu: stdDev(all.map((u) => u.cpu.ratio)), memory: stdDev(all.map((u) => u.memory.ratio)), pods: stdDev(all.map((u) => u.pods.ratio)) };
+  report.stdDev = {
+    cpu: stdDev(all.map((u) => u.cpu.ratio)),
+    memory: stdDev(all.map((u) => u.memory.ratio)),
+    pods: stdDev(all.map((u) => u.pods.ratio)),
+  };
   return report;
 }

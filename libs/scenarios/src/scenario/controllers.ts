@@ -51,7 +51,11 @@ export function podGone(
   const nodeGone = opts.nodeGone ?? false;
   world.noExecuteDeadlines.delete(key);
   const where = pod.spec?.nodeName ? `from ${pod.spec.nodeName}` : '';
-  changes.push({ type: how, object: key, detail: [where, opts.reason].filter(Boolean).join(': ') || undefined });
+  changes.push({
+    type: how,
+    object: key,
+    detail: [where, opts.reason].filter(Boolean).join(': ') || undefined,
+  });
   const owner = controllerOf(pod);
   if (isMirrorPod(pod) || (nodeGone && owner?.kind === 'DaemonSet')) {
     world.remove(pod);
@@ -80,12 +84,18 @@ export function podsOwnedBy(world: World, owner: KubeObject): Pod[] {
   const ns = namespaceOf(owner);
   return world
     .pods()
-    .filter((p) => namespaceOf(p) === ns && controllerOf(p)?.kind === owner.kind && controllerOf(p)?.name === owner.metadata?.name);
+    .filter(
+      (p) =>
+        namespaceOf(p) === ns &&
+        controllerOf(p)?.kind === owner.kind &&
+        controllerOf(p)?.name === owner.metadata?.name,
+    );
 }
 
 function newPod(world: World, owner: WorkloadObject, name: string): Pod {
   const template = owner.spec?.template;
-  if (!template?.spec) throw new Error(`${owner.kind} "${owner.metadata?.name}" has no spec.template.spec to create pods from`);
+  if (!template?.spec)
+    throw new Error(`${owner.kind} "${owner.metadata?.name}" has no spec.template.spec to create pods from`);
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -93,9 +103,18 @@ function newPod(world: World, owner: WorkloadObject, name: string): Pod {
       ...template.metadata,
       name,
       namespace: namespaceOf(owner),
-      creationTimestamp: new Date(Date.parse('2030-01-01T00:00:00Z') + world.clock * 1000).toISOString().replace('.000Z', 'Z'),
+      creationTimestamp: new Date(Date.parse('2030-01-01T00:00:00Z') + world.clock * 1000)
+        .toISOString()
+        .replace('.000Z', 'Z'),
       ownerReferences: [
-        { apiVersion: owner.apiVersion ?? 'apps/v1', kind: owner.kind, name: owner.metadata?.name ?? '', uid: owner.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: owner.apiVersion ?? 'apps/v1',
+          kind: owner.kind,
+          name: owner.metadata?.name ?? '',
+          uid: owner.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
     spec: structuredClone(template.spec),
@@ -108,7 +127,8 @@ const ordinalOf = (p: Pod): number => Number(/-(\d+)$/.exec(p.metadata?.name ?? 
 /** Upstream's scale-down preference, simplified: unscheduled first, then crowded nodes, then newest. */
 function scaleDownOrder(pods: Pod[]): Pod[] {
   const perNode = new Map<string, number>();
-  for (const p of pods) if (p.spec?.nodeName) perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
+  for (const p of pods)
+    if (p.spec?.nodeName) perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
   return [...pods].sort((a, b) => {
     const ua = a.spec?.nodeName ? 1 : 0;
     const ub = b.spec?.nodeName ? 1 : 0;
@@ -138,15 +158,26 @@ export function reconcileReplicas(world: World, owner: WorkloadObject, changes: 
       taken.add(`${ns}/${podName}`);
       const pod = newPod(world, owner, podName);
       world.add(pod);
-      changes.push({ type: 'podCreated', object: podKeyOf(pod), detail: `by ${owner.kind}/${name}, pending` });
+      changes.push({
+        type: 'podCreated',
+        object: podKeyOf(pod),
+        detail: `by ${owner.kind}/${name}, pending`,
+      });
       created++;
     }
   } else if (pods.length > want) {
-    const order = owner.kind === 'StatefulSet' ? [...pods].sort((a, b) => ordinalOf(b) - ordinalOf(a)) : scaleDownOrder(pods);
+    const order =
+      owner.kind === 'StatefulSet'
+        ? [...pods].sort((a, b) => ordinalOf(b) - ordinalOf(a))
+        : scaleDownOrder(pods);
     for (const pod of order.slice(0, pods.length - want)) {
       world.remove(pod);
       world.noExecuteDeadlines.delete(podKeyOf(pod));
-      changes.push({ type: 'podDeleted', object: podKeyOf(pod), detail: `scale down of ${owner.kind}/${name}` });
+      changes.push({
+        type: 'podDeleted',
+        object: podKeyOf(pod),
+        detail: `scale down of ${owner.kind}/${name}`,
+      });
     }
   }
 }

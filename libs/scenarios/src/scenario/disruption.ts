@@ -3,12 +3,20 @@
  * scenario's current state the way the disruption controller would: healthy pods are bound to a
  * Ready node; expected pods come from the controllers' scale when the budget needs it.
  */
-import { namespaceOf, LabelSelector, Node, Pod, PodDisruptionBudget, selectorFromLabelSelector } from '@schedlab/k8s';
+import {
+  namespaceOf,
+  LabelSelector,
+  Node,
+  Pod,
+  PodDisruptionBudget,
+  selectorFromLabelSelector,
+} from '@schedlab/k8s';
 import { controllerOf } from './controllers';
 import { World } from './world';
 
 export const PDB_VIOLATION_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
-export const MULTIPLE_PDBS_MESSAGE = 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
+export const MULTIPLE_PDBS_MESSAGE =
+  'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
 
 export interface BudgetStatus {
   name: string;
@@ -42,18 +50,26 @@ export function budgetsFor(world: World, pod: Pod): PodDisruptionBudget[] {
   return world.ofKind<PodDisruptionBudget>('PodDisruptionBudget').filter((pdb) => {
     if (namespaceOf(pdb) !== ns) return false;
     // policy/v1: an empty selector selects every pod of the namespace.
-    return selectorFromLabelSelector((pdb.spec?.selector ?? {}) as LabelSelector).matches(pod.metadata?.labels);
+    return selectorFromLabelSelector((pdb.spec?.selector ?? {}) as LabelSelector).matches(
+      pod.metadata?.labels,
+    );
   });
 }
 
 function controllerScale(world: World, ns: string, kind: string, name: string): number | undefined {
-  const owner = world.items.find((i) => i.kind === kind && i.metadata?.name === name && namespaceOf(i) === ns) as
-    | { spec?: { replicas?: number }; metadata?: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] } }
+  const owner = world.items.find(
+    (i) => i.kind === kind && i.metadata?.name === name && namespaceOf(i) === ns,
+  ) as
+    | {
+        spec?: { replicas?: number };
+        metadata?: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
+      }
     | undefined;
   if (!owner) return undefined;
   // A Deployment's ReplicaSet is scaled by the Deployment.
   const parent = owner.metadata?.ownerReferences?.find((o) => o.controller);
-  if (kind === 'ReplicaSet' && parent?.kind === 'Deployment') return controllerScale(world, ns, 'Deployment', parent.name) ?? owner.spec?.replicas ?? 1;
+  if (kind === 'ReplicaSet' && parent?.kind === 'Deployment')
+    return controllerScale(world, ns, 'Deployment', parent.name) ?? owner.spec?.replicas ?? 1;
   return owner.spec?.replicas ?? 1;
 }
 
@@ -62,7 +78,9 @@ export function budgetStatus(world: World, pdb: PodDisruptionBudget): BudgetStat
   const selector = selectorFromLabelSelector((pdb.spec?.selector ?? {}) as LabelSelector);
   const pods = world.pods().filter((p) => namespaceOf(p) === ns && selector.matches(p.metadata?.labels));
   const nodes = new Map(world.nodes().map((n) => [n.metadata?.name ?? '', n]));
-  const currentHealthy = pods.filter((p) => p.spec?.nodeName && nodeIsReady(nodes.get(p.spec.nodeName))).length;
+  const currentHealthy = pods.filter(
+    (p) => p.spec?.nodeName && nodeIsReady(nodes.get(p.spec.nodeName)),
+  ).length;
   const controllerCount = (): number => {
     const seen = new Set<string>();
     let total = 0;
@@ -75,7 +93,9 @@ export function budgetStatus(world: World, pdb: PodDisruptionBudget): BudgetStat
       const id = `${c.kind}/${c.name}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      total += controllerScale(world, ns, c.kind, c.name) ?? pods.filter((q) => controllerOf(q)?.name === c.name).length;
+      total +=
+        controllerScale(world, ns, c.kind, c.name) ??
+        pods.filter((q) => controllerOf(q)?.name === c.name).length;
     }
     return total;
   };
@@ -86,19 +106,33 @@ export function budgetStatus(world: World, pdb: PodDisruptionBudget): BudgetStat
   let desiredHealthy: number;
   if (maxUnavailable !== undefined) {
     expectedPods = controllerCount();
-    desiredHealthy = Math.max(0, expectedPods - scaled(maxUnavailable, expectedPods, `PodDisruptionBudget ${ns}/${name}: spec.maxUnavailable`));
+    desiredHealthy = Math.max(
+      0,
+      expectedPods -
+        scaled(maxUnavailable, expectedPods, `PodDisruptionBudget ${ns}/${name}: spec.maxUnavailable`),
+    );
   } else if (minAvailable !== undefined && typeof minAvailable === 'number') {
     expectedPods = pods.length;
     desiredHealthy = minAvailable;
   } else if (minAvailable !== undefined) {
     expectedPods = controllerCount();
-    desiredHealthy = scaled(minAvailable, expectedPods, `PodDisruptionBudget ${ns}/${name}: spec.minAvailable`);
+    desiredHealthy = scaled(
+      minAvailable,
+      expectedPods,
+      `PodDisruptionBudget ${ns}/${name}: spec.minAvailable`,
+    );
   } else {
     // Neither set: the budget asks for nothing.
     expectedPods = pods.length;
     desiredHealthy = 0;
   }
-  return { name, expectedPods, currentHealthy, desiredHealthy, disruptionsAllowed: Math.max(0, currentHealthy - desiredHealthy) };
+  return {
+    name,
+    expectedPods,
+    currentHealthy,
+    desiredHealthy,
+    disruptionsAllowed: Math.max(0, currentHealthy - desiredHealthy),
+  };
 }
 
 export type EvictionVerdict = { allowed: true } | { allowed: false; message: string; cause?: string };

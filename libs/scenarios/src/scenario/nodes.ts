@@ -1,5 +1,15 @@
 /** Addressing nodes (names, kubectl-style label selectors) and making new ones. */
-import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE, Node, Requirement, RequirementOperator, Selector, Taint, requirementErrors, selectorFromRequirements } from '@schedlab/k8s';
+import {
+  LABEL_HOSTNAME,
+  LABEL_TOPOLOGY_ZONE,
+  Node,
+  Requirement,
+  RequirementOperator,
+  Selector,
+  Taint,
+  requirementErrors,
+  selectorFromRequirements,
+} from '@schedlab/k8s';
 import type { NodeSelection, NodeTemplate, StepArgs } from './schema';
 import { World, nodeNameOf } from './world';
 
@@ -40,7 +50,10 @@ export function parseLabelSelector(text: string, field = 'selector'): Selector {
     if ((m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part))) {
       key = m[1];
       op = m[2] as RequirementOperator;
-      values = m[3].split(',').map((v) => v.trim()).filter((v) => v !== '');
+      values = m[3]
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
     } else if ((m = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(part))) {
       key = m[1];
       op = m[2] === '!=' ? 'notin' : '=';
@@ -72,7 +85,8 @@ export function selectNodes(world: World, selection: NodeSelection, field = 'nod
   let picked = all;
   if (names) {
     const byName = new Map(all.map((n) => [nodeNameOf(n), n]));
-    for (const n of names) if (!byName.has(n)) throw new StepError(field, `node "${n}" is not in the cluster`);
+    for (const n of names)
+      if (!byName.has(n)) throw new StepError(field, `node "${n}" is not in the cluster`);
     picked = picked.filter((n) => names.includes(nodeNameOf(n)));
   }
   if (selectorText !== undefined) {
@@ -83,9 +97,11 @@ export function selectNodes(world: World, selection: NodeSelection, field = 'nod
   return picked;
 }
 
-
 /** A fresh node of a template: labels (with hostname), taints, allocatable = capacity. */
-export function nodeFromTemplate(name: string, template: Pick<NodeTemplate, 'labels' | 'taints' | 'allocatable'>): Node {
+export function nodeFromTemplate(
+  name: string,
+  template: Pick<NodeTemplate, 'labels' | 'taints' | 'allocatable'>,
+): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -102,7 +118,11 @@ export function nodeFromTemplate(name: string, template: Pick<NodeTemplate, 'lab
 /** A new node like an existing one: same labels (own hostname), taints, capacity; no images, schedulable. */
 export function cloneNode(source: Node, name: string): Node {
   const node = structuredClone(source);
-  node.metadata = { name, labels: { ...source.metadata?.labels, [LABEL_HOSTNAME]: name }, annotations: source.metadata?.annotations };
+  node.metadata = {
+    name,
+    labels: { ...source.metadata?.labels, [LABEL_HOSTNAME]: name },
+    annotations: source.metadata?.annotations,
+  };
   if (node.spec) {
     delete node.spec.unschedulable;
     delete node.spec.providerID;
@@ -124,9 +144,14 @@ export function freshNodeNames(world: World, prefix: string, count: number): str
   return out;
 }
 
-export function buildAddedNodes(world: World, args: StepArgs['addNodes'], templates: readonly NodeTemplate[]): Node[] {
+export function buildAddedNodes(
+  world: World,
+  args: StepArgs['addNodes'],
+  templates: readonly NodeTemplate[],
+): Node[] {
   let base: (name: string) => Node;
-  if (args.template !== undefined && args.cloneOf !== undefined) throw new StepError('template', 'give either template or cloneOf, not both');
+  if (args.template !== undefined && args.cloneOf !== undefined)
+    throw new StepError('template', 'give either template or cloneOf, not both');
   if (args.template !== undefined) {
     const t = templates.find((x) => x.name === args.template);
     if (!t) throw new StepError('template', `no node template "${args.template}" in nodeTemplates`);
@@ -146,7 +171,8 @@ export function buildAddedNodes(world: World, args: StepArgs['addNodes'], templa
     const labels = { ...node.metadata!.labels, ...args.labels };
     if (args.zone !== undefined) labels[LABEL_TOPOLOGY_ZONE] = args.zone;
     node.metadata!.labels = labels;
-    if (args.taints) node.spec = { ...node.spec, taints: [...(node.spec?.taints ?? []), ...(args.taints as Taint[])] };
+    if (args.taints)
+      node.spec = { ...node.spec, taints: [...(node.spec?.taints ?? []), ...(args.taints as Taint[])] };
     if (args.allocatable && (args.template !== undefined || args.cloneOf !== undefined)) {
       (node as { status: Node['status'] }).status = {
         ...node.status,

@@ -29,7 +29,8 @@ function check<T>(schema: z.ZodType<T>, value: unknown, prefix: string, stepInde
   throw new ScenarioError(formatPath(prefix, issue.path), issue.message, stepIndex);
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function parseScenario(input: string | unknown): Scenario {
   let raw: unknown = input;
@@ -42,19 +43,25 @@ export function parseScenario(input: string | unknown): Scenario {
   }
   if (!isRecord(raw)) throw new ScenarioError('', 'a scenario must be an object with a "steps" list');
   for (const key of Object.keys(raw)) {
-    if (!['name', 'description', 'nodeTemplates', 'steps'].includes(key)) throw new ScenarioError(key, 'unknown field');
+    if (!['name', 'description', 'nodeTemplates', 'steps'].includes(key))
+      throw new ScenarioError(key, 'unknown field');
   }
-  if (raw.name !== undefined && typeof raw.name !== 'string') throw new ScenarioError('name', 'must be a string');
-  if (raw.description !== undefined && typeof raw.description !== 'string') throw new ScenarioError('description', 'must be a string');
+  if (raw.name !== undefined && typeof raw.name !== 'string')
+    throw new ScenarioError('name', 'must be a string');
+  if (raw.description !== undefined && typeof raw.description !== 'string')
+    throw new ScenarioError('description', 'must be a string');
   const scenario: Scenario = { steps: [] };
   if (raw.name !== undefined) scenario.name = raw.name as string;
   if (raw.description !== undefined) scenario.description = raw.description as string;
   if (raw.nodeTemplates !== undefined) {
     if (!Array.isArray(raw.nodeTemplates)) throw new ScenarioError('nodeTemplates', 'must be a list');
-    scenario.nodeTemplates = raw.nodeTemplates.map((t, i) => check(nodeTemplateSchema, t, `nodeTemplates[${i}]`));
+    scenario.nodeTemplates = raw.nodeTemplates.map((t, i) =>
+      check(nodeTemplateSchema, t, `nodeTemplates[${i}]`),
+    );
     const seen = new Set<string>();
     scenario.nodeTemplates.forEach((t, i) => {
-      if (seen.has(t.name)) throw new ScenarioError(`nodeTemplates[${i}].name`, `duplicate template "${t.name}"`);
+      if (seen.has(t.name))
+        throw new ScenarioError(`nodeTemplates[${i}].name`, `duplicate template "${t.name}"`);
       seen.add(t.name);
     });
   }
@@ -64,7 +71,11 @@ export function parseScenario(input: string | unknown): Scenario {
     if (!isRecord(step)) throw new ScenarioError(where, 'a step must be an object with one operation key', i);
     const keys = Object.keys(step);
     if (keys.length !== 1) {
-      throw new ScenarioError(where, `a step has exactly one operation key, got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`, i);
+      throw new ScenarioError(
+        where,
+        `a step has exactly one operation key, got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
+        i,
+      );
     }
     const kind = keys[0];
     if (!(STEP_KINDS as string[]).includes(kind)) {

@@ -33,16 +33,21 @@ const MAX_SETTLE_ROUNDS = 20;
 function settle(world: World, changes: Change[], scheduling: PodSchedulingResult[]): void {
   for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
     runTaintManager(world, changes);
-    const results = world.schedulePending((victim) => podGone(world, victim, 'podDeleted', changes, { reason: 'preempted' }));
+    const results = world.schedulePending((victim) =>
+      podGone(world, victim, 'podDeleted', changes, { reason: 'preempted' }),
+    );
     scheduling.push(...results);
     for (const r of results) {
       if (r.node) changes.push({ type: 'podScheduled', object: r.pod, detail: r.node });
-      for (const v of r.victims ?? []) changes.push({ type: 'podPreempted', object: v, detail: `by ${r.pod}` });
+      for (const v of r.victims ?? [])
+        changes.push({ type: 'podPreempted', object: v, detail: `by ${r.pod}` });
     }
     // Another round only if something was bound or preempted (a freed or newly tainted node).
     const bound = results.some((r) => r.node);
     if (!bound || world.pendingPods().length === 0) {
-      for (const r of results) if (!r.node && !world.pod(r.pod)?.spec?.nodeName) changes.push({ type: 'podUnschedulable', object: r.pod, detail: r.message ?? r.error });
+      for (const r of results)
+        if (!r.node && !world.pod(r.pod)?.spec?.nodeName)
+          changes.push({ type: 'podUnschedulable', object: r.pod, detail: r.message ?? r.error });
       break;
     }
   }
@@ -53,7 +58,12 @@ export interface RunOptions {
   scheduleInitialPending?: boolean;
 }
 
-export function runScenario(items: readonly KubeObject[], scenarioInput: Scenario | string | unknown, engine: EngineOptions = {}, opts: RunOptions = {}): ScenarioRun {
+export function runScenario(
+  items: readonly KubeObject[],
+  scenarioInput: Scenario | string | unknown,
+  engine: EngineOptions = {},
+  opts: RunOptions = {},
+): ScenarioRun {
   const scenario = parseScenario(scenarioInput);
   const world = new World(items, engine);
   const initialChanges: Change[] = [];
@@ -70,9 +80,13 @@ export function runScenario(items: readonly KubeObject[], scenarioInput: Scenari
       settle: () => settle(world, record.changes, record.scheduling),
     };
     try {
-      (OPERATIONS[operation] as (args: unknown, c: OperationContext) => void)((step as Record<string, unknown>)[operation], ctx);
+      (OPERATIONS[operation] as (args: unknown, c: OperationContext) => void)(
+        (step as Record<string, unknown>)[operation],
+        ctx,
+      );
     } catch (e) {
-      if (e instanceof StepError) throw new ScenarioError(`steps[${index}].${operation}.${e.field}`, e.detail, index);
+      if (e instanceof StepError)
+        throw new ScenarioError(`steps[${index}].${operation}.${e.field}`, e.detail, index);
       throw new ScenarioError(`steps[${index}].${operation}`, (e as Error).message, index);
     }
     ctx.settle();

@@ -16,8 +16,14 @@ describe('scenario JSON Schema', () => {
   it('parses YAML scenarios and names the bad field', () => {
     const s = parseScenario('steps:\n  - cordon: {nodes: [a]}\n  - advanceTime: {seconds: 60}\n');
     expect(s.steps).toEqual([{ cordon: { nodes: ['a'] } }, { advanceTime: { seconds: 60 } }]);
-    expect(() => parseScenario('steps:\n  - advanceTime: {seconds: -1}\n')).toThrow(/^steps\[0\]\.advanceTime\.seconds: /);
-    expect(() => parseScenario('steps:\n  - {cordon: {nodes: [a]}, drain: {nodes: [a]}}\n')).toThrow('steps[0]: a step has exactly one operation key, got "cordon", "drain"');
-    expect(() => parseScenario({ steps: [{ taint: { nodes: ['a'], taints: [{ key: 'k', effect: 'Never' }] } }] })).toThrow(/^steps\[0\]\.taint\.taints\[0\]\.effect: /);
+    expect(() => parseScenario('steps:\n  - advanceTime: {seconds: -1}\n')).toThrow(
+      /^steps\[0\]\.advanceTime\.seconds: /,
+    );
+    expect(() => parseScenario('steps:\n  - {cordon: {nodes: [a]}, drain: {nodes: [a]}}\n')).toThrow(
+      'steps[0]: a step has exactly one operation key, got "cordon", "drain"',
+    );
+    expect(() =>
+      parseScenario({ steps: [{ taint: { nodes: ['a'], taints: [{ key: 'k', effect: 'Never' }] } }] }),
+    ).toThrow(/^steps\[0\]\.taint\.taints\[0\]\.effect: /);
   });
 });

@@ -20,7 +20,10 @@ export const nodeSelectionSchema = z.union([
   z.array(z.string().min(1)).min(1),
   z.strictObject({
     names: z.array(z.string().min(1)).optional(),
-    selector: z.string().optional().describe('Label selector in kubectl syntax: k=v, k!=v, k, !k, k in (a,b), k notin (a,b)'),
+    selector: z
+      .string()
+      .optional()
+      .describe('Label selector in kubectl syntax: k=v, k!=v, k, !k, k in (a,b), k notin (a,b)'),
   }),
 ]);
 
@@ -61,7 +64,14 @@ const taint = z.strictObject({ nodes: nodeSelectionSchema, taints: z.array(taint
 const untaint = z.strictObject({
   nodes: nodeSelectionSchema,
   /** Taints to remove by key, optionally restricted to an effect. */
-  taints: z.array(z.strictObject({ key: z.string().min(1), effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional() })).min(1),
+  taints: z
+    .array(
+      z.strictObject({
+        key: z.string().min(1),
+        effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(),
+      }),
+    )
+    .min(1),
 });
 const label = z.strictObject({ nodes: nodeSelectionSchema, labels });
 const unlabel = z.strictObject({ nodes: nodeSelectionSchema, keys: z.array(z.string().min(1)).min(1) });
@@ -124,7 +134,11 @@ export type StepKind = keyof typeof STEP_SCHEMAS;
 export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];
 
 export const stepSchema = z.union(
-  STEP_KINDS.map((k) => z.strictObject({ [k]: STEP_SCHEMAS[k] } as Record<string, z.ZodType>)) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]],
+  STEP_KINDS.map((k) => z.strictObject({ [k]: STEP_SCHEMAS[k] } as Record<string, z.ZodType>)) as unknown as [
+    z.ZodType,
+    z.ZodType,
+    ...z.ZodType[],
+  ],
 );
 
 export const scenarioSchema = z.strictObject({

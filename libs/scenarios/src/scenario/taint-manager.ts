@@ -20,7 +20,12 @@ export function admittedTolerations(pod: Pod): Toleration[] {
   for (const key of [TAINT_NOT_READY, TAINT_UNREACHABLE]) {
     const probe: Taint = { key, effect: 'NoExecute' };
     if (!own.some((t) => tolerationToleratesTaint(t, probe))) {
-      out.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
+      out.push({
+        key,
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: DEFAULT_TOLERATION_SECONDS,
+      });
     }
   }
   return out;
@@ -62,11 +67,13 @@ export function runTaintManager(world: World, changes: Change[]): boolean {
     const deadline = world.noExecuteDeadlines.get(key) ?? world.clock + seconds;
     world.noExecuteDeadlines.set(key, deadline);
     if (deadline <= world.clock) {
-      const reason = seconds === 0 ? 'NoExecute taint not tolerated' : `NoExecute taint tolerated for ${seconds}s`;
+      const reason =
+        seconds === 0 ? 'NoExecute taint not tolerated' : `NoExecute taint tolerated for ${seconds}s`;
       podGone(world, pod, 'podEvicted', changes, { reason });
       evicted = true;
     }
   }
-  for (const key of [...world.noExecuteDeadlines.keys()]) if (!seen.has(key)) world.noExecuteDeadlines.delete(key);
+  for (const key of [...world.noExecuteDeadlines.keys()])
+    if (!seen.has(key)) world.noExecuteDeadlines.delete(key);
   return evicted;
 }

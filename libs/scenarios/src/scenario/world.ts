@@ -40,7 +40,6 @@ export interface Change {
   detail?: string;
 }
 
-
 export const nodeNameOf = (n: { metadata?: { name?: string } }): string => n.metadata?.name ?? '';
 
 export class World {
@@ -140,7 +139,12 @@ export class World {
       }
       if (r.node) {
         const current = this.pod(r.pod);
-        if (current) this.replace(current, { ...current, spec: { ...current.spec!, nodeName: r.node }, status: { ...current.status, phase: 'Running' } });
+        if (current)
+          this.replace(current, {
+            ...current,
+            spec: { ...current.spec!, nodeName: r.node },
+            status: { ...current.status, phase: 'Running' },
+          });
       }
     }
     return results;

@@ -40,7 +40,11 @@ function replay(file: string, slow: boolean) {
   };
   const cluster = buildClusterState(golden.input.items as KubeObject[]);
   const setup = setupEngine(options);
-  const sim = createSimulator(cluster, slow ? { ...setup, registry: withoutFastPaths(setup.registry) } : setup, options);
+  const sim = createSimulator(
+    cluster,
+    slow ? { ...setup, registry: withoutFastPaths(setup.registry) } : setup,
+    options,
+  );
   return schedulePending(sim, cluster.pendingPods);
 }
 

@@ -33,13 +33,15 @@ export interface RecordedAttempt {
 }
 
 export type FastForwardOutcome =
-  | { result: PodSchedulingResult; unavailable?: undefined }
-  | { result?: undefined; unavailable: string };
+  { result: PodSchedulingResult; unavailable?: undefined } | { result?: undefined; unavailable: string };
 
 /** Whether binding the pod may write cluster objects (PVs, PVCs, claims) the records do not hold. */
 export function bindingWritesObjects(pod: Pod): boolean {
   const spec = pod.spec as
-    | (Pod['spec'] & { resourceClaims?: unknown[]; volumes?: { persistentVolumeClaim?: unknown; ephemeral?: unknown }[] })
+    | (Pod['spec'] & {
+        resourceClaims?: unknown[];
+        volumes?: { persistentVolumeClaim?: unknown; ephemeral?: unknown }[];
+      })
     | undefined;
   if ((spec?.resourceClaims?.length ?? 0) > 0) return true;
   return (spec?.volumes ?? []).some((v) => v.persistentVolumeClaim != null || v.ephemeral != null);
@@ -90,7 +92,8 @@ export class FastForwardRun {
   explain(recorded: readonly RecordedAttempt[], target: string, cursor: ReplayCursor): FastForwardOutcome {
     const at = this.position.get(target) ?? -1;
     if (at < 0) return { unavailable: `pod ${target} is not pending in the snapshot` };
-    if (recorded.length < at) return { unavailable: 'the run records fewer attempts than pods before the target' };
+    if (recorded.length < at)
+      return { unavailable: 'the run records fewer attempts than pods before the target' };
     const { cluster, ordered, keys } = this;
     const sim = createSimulator(cluster, this.setup, {
       ...this.options,
@@ -109,7 +112,8 @@ export class FastForwardRun {
         return { unavailable: `recorded attempt ${k} is ${attempt.pod}, the queue has ${key} there` };
       }
       if (attempt.node === null && !attempt.nominatedNode) continue; // no effect on the cluster
-      if (bindingWritesObjects(pod)) return { unavailable: `${key} mounts claims: binding it writes objects` };
+      if (bindingWritesObjects(pod))
+        return { unavailable: `${key} mounts claims: binding it writes objects` };
       let current = pod;
       if (attempt.nominatedNode) {
         for (const victim of attempt.victims ?? []) {
@@ -118,7 +122,9 @@ export class FastForwardRun {
           running.delete(victim);
         }
         if (!sim.snapshot.get(attempt.nominatedNode)) {
-          return { unavailable: `${key} is nominated to ${attempt.nominatedNode}, not a node of the snapshot` };
+          return {
+            unavailable: `${key} is nominated to ${attempt.nominatedNode}, not a node of the snapshot`,
+          };
         }
         current = sim.nominate(current, attempt.nominatedNode);
       } else if ((attempt.victims?.length ?? 0) > 0) {
@@ -131,7 +137,11 @@ export class FastForwardRun {
         const nominated = attempt.nominatedNode ?? null;
         let made = this.bound.get(k);
         if (made === undefined || made.node !== attempt.node || made.nominated !== nominated) {
-          made = { node: attempt.node, nominated, info: new PodInfo(sim.assumedPod(current, attempt.node, k)) };
+          made = {
+            node: attempt.node,
+            nominated,
+            info: new PodInfo(sim.assumedPod(current, attempt.node, k)),
+          };
           this.bound.set(k, made);
         }
         sim.snapshot.addPod(made.info, attempt.node);

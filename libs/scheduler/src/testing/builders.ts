@@ -22,7 +22,12 @@ export function makePod(p: PodSpecLite): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: p.name, namespace: p.namespace ?? 'default', uid: p.uid ?? `uid-${p.name}`, labels: p.labels },
+    metadata: {
+      name: p.name,
+      namespace: p.namespace ?? 'default',
+      uid: p.uid ?? `uid-${p.name}`,
+      labels: p.labels,
+    },
     spec: {
       containers,
       ...(p.nodeName ? { nodeName: p.nodeName } : {}),

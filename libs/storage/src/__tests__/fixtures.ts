@@ -8,8 +8,19 @@ export function node(name: string, zone: string, extraLabels: Record<string, str
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': zone, [EBS_ZONE_KEY]: zone, ...extraLabels } },
-    status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' }, capacity: { cpu: '4', memory: '16Gi', pods: '110' } },
+    metadata: {
+      name,
+      labels: {
+        'kubernetes.io/hostname': name,
+        'topology.kubernetes.io/zone': zone,
+        [EBS_ZONE_KEY]: zone,
+        ...extraLabels,
+      },
+    },
+    status: {
+      allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
+      capacity: { cpu: '4', memory: '16Gi', pods: '110' },
+    },
   } as KubeObject;
 }
 
@@ -23,10 +34,26 @@ export function csiNode(name: string): KubeObject {
 }
 
 export function storageClass(name: string, extra: Record<string, unknown> = {}): KubeObject {
-  return { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner: EBS, ...extra } as KubeObject;
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name },
+    provisioner: EBS,
+    ...extra,
+  } as KubeObject;
 }
 
-export function claim(name: string, size: string, extra: { storageClassName?: string; namespace?: string; volumeName?: string; accessModes?: string[]; selector?: unknown } = {}): KubeObject {
+export function claim(
+  name: string,
+  size: string,
+  extra: {
+    storageClassName?: string;
+    namespace?: string;
+    volumeName?: string;
+    accessModes?: string[];
+    selector?: unknown;
+  } = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -42,18 +69,32 @@ export function claim(name: string, size: string, extra: { storageClassName?: st
 }
 
 export function volume(name: string, size: string, extra: Record<string, unknown> = {}): KubeObject {
-  const { spec, labels, ...rest } = extra as { spec?: Record<string, unknown>; labels?: Record<string, string> };
+  const { spec, labels, ...rest } = extra as {
+    spec?: Record<string, unknown>;
+    labels?: Record<string, string>;
+  };
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
     metadata: { name, ...(labels ? { labels } : {}) },
-    spec: { capacity: { storage: size }, accessModes: ['ReadWriteOnce'], storageClassName: '', persistentVolumeReclaimPolicy: 'Retain', hostPath: { path: `/data/${name}` }, ...spec },
+    spec: {
+      capacity: { storage: size },
+      accessModes: ['ReadWriteOnce'],
+      storageClassName: '',
+      persistentVolumeReclaimPolicy: 'Retain',
+      hostPath: { path: `/data/${name}` },
+      ...spec,
+    },
     status: { phase: 'Available' },
     ...rest,
   } as KubeObject;
 }
 
-export function podWithClaim(name: string, claimName: string, extraSpec: Record<string, unknown> = {}): KubeObject {
+export function podWithClaim(
+  name: string,
+  claimName: string,
+  extraSpec: Record<string, unknown> = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -66,4 +107,9 @@ export function podWithClaim(name: string, claimName: string, extraSpec: Record<
   } as KubeObject;
 }
 
-export const twoZones = (): KubeObject[] => [node('node-a', 'a'), node('node-b', 'b'), csiNode('node-a'), csiNode('node-b')];
+export const twoZones = (): KubeObject[] => [
+  node('node-a', 'a'),
+  node('node-b', 'b'),
+  csiNode('node-a'),
+  csiNode('node-b'),
+];

@@ -7,7 +7,11 @@ import { claim, podWithClaim, storageClass, twoZones } from './fixtures';
  * chosen without regard to the pod, and the pod can only run in the other zone.
  */
 describe('Immediate binding provisions without regard to pods', () => {
-  const items = () => [...twoZones(), storageClass('gp2', { volumeBindingMode: 'Immediate' }), claim('data', '10Gi', { storageClassName: 'gp2' })];
+  const items = () => [
+    ...twoZones(),
+    storageClass('gp2', { volumeBindingMode: 'Immediate' }),
+    claim('data', '10Gi', { storageClassName: 'gp2' }),
+  ];
 
   function zoneFor(seed: number): string {
     const state = StorageState.fromItems(items(), { seed });
@@ -37,7 +41,13 @@ describe('Immediate binding provisions without regard to pods', () => {
       'ProvisioningSucceeded',
     ]);
 
-    const result = simulate([...state.items(), podWithClaim('web', 'data', { nodeSelector: { 'topology.kubernetes.io/zone': 'b' } })], { seed });
+    const result = simulate(
+      [
+        ...state.items(),
+        podWithClaim('web', 'data', { nodeSelector: { 'topology.kubernetes.io/zone': 'b' } }),
+      ],
+      { seed },
+    );
     const web = result.results.find((r) => r.pod === 'default/web')!;
     expect(web.node).toBeNull();
     // Worded so from 1.33 (before: "node(s) had volume node affinity conflict").
@@ -47,18 +57,32 @@ describe('Immediate binding provisions without regard to pods', () => {
   });
 
   it('WaitForFirstConsumer avoids it: the volume follows the pod to zone b', () => {
-    const wffc = [...twoZones(), storageClass('gp3', { volumeBindingMode: 'WaitForFirstConsumer' }), claim('data', '10Gi', { storageClassName: 'gp3' })];
+    const wffc = [
+      ...twoZones(),
+      storageClass('gp3', { volumeBindingMode: 'WaitForFirstConsumer' }),
+      claim('data', '10Gi', { storageClassName: 'gp3' }),
+    ];
     const state = StorageState.fromItems(wffc);
-    expect(state.cluster.objects.persistentVolumeClaims.get('default', 'data')!.status?.phase).toBe('Pending');
+    expect(state.cluster.objects.persistentVolumeClaims.get('default', 'data')!.status?.phase).toBe(
+      'Pending',
+    );
     expect(state.eventsFor('PersistentVolumeClaim', 'default/data')).toEqual([
-      expect.objectContaining({ type: 'Normal', reason: 'WaitForFirstConsumer', message: 'waiting for first consumer to be created before binding' }),
+      expect.objectContaining({
+        type: 'Normal',
+        reason: 'WaitForFirstConsumer',
+        message: 'waiting for first consumer to be created before binding',
+      }),
     ]);
-    state.createPod(podWithClaim('web', 'data', { nodeSelector: { 'topology.kubernetes.io/zone': 'b' } }) as never);
+    state.createPod(
+      podWithClaim('web', 'data', { nodeSelector: { 'topology.kubernetes.io/zone': 'b' } }) as never,
+    );
     const step = state.schedule();
     expect(step.scheduling!.results[0].node).toBe('node-b');
     const pvc = state.cluster.objects.persistentVolumeClaims.get('default', 'data')!;
     expect(pvc.status?.phase).toBe('Bound');
-    expect(zoneOfVolume(state.cluster.objects.persistentVolumes.get(pvc.spec!.volumeName!)!, state.nodes)).toBe('b');
+    expect(
+      zoneOfVolume(state.cluster.objects.persistentVolumes.get(pvc.spec!.volumeName!)!, state.nodes),
+    ).toBe('b');
   });
 
   it('allowedTopologies restricts the zones Immediate provisioning may choose', () => {
@@ -66,13 +90,19 @@ describe('Immediate binding provisions without regard to pods', () => {
       const state = StorageState.fromItems(
         [
           ...twoZones(),
-          storageClass('gp2b', { allowedTopologies: [{ matchLabelExpressions: [{ key: 'topology.ebs.csi.aws.com/zone', values: ['b'] }] }] }),
+          storageClass('gp2b', {
+            allowedTopologies: [
+              { matchLabelExpressions: [{ key: 'topology.ebs.csi.aws.com/zone', values: ['b'] }] },
+            ],
+          }),
           claim('data', '10Gi', { storageClassName: 'gp2b' }),
         ],
         { seed },
       );
       const pvc = state.cluster.objects.persistentVolumeClaims.get('default', 'data')!;
-      expect(zoneOfVolume(state.cluster.objects.persistentVolumes.get(pvc.spec!.volumeName!)!, state.nodes)).toBe('b');
+      expect(
+        zoneOfVolume(state.cluster.objects.persistentVolumes.get(pvc.spec!.volumeName!)!, state.nodes),
+      ).toBe('b');
     }
   });
 
@@ -80,7 +110,9 @@ describe('Immediate binding provisions without regard to pods', () => {
     const model = { gp2: { a: '5Gi', b: '100Gi' } };
     const state = StorageState.fromItems(items(), { capacityModel: model, seed: 0 });
     const pvc = state.cluster.objects.persistentVolumeClaims.get('default', 'data')!;
-    expect(zoneOfVolume(state.cluster.objects.persistentVolumes.get(pvc.spec!.volumeName!)!, state.nodes)).toBe('b');
+    expect(
+      zoneOfVolume(state.cluster.objects.persistentVolumes.get(pvc.spec!.volumeName!)!, state.nodes),
+    ).toBe('b');
 
     const full = StorageState.fromItems(items(), { capacityModel: { gp2: { a: '1Gi', b: '1Gi' } } });
     expect(full.cluster.objects.persistentVolumeClaims.get('default', 'data')!.status?.phase).toBe('Pending');

@@ -2,7 +2,10 @@ import type { StatefulSet } from '@schedlab/k8s';
 import { StorageState, statefulSetClaims } from '../index';
 import { node, csiNode, storageClass } from './fixtures';
 
-function statefulSet(replicas: number, retention?: { whenDeleted?: string; whenScaled?: string }): StatefulSet {
+function statefulSet(
+  replicas: number,
+  retention?: { whenDeleted?: string; whenScaled?: string },
+): StatefulSet {
   return {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
@@ -18,12 +21,24 @@ function statefulSet(replicas: number, retention?: { whenDeleted?: string; whenS
           containers: [{ name: 'db', image: 'postgres', resources: { requests: { cpu: '1' } } }],
           // One replica per zone.
           topologySpreadConstraints: [
-            { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'db' } } },
+            {
+              maxSkew: 1,
+              topologyKey: 'topology.kubernetes.io/zone',
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: { app: 'db' } },
+            },
           ],
         },
       },
       volumeClaimTemplates: [
-        { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'gp3', resources: { requests: { storage: '20Gi' } } } },
+        {
+          metadata: { name: 'data' },
+          spec: {
+            accessModes: ['ReadWriteOnce'],
+            storageClassName: 'gp3',
+            resources: { requests: { storage: '20Gi' } },
+          },
+        },
       ],
     },
   } as StatefulSet;
@@ -36,18 +51,32 @@ const cluster = () => [
   csiNode('node-a'),
   csiNode('node-b'),
   csiNode('node-c'),
-  storageClass('gp3', { volumeBindingMode: 'WaitForFirstConsumer', reclaimPolicy: 'Delete', allowVolumeExpansion: true }),
+  storageClass('gp3', {
+    volumeBindingMode: 'WaitForFirstConsumer',
+    reclaimPolicy: 'Delete',
+    allowVolumeExpansion: true,
+  }),
 ];
 
 describe('StatefulSet claim templates with a WaitForFirstConsumer class', () => {
   it('expands templates to <template>-<set>-<ordinal> with the selector labels', () => {
-    expect(statefulSetClaims(statefulSet(2), 1)[0].metadata).toEqual({ name: 'data-db-1', namespace: 'prod', labels: { app: 'db' } });
+    expect(statefulSetClaims(statefulSet(2), 1)[0].metadata).toEqual({
+      name: 'data-db-1',
+      namespace: 'prod',
+      labels: { app: 'db' },
+    });
   });
 
   it('claims wait for their pods, then bind in the zone each pod was placed in', () => {
-    const state = StorageState.fromItems(cluster(), { capacityModel: { gp3: { a: '100Gi', b: '100Gi', c: '100Gi' } } });
+    const state = StorageState.fromItems(cluster(), {
+      capacityModel: { gp3: { a: '100Gi', b: '100Gi', c: '100Gi' } },
+    });
     const created = state.createStatefulSet(statefulSet(3));
-    expect(created.phases.claims).toEqual({ 'prod/data-db-0': 'Pending', 'prod/data-db-1': 'Pending', 'prod/data-db-2': 'Pending' });
+    expect(created.phases.claims).toEqual({
+      'prod/data-db-0': 'Pending',
+      'prod/data-db-1': 'Pending',
+      'prod/data-db-2': 'Pending',
+    });
     expect(created.events.every((e) => e.reason === 'WaitForFirstConsumer')).toBe(true);
 
     const scheduled = state.schedule({ tieBreak: 'lowest-node-name' });
@@ -89,7 +118,10 @@ describe('StatefulSet claim templates with a WaitForFirstConsumer class', () => 
     drop.schedule();
     const dropped = drop.scaleStatefulSet('prod', 'db', 1);
     expect(Object.keys(dropped.phases.claims)).toEqual(['prod/data-db-0']);
-    expect(dropped.dataLoss.destroyed.map((f) => f.claim).sort()).toEqual(['prod/data-db-1', 'prod/data-db-2']);
+    expect(dropped.dataLoss.destroyed.map((f) => f.claim).sort()).toEqual([
+      'prod/data-db-1',
+      'prod/data-db-2',
+    ]);
     expect(dropped.dataLoss.destroyed.every((f) => f.outcome === 'deleted' && f.zone)).toBe(true);
   });
 
@@ -109,7 +141,10 @@ describe('StatefulSet claim templates with a WaitForFirstConsumer class', () => 
   });
 
   it('resizes only when the class allows expansion, with the API server messages otherwise', () => {
-    const s = StorageState.fromItems([...cluster(), storageClass('fixed', { volumeBindingMode: 'WaitForFirstConsumer' })]);
+    const s = StorageState.fromItems([
+      ...cluster(),
+      storageClass('fixed', { volumeBindingMode: 'WaitForFirstConsumer' }),
+    ]);
     s.createStatefulSet(statefulSet(1));
     expect(s.resizeClaim('prod', 'data-db-0', '30Gi').errors[0].message).toBe(
       'PersistentVolumeClaim "data-db-0" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims',
@@ -118,7 +153,9 @@ describe('StatefulSet claim templates with a WaitForFirstConsumer class', () => 
     const grown = s.resizeClaim('prod', 'data-db-0', '30Gi');
     expect(grown.errors).toEqual([]);
     const pvc = s.cluster.objects.persistentVolumeClaims.get('prod', 'data-db-0')!;
-    expect(s.cluster.objects.persistentVolumes.get(pvc.spec!.volumeName!)!.spec!.capacity!.storage).toBe('30Gi');
+    expect(s.cluster.objects.persistentVolumes.get(pvc.spec!.volumeName!)!.spec!.capacity!.storage).toBe(
+      '30Gi',
+    );
     expect(s.resizeClaim('prod', 'data-db-0', '10Gi').errors[0].message).toBe(
       'PersistentVolumeClaim "data-db-0" is invalid: spec.resources.requests.storage: Forbidden: field can not be less than previous value',
     );

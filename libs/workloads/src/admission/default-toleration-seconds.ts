@@ -13,7 +13,8 @@ export function admitDefaultTolerationSeconds(pod: Pod, seconds = DEFAULT_TOLERA
   const tolerations = pod.spec?.tolerations ?? [];
   const added: Toleration[] = [];
   for (const key of [NOT_READY_TAINT, UNREACHABLE_TAINT]) {
-    if (!tolerations.some((t) => covers(t, key))) added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
+    if (!tolerations.some((t) => covers(t, key)))
+      added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
   }
   if (added.length === 0) return pod;
   return { ...pod, spec: { ...pod.spec!, tolerations: [...tolerations, ...added] } };

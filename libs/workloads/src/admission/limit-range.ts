@@ -38,10 +38,18 @@ export function defaultLimitRangeItem(item: LimitRangeItem): LimitRangeItem {
 }
 
 function rangesIn(namespace: string, ranges: readonly LimitRange[]): LimitRangeItem[] {
-  return ranges.filter((r) => namespaceOf(r) === namespace).flatMap((r) => (r.spec?.limits ?? []).map(defaultLimitRangeItem));
+  return ranges
+    .filter((r) => namespaceOf(r) === namespace)
+    .flatMap((r) => (r.spec?.limits ?? []).map(defaultLimitRangeItem));
 }
 
-function mergeDefaults(c: Container, requests: RawList, limits: RawList, label: string, notes: string[]): void {
+function mergeDefaults(
+  c: Container,
+  requests: RawList,
+  limits: RawList,
+  label: string,
+  notes: string[],
+): void {
   const res = (c.resources = { ...(c.resources ?? {}) });
   const setReq: string[] = [];
   const setLim: string[] = [];
@@ -79,7 +87,13 @@ export function applyLimitRangeDefaults(pod: Pod, ranges: readonly LimitRange[])
   for (const c of out.spec?.containers ?? []) mergeDefaults(c, requests, limits, 'container', notes);
   for (const c of out.spec?.initContainers ?? []) mergeDefaults(c, requests, limits, 'init container', notes);
   if (notes.length > 0) {
-    out.metadata = { ...out.metadata, annotations: { ...(out.metadata?.annotations ?? {}), [LIMIT_RANGER_ANNOTATION]: `LimitRanger plugin set: ${notes.join('; ')}` } };
+    out.metadata = {
+      ...out.metadata,
+      annotations: {
+        ...(out.metadata?.annotations ?? {}),
+        [LIMIT_RANGER_ANNOTATION]: `LimitRanger plugin set: ${notes.join('; ')}`,
+      },
+    };
   }
   return out;
 }
@@ -87,7 +101,11 @@ export function applyLimitRangeDefaults(pod: Pod, ranges: readonly LimitRange[])
 /** Compares with MilliValue when every amount fits (as upstream), else Value. */
 const MAX_EXACT_MILLI_BASE = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
 
-function scaledValues(a: Quantity | undefined, b: Quantity | undefined, enforced: Quantity): [number, number, number] {
+function scaledValues(
+  a: Quantity | undefined,
+  b: Quantity | undefined,
+  enforced: Quantity,
+): [number, number, number] {
   const all = [a, b, enforced].filter((q): q is Quantity => q !== undefined);
   // Upstream compares in milli-units while they fit an int64 (MaxInt64/1000); here numbers are
   // exact only up to 2^53, so milli-units are used while they stay exact.
@@ -96,7 +114,13 @@ function scaledValues(a: Quantity | undefined, b: Quantity | undefined, enforced
   return [v(a), v(b), v(enforced)];
 }
 
-function minConstraint(type: string, res: string, enforced: Quantity, req: QuantityList, lim: QuantityList): string | undefined {
+function minConstraint(
+  type: string,
+  res: string,
+  enforced: Quantity,
+  req: QuantityList,
+  lim: QuantityList,
+): string | undefined {
   const r = req.get(res);
   const l = lim.get(res);
   const [rv, lv, ev] = scaledValues(r, l, enforced);
@@ -106,7 +130,13 @@ function minConstraint(type: string, res: string, enforced: Quantity, req: Quant
   return undefined;
 }
 
-function maxConstraint(type: string, res: string, enforced: Quantity, req: QuantityList, lim: QuantityList): string | undefined {
+function maxConstraint(
+  type: string,
+  res: string,
+  enforced: Quantity,
+  req: QuantityList,
+  lim: QuantityList,
+): string | undefined {
   const r = req.get(res);
   const l = lim.get(res);
   const [rv, lv, ev] = scaledValues(r, l, enforced);
@@ -121,18 +151,33 @@ function goFloat(x: number): string {
   return x.toFixed(6);
 }
 
-function ratioConstraint(type: string, res: string, enforced: Quantity, req: QuantityList, lim: QuantityList): string | undefined {
+function ratioConstraint(
+  type: string,
+  res: string,
+  enforced: Quantity,
+  req: QuantityList,
+  lim: QuantityList,
+): string | undefined {
   const r = req.get(res);
   const l = lim.get(res);
   const [rv, lv] = scaledValues(r, l, enforced);
-  if (!r || rv === 0) return `${res} max limit to request ratio per ${type} is ${enforced}, but no request is specified or request is 0`;
-  if (!l || lv === 0) return `${res} max limit to request ratio per ${type} is ${enforced}, but no limit is specified or limit is 0`;
+  if (!r || rv === 0)
+    return `${res} max limit to request ratio per ${type} is ${enforced}, but no request is specified or request is 0`;
+  if (!l || lv === 0)
+    return `${res} max limit to request ratio per ${type} is ${enforced}, but no limit is specified or limit is 0`;
   const observed = lv / rv;
-  if (observed * 1000 > enforced.milliValue()) return `${res} max limit to request ratio per ${type} is ${enforced}, but provided ratio is ${goFloat(observed)}`;
+  if (observed * 1000 > enforced.milliValue())
+    return `${res} max limit to request ratio per ${type} is ${enforced}, but provided ratio is ${goFloat(observed)}`;
   return undefined;
 }
 
-function checkItem(type: string, item: LimitRangeItem, req: QuantityList, lim: QuantityList, errs: string[]): void {
+function checkItem(
+  type: string,
+  item: LimitRangeItem,
+  req: QuantityList,
+  lim: QuantityList,
+  errs: string[],
+): void {
   const check = (list: RawList | undefined, fn: typeof minConstraint) => {
     for (const res of Object.keys(list ?? {}).sort()) {
       const e = fn(type, res, toQuantityList(list).get(res)!, req, lim);
@@ -150,7 +195,13 @@ export function limitRangeViolations(pod: Pod, ranges: readonly LimitRange[]): s
   for (const item of rangesIn(namespaceOf(pod), ranges)) {
     if (item.type === 'Container') {
       for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
-        checkItem('Container', item, toQuantityList(c.resources?.requests as RawList), toQuantityList(c.resources?.limits as RawList), errs);
+        checkItem(
+          'Container',
+          item,
+          toQuantityList(c.resources?.requests as RawList),
+          toQuantityList(c.resources?.limits as RawList),
+          errs,
+        );
       }
     } else if (item.type === 'Pod') {
       // Per-Pod bounds apply to what the containers ask for; RuntimeClass overhead is not counted.

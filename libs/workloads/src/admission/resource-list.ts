@@ -19,7 +19,12 @@ function maxLists(dst: QuantityList, src: QuantityList): void {
   for (const [k, v] of src) if (!dst.has(k) || v.cmp(dst.get(k)!) > 0) dst.set(k, v);
 }
 
-function sumContainers(pod: Pod, pick: (c: Container) => RawList, overheadOnlyExisting: boolean, withOverhead: boolean): QuantityList {
+function sumContainers(
+  pod: Pod,
+  pick: (c: Container) => RawList,
+  overheadOnlyExisting: boolean,
+  withOverhead: boolean,
+): QuantityList {
   const out: QuantityList = new Map();
   for (const c of pod.spec?.containers ?? []) addLists(out, toQuantityList(pick(c)));
   // Sidecars (init containers with restartPolicy Always) keep running: they add to the app
@@ -41,7 +46,8 @@ function sumContainers(pod: Pod, pick: (c: Container) => RawList, overheadOnlyEx
   maxLists(out, initPeak);
   if (!withOverhead) return out;
   const overhead = toQuantityList(pod.spec?.overhead as RawList);
-  for (const [k, v] of overhead) if (!overheadOnlyExisting || out.has(k)) out.set(k, out.has(k) ? out.get(k)!.add(v) : v);
+  for (const [k, v] of overhead)
+    if (!overheadOnlyExisting || out.has(k)) out.set(k, out.has(k) ? out.get(k)!.add(v) : v);
   return out;
 }
 

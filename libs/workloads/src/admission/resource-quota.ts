@@ -5,7 +5,14 @@
 import { podKeyOf, namespaceOf, Quantity, parseQuantity } from '@schedlab/k8s';
 import type { Pod } from '@schedlab/k8s';
 import { groupResource } from './errors';
-import { QuantityList, addLists, podLimitList, podRequestList, prettyList, toQuantityList } from './resource-list';
+import {
+  QuantityList,
+  addLists,
+  podLimitList,
+  podRequestList,
+  prettyList,
+  toQuantityList,
+} from './resource-list';
 
 export interface ScopedResourceSelectorRequirement {
   scopeName: string;
@@ -17,7 +24,11 @@ export interface ResourceQuota {
   apiVersion?: string;
   kind?: string;
   metadata?: { name?: string; namespace?: string };
-  spec?: { hard?: Record<string, string>; scopes?: string[]; scopeSelector?: { matchExpressions?: ScopedResourceSelectorRequirement[] } };
+  spec?: {
+    hard?: Record<string, string>;
+    scopes?: string[];
+    scopeSelector?: { matchExpressions?: ScopedResourceSelectorRequirement[] };
+  };
   status?: { used?: Record<string, string> };
 }
 
@@ -32,7 +43,14 @@ export interface CountedObject {
 const ONE = parseQuantity(1);
 const POD_SCOPES = new Set(['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass']);
 /** Hard resources that every container must state when a quota limits them (a legacy rule upstream keeps). */
-const MUST_SPECIFY = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory']);
+const MUST_SPECIFY = new Set([
+  'cpu',
+  'memory',
+  'requests.cpu',
+  'requests.memory',
+  'limits.cpu',
+  'limits.memory',
+]);
 const LEGACY_COUNT: Record<string, string> = {
   Pod: 'pods',
   Service: 'services',
@@ -56,7 +74,8 @@ function containerUsage(requests: QuantityList, limits: QuantityList): QuantityL
       out.set(`requests.${k}`, v);
     }
   }
-  for (const [k, v] of limits) if (k === 'cpu' || k === 'memory' || k === 'ephemeral-storage') out.set(`limits.${k}`, v);
+  for (const [k, v] of limits)
+    if (k === 'cpu' || k === 'memory' || k === 'ephemeral-storage') out.set(`limits.${k}`, v);
   return out;
 }
 
@@ -74,7 +93,8 @@ export function objectQuotaUsage(obj: CountedObject): QuantityList {
   const out: QuantityList = new Map([[`count/${groupResource(obj.kind)}`, ONE]]);
   if (LEGACY_COUNT[obj.kind]) out.set(LEGACY_COUNT[obj.kind], ONE);
   if (obj.kind === 'PersistentVolumeClaim') {
-    const spec = obj.spec as { storageClassName?: string; resources?: { requests?: Record<string, string> } } | undefined;
+    const spec = obj.spec as
+      { storageClassName?: string; resources?: { requests?: Record<string, string> } } | undefined;
     const storage = spec?.resources?.requests?.storage;
     if (storage !== undefined) {
       const q = parseQuantity(storage);
@@ -91,7 +111,8 @@ export function objectQuotaUsage(obj: CountedObject): QuantityList {
 function isBestEffort(pod: Pod): boolean {
   for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
     for (const list of [c.resources?.requests, c.resources?.limits]) {
-      for (const [k, v] of Object.entries(list ?? {})) if ((k === 'cpu' || k === 'memory') && !parseQuantity(v as string).isZero()) return false;
+      for (const [k, v] of Object.entries(list ?? {}))
+        if ((k === 'cpu' || k === 'memory') && !parseQuantity(v as string).isZero()) return false;
     }
   }
   return true;
@@ -130,17 +151,24 @@ function scopeMatches(pod: Pod, req: ScopedResourceSelectorRequirement): boolean
 }
 
 function scopesOf(q: ResourceQuota): ScopedResourceSelectorRequirement[] {
-  const out: ScopedResourceSelectorRequirement[] = (q.spec?.scopes ?? []).map((s) => ({ scopeName: s, operator: 'Exists' }));
+  const out: ScopedResourceSelectorRequirement[] = (q.spec?.scopes ?? []).map((s) => ({
+    scopeName: s,
+    operator: 'Exists',
+  }));
   out.push(...(q.spec?.scopeSelector?.matchExpressions ?? []));
   for (const s of out) {
-    if (!POD_SCOPES.has(s.scopeName)) throw new Error(`ResourceQuota ${namespaceOf(q)}/${q.metadata?.name}: spec.scopes: Unsupported value: "${s.scopeName}"`);
+    if (!POD_SCOPES.has(s.scopeName))
+      throw new Error(
+        `ResourceQuota ${namespaceOf(q)}/${q.metadata?.name}: spec.scopes: Unsupported value: "${s.scopeName}"`,
+      );
   }
   return out;
 }
 
 /** Resources a scoped quota can track for a pod: BestEffort pods are only counted. */
 function trackedBy(scopes: readonly ScopedResourceSelectorRequirement[], resource: string): boolean {
-  if (scopes.some((s) => s.scopeName === 'BestEffort')) return resource === 'pods' || resource === 'count/pods';
+  if (scopes.some((s) => s.scopeName === 'BestEffort'))
+    return resource === 'pods' || resource === 'count/pods';
   return true;
 }
 
@@ -158,9 +186,16 @@ export class QuotaTracker {
   /** `existing`: objects already in the cluster, counted unless a quota brings status.used. */
   constructor(quotas: readonly ResourceQuota[], existing: readonly CountedObject[] = []) {
     this.quotas = quotas.map((quota) => {
-      const state: QuotaState = { quota, scopes: scopesOf(quota), hard: toQuantityList(quota.spec?.hard), used: new Map() };
+      const state: QuotaState = {
+        quota,
+        scopes: scopesOf(quota),
+        hard: toQuantityList(quota.spec?.hard),
+        used: new Map(),
+      };
       if (quota.status?.used) state.used = toQuantityList(quota.status.used);
-      else for (const o of existing) if (this.applies(state, o)) addLists(state.used, this.masked(state, objectQuotaUsage(o)));
+      else
+        for (const o of existing)
+          if (this.applies(state, o)) addLists(state.used, this.masked(state, objectQuotaUsage(o)));
       return state;
     });
   }
@@ -214,7 +249,10 @@ export class QuotaTracker {
     const required = [...q.hard.keys()].filter((k) => MUST_SPECIFY.has(k) && trackedBy(q.scopes, k));
     const missing = new Set<string>();
     for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
-      const have = containerUsage(toQuantityList(c.resources?.requests as Record<string, string>), toQuantityList(c.resources?.limits as Record<string, string>));
+      const have = containerUsage(
+        toQuantityList(c.resources?.requests as Record<string, string>),
+        toQuantityList(c.resources?.limits as Record<string, string>),
+      );
       for (const r of required) if (!have.has(r)) missing.add(r);
     }
     return [...missing].sort();
@@ -236,7 +274,8 @@ export class QuotaTracker {
     const usage = objectQuotaUsage(obj);
     for (const q of this.quotas) {
       if (!this.applies(q, obj)) continue;
-      for (const [k, v] of this.masked(q, usage)) q.used.set(k, (q.used.get(k) ?? Quantity.fromNanos(0n)).sub(v));
+      for (const [k, v] of this.masked(q, usage))
+        q.used.set(k, (q.used.get(k) ?? Quantity.fromNanos(0n)).sub(v));
     }
   }
 }

@@ -20,7 +20,12 @@ function sameList(a: Record<string, unknown> | undefined, b: Record<string, unkn
 }
 
 function sameToleration(a: Toleration, b: Toleration): boolean {
-  return a.key === b.key && (a.operator ?? 'Equal') === (b.operator ?? 'Equal') && (a.value ?? '') === (b.value ?? '') && (a.effect ?? '') === (b.effect ?? '');
+  return (
+    a.key === b.key &&
+    (a.operator ?? 'Equal') === (b.operator ?? 'Equal') &&
+    (a.value ?? '') === (b.value ?? '') &&
+    (a.effect ?? '') === (b.effect ?? '')
+  );
 }
 
 /** Returns the admitted pod, or throws a reason string (wrapped into a Forbidden error by the chain). */
@@ -37,14 +42,16 @@ export function admitRuntimeClass(pod: Pod, classes: readonly RuntimeClass[]): P
     }
     spec.overhead = { ...podFixed };
   } else if (spec.overhead) {
-    throw new Error("pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead");
+    throw new Error('pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
   }
   const selector = rc.scheduling?.nodeSelector;
   if (selector) {
     const merged = { ...(spec.nodeSelector ?? {}) };
     for (const [k, v] of Object.entries(selector)) {
       if (k in merged && merged[k] !== v) {
-        throw new Error(`conflict: runtimeClass.scheduling.nodeSelector[${k}] = ${v}; pod.spec.nodeSelector[${k}] = ${merged[k]}`);
+        throw new Error(
+          `conflict: runtimeClass.scheduling.nodeSelector[${k}] = ${v}; pod.spec.nodeSelector[${k}] = ${merged[k]}`,
+        );
       }
       merged[k] = v;
     }

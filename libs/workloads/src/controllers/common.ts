@@ -46,7 +46,14 @@ export function uidOf(obj: WorkloadObject): string {
 
 /** metav1.NewControllerRef: the reference a controller puts on what it creates. */
 export function controllerRef(owner: WorkloadObject, apiVersion: string): OwnerReference {
-  return { apiVersion, kind: owner.kind ?? '', name: nameOf(owner), uid: uidOf(owner), controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion,
+    kind: owner.kind ?? '',
+    name: nameOf(owner),
+    uid: uidOf(owner),
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** Ensures the object carries the uid its children's owner references name. */
@@ -55,15 +62,25 @@ export function withUid<T extends WorkloadObject>(obj: T): T {
   return { ...obj, metadata: { ...obj.metadata, uid: uidOf(obj) } };
 }
 
-export function requireTemplate(obj: WorkloadObject, template: PodTemplate | undefined | null, field = 'spec.template'): PodTemplate {
+export function requireTemplate(
+  obj: WorkloadObject,
+  template: PodTemplate | undefined | null,
+  field = 'spec.template',
+): PodTemplate {
   if (!template) throw new WorkloadError(describe(obj), field, 'Required value');
-  if (!template.spec?.containers?.length) throw new WorkloadError(describe(obj), `${field}.spec.containers`, 'Required value');
+  if (!template.spec?.containers?.length)
+    throw new WorkloadError(describe(obj), `${field}.spec.containers`, 'Required value');
   return template;
 }
 
-export function replicasOf(obj: WorkloadObject, replicas: number | undefined | null, field = 'spec.replicas'): number {
+export function replicasOf(
+  obj: WorkloadObject,
+  replicas: number | undefined | null,
+  field = 'spec.replicas',
+): number {
   const n = replicas ?? 1;
-  if (!Number.isInteger(n) || n < 0) throw new WorkloadError(describe(obj), field, `Invalid value: ${n}: must be greater than or equal to 0`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new WorkloadError(describe(obj), field, `Invalid value: ${n}: must be greater than or equal to 0`);
   return n;
 }
 
@@ -83,7 +100,11 @@ export function podFromTemplate(template: PodTemplate, o: PodFromTemplateOptions
   const t = structuredClone(template);
   const labels = { ...(t.metadata?.labels ?? {}), ...(o.extraLabels ?? {}) };
   const annotations = { ...(t.metadata?.annotations ?? {}), ...(o.extraAnnotations ?? {}) };
-  const metadata: ObjectMeta & { uid?: string } = { namespace: o.namespace, labels, ownerReferences: [o.owner] };
+  const metadata: ObjectMeta & { uid?: string } = {
+    namespace: o.namespace,
+    labels,
+    ownerReferences: [o.owner],
+  };
   if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
   if (t.metadata?.finalizers) metadata.finalizers = t.metadata.finalizers;
   if (o.name) metadata.name = o.name;

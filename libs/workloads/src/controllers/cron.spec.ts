@@ -36,11 +36,13 @@ describe('cron schedule', () => {
   });
 
   it('lists the ticks in (from, to]', () => {
-    expect(scheduleTimes(parseCronSchedule('*/10 * * * *'), at('2024-01-01T00:00:00Z'), at('2024-01-01T00:30:00Z')).map((d) => d.toISOString())).toEqual([
-      '2024-01-01T00:10:00.000Z',
-      '2024-01-01T00:20:00.000Z',
-      '2024-01-01T00:30:00.000Z',
-    ]);
+    expect(
+      scheduleTimes(
+        parseCronSchedule('*/10 * * * *'),
+        at('2024-01-01T00:00:00Z'),
+        at('2024-01-01T00:30:00Z'),
+      ).map((d) => d.toISOString()),
+    ).toEqual(['2024-01-01T00:10:00.000Z', '2024-01-01T00:20:00.000Z', '2024-01-01T00:30:00.000Z']);
   });
 });
 
@@ -49,25 +51,50 @@ describe('CronJob controller', () => {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
     metadata: { name: 'report', namespace: 'ops', creationTimestamp: '2024-01-01T00:00:00Z' },
-    spec: { schedule: '*/5 * * * *', jobTemplate: { metadata: { labels: { app: 'report' } }, spec: { template: { spec: { containers: [{ name: 'c' }] } } } }, ...spec },
+    spec: {
+      schedule: '*/5 * * * *',
+      jobTemplate: {
+        metadata: { labels: { app: 'report' } },
+        spec: { template: { spec: { containers: [{ name: 'c' }] } } },
+      },
+      ...spec,
+    },
   });
 
   it('creates one Job per tick as time advances, named by scheduled minutes since epoch', () => {
     let state = initialCronJobState(cj(), at('2000-01-01T00:00:00Z'));
     const names: string[] = [];
-    for (const t of ['2024-01-01T00:04:00Z', '2024-01-01T00:05:00Z', '2024-01-01T00:07:00Z', '2024-01-01T00:10:30Z']) {
+    for (const t of [
+      '2024-01-01T00:04:00Z',
+      '2024-01-01T00:05:00Z',
+      '2024-01-01T00:07:00Z',
+      '2024-01-01T00:10:30Z',
+    ]) {
       const r = syncCronJob(cj(), state, at(t));
       state = r.state;
       if (r.created) names.push(r.created.metadata!.name!);
     }
-    expect(names).toEqual([`report-${Date.parse('2024-01-01T00:05:00Z') / 60000}`, `report-${Date.parse('2024-01-01T00:10:00Z') / 60000}`]);
+    expect(names).toEqual([
+      `report-${Date.parse('2024-01-01T00:05:00Z') / 60000}`,
+      `report-${Date.parse('2024-01-01T00:10:00Z') / 60000}`,
+    ]);
     expect(state.active).toHaveLength(2);
   });
 
   it('a jump over several ticks creates only the most recent Job', () => {
-    const r = syncCronJob(cj(), initialCronJobState(cj(), at('2000-01-01T00:00:00Z')), at('2024-01-01T01:00:00Z'));
-    expect(r.created!.metadata!.annotations!['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe('2024-01-01T01:00:00Z');
-    expect(r.created!.metadata!.ownerReferences![0]).toMatchObject({ kind: 'CronJob', name: 'report', controller: true });
+    const r = syncCronJob(
+      cj(),
+      initialCronJobState(cj(), at('2000-01-01T00:00:00Z')),
+      at('2024-01-01T01:00:00Z'),
+    );
+    expect(r.created!.metadata!.annotations!['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe(
+      '2024-01-01T01:00:00Z',
+    );
+    expect(r.created!.metadata!.ownerReferences![0]).toMatchObject({
+      kind: 'CronJob',
+      name: 'report',
+      controller: true,
+    });
     expect(r.created!.metadata!.labels).toEqual({ app: 'report' });
   });
 
@@ -89,8 +116,12 @@ describe('CronJob controller', () => {
   });
 
   it('rejects a bad schedule naming the field', () => {
-    expect(() => syncCronJob(cj({ schedule: 'nope' }), initialCronJobState(cj(), at('2024-01-01T00:00:00Z')), at('2024-01-02T00:00:00Z'))).toThrow(
-      'CronJob ops/report: spec.schedule: unparseable schedule "nope"',
-    );
+    expect(() =>
+      syncCronJob(
+        cj({ schedule: 'nope' }),
+        initialCronJobState(cj(), at('2024-01-01T00:00:00Z')),
+        at('2024-01-02T00:00:00Z'),
+      ),
+    ).toThrow('CronJob ops/report: spec.schedule: unparseable schedule "nope"');
   });
 });

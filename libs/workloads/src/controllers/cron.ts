@@ -16,7 +16,20 @@ interface Field {
   names?: Record<string, number>;
 }
 
-const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
 const DAYS: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
 const FIELDS: Field[] = [
   { min: 0, max: 59 },
@@ -50,11 +63,17 @@ export interface CronSchedule {
 function parseValue(text: string, f: Field, schedule: string, field: string): number {
   const lower = text.toLowerCase();
   if (f.names && lower in f.names) return f.names[lower];
-  if (!/^\d+$/.test(text)) throw new CronScheduleError(schedule, `failed to parse int from ${text} in ${field}`);
+  if (!/^\d+$/.test(text))
+    throw new CronScheduleError(schedule, `failed to parse int from ${text} in ${field}`);
   return Number(text);
 }
 
-function parseField(text: string, f: Field, schedule: string, field: string): { values: Set<number>; star: boolean } {
+function parseField(
+  text: string,
+  f: Field,
+  schedule: string,
+  field: string,
+): { values: Set<number>; star: boolean } {
   const values = new Set<number>();
   let star = false;
   for (const part of text.split(',')) {
@@ -75,10 +94,17 @@ function parseField(text: string, f: Field, schedule: string, field: string): { 
       if (b === undefined && stepPart !== undefined) hi = f.max;
     }
     const step = stepPart === undefined ? 1 : Number(stepPart);
-    if (!Number.isInteger(step) || step <= 0) throw new CronScheduleError(schedule, `step of range should be a positive number: ${part}`);
-    if (lo < f.min) throw new CronScheduleError(schedule, `beginning of range (${lo}) below minimum (${f.min}): ${part}`);
-    if (hi > f.max) throw new CronScheduleError(schedule, `end of range (${hi}) above maximum (${f.max}): ${part}`);
-    if (lo > hi) throw new CronScheduleError(schedule, `beginning of range (${lo}) beyond end of range (${hi}): ${part}`);
+    if (!Number.isInteger(step) || step <= 0)
+      throw new CronScheduleError(schedule, `step of range should be a positive number: ${part}`);
+    if (lo < f.min)
+      throw new CronScheduleError(schedule, `beginning of range (${lo}) below minimum (${f.min}): ${part}`);
+    if (hi > f.max)
+      throw new CronScheduleError(schedule, `end of range (${hi}) above maximum (${f.max}): ${part}`);
+    if (lo > hi)
+      throw new CronScheduleError(
+        schedule,
+        `beginning of range (${lo}) beyond end of range (${hi}): ${part}`,
+      );
     for (let v = lo; v <= hi; v += step) values.add(v);
   }
   return { values, star };
@@ -86,11 +112,16 @@ function parseField(text: string, f: Field, schedule: string, field: string): { 
 
 export function parseCronSchedule(schedule: string): CronSchedule {
   const trimmed = schedule.trim();
-  if (/^(CRON_)?TZ=/.test(trimmed)) throw new CronScheduleError(schedule, 'time zones in the schedule are not supported; use spec.timeZone');
+  if (/^(CRON_)?TZ=/.test(trimmed))
+    throw new CronScheduleError(schedule, 'time zones in the schedule are not supported; use spec.timeZone');
   const expanded = DESCRIPTORS[trimmed.toLowerCase()] ?? trimmed;
   if (expanded.startsWith('@')) throw new CronScheduleError(schedule, `unrecognized descriptor: ${expanded}`);
   const parts = expanded.split(/\s+/).filter(Boolean);
-  if (parts.length !== 5) throw new CronScheduleError(schedule, `expected exactly 5 fields, found ${parts.length}: ${JSON.stringify(parts)}`);
+  if (parts.length !== 5)
+    throw new CronScheduleError(
+      schedule,
+      `expected exactly 5 fields, found ${parts.length}: ${JSON.stringify(parts)}`,
+    );
   const parsed = parts.map((p, i) => parseField(p, FIELDS[i], schedule, FIELD_NAMES[i]));
   return {
     minutes: parsed[0].values,
@@ -112,7 +143,12 @@ function dayMatches(s: CronSchedule, d: Date): boolean {
 }
 
 export function matchesSchedule(s: CronSchedule, d: Date): boolean {
-  return s.minutes.has(d.getUTCMinutes()) && s.hours.has(d.getUTCHours()) && s.months.has(d.getUTCMonth() + 1) && dayMatches(s, d);
+  return (
+    s.minutes.has(d.getUTCMinutes()) &&
+    s.hours.has(d.getUTCHours()) &&
+    s.months.has(d.getUTCMonth() + 1) &&
+    dayMatches(s, d)
+  );
 }
 
 /** Schedule times t with from < t <= to, minute by minute (bounded by `limit`). */

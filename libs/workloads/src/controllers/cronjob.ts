@@ -35,7 +35,10 @@ function jobFor(cj: CronJob, scheduled: Date): Job {
       name,
       namespace: namespaceOf(owner),
       labels: { ...(template.metadata?.labels ?? {}) },
-      annotations: { ...(template.metadata?.annotations ?? {}), [SCHEDULED_TIMESTAMP_ANNOTATION]: scheduled.toISOString().replace('.000Z', 'Z') },
+      annotations: {
+        ...(template.metadata?.annotations ?? {}),
+        [SCHEDULED_TIMESTAMP_ANNOTATION]: scheduled.toISOString().replace('.000Z', 'Z'),
+      },
       ownerReferences: [controllerRef(owner, 'batch/v1')],
     },
     spec: structuredClone(template.spec!),
@@ -51,7 +54,8 @@ export function initialCronJobState(cj: CronJob, fallbackStart: Date): CronJobSt
 export function syncCronJob(cj: CronJob, state: CronJobState, now: Date): CronJobSync {
   const where = describe({ ...cj, kind: 'CronJob' });
   const tz = cj.spec?.timeZone;
-  if (tz && tz !== 'UTC' && tz !== 'Etc/UTC') throw new WorkloadError(where, 'spec.timeZone', `Unsupported value: "${tz}": only UTC is modelled`);
+  if (tz && tz !== 'UTC' && tz !== 'Etc/UTC')
+    throw new WorkloadError(where, 'spec.timeZone', `Unsupported value: "${tz}": only UTC is modelled`);
   let schedule;
   try {
     schedule = parseCronSchedule(cj.spec?.schedule ?? '');

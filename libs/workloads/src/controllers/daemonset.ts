@@ -6,7 +6,15 @@
 import { findMatchingUntoleratedTaint, requiredNodeAffinityOf } from '@schedlab/k8s';
 import type { Affinity, DaemonSet, Node, NodeSelectorRequirement, Pod, Toleration } from '@schedlab/k8s';
 import type { RandomInt } from '@schedlab/k8s';
-import { PodTemplate, controllerRef, nameOf, namespaceOf, podFromTemplate, requireTemplate, withUid } from './common';
+import {
+  PodTemplate,
+  controllerRef,
+  nameOf,
+  namespaceOf,
+  podFromTemplate,
+  requireTemplate,
+  withUid,
+} from './common';
 import { computeHash } from './hash';
 import { CONTROLLER_REVISION_HASH_LABEL } from './statefulset';
 
@@ -38,7 +46,10 @@ function sameToleration(a: Toleration, b: Toleration): boolean {
 }
 
 /** Appends each toleration the pod does not already have. */
-export function addTolerations(existing: readonly Toleration[] | undefined, added: readonly Toleration[]): Toleration[] {
+export function addTolerations(
+  existing: readonly Toleration[] | undefined,
+  added: readonly Toleration[],
+): Toleration[] {
   const out = [...(existing ?? [])];
   for (const t of added) if (!out.some((e) => sameToleration(e, t))) out.push(t);
   return out;
@@ -54,7 +65,9 @@ export function pinToNode(affinity: Affinity | undefined, nodeName: string): Aff
   out.nodeAffinity ??= {};
   const required = out.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
   if (!required || required.nodeSelectorTerms.length === 0) {
-    out.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms: [{ matchFields: [field] }] };
+    out.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = {
+      nodeSelectorTerms: [{ matchFields: [field] }],
+    };
   } else {
     for (const term of required.nodeSelectorTerms) term.matchFields = [{ ...field, values: [nodeName] }];
   }
@@ -81,8 +94,16 @@ export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): NodeVerdict {
   const fitsName = !pod.spec?.nodeName || pod.spec.nodeName === nodeName;
   const fitsAffinity = requiredNodeAffinityOf(pod).match(node);
   const taints = node.spec?.taints ?? [];
-  const untolerated = findMatchingUntoleratedTaint(taints, pod.spec?.tolerations, (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
-  const untoleratedNoExecute = findMatchingUntoleratedTaint(taints, pod.spec?.tolerations, (t) => t.effect === 'NoExecute');
+  const untolerated = findMatchingUntoleratedTaint(
+    taints,
+    pod.spec?.tolerations,
+    (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+  );
+  const untoleratedNoExecute = findMatchingUntoleratedTaint(
+    taints,
+    pod.spec?.tolerations,
+    (t) => t.effect === 'NoExecute',
+  );
   if (!fitsName || !fitsAffinity) return { shouldRun: false, shouldContinueRunning: false };
   return { shouldRun: untolerated === undefined, shouldContinueRunning: untoleratedNoExecute === undefined };
 }
@@ -95,8 +116,11 @@ export interface DaemonSetReconcile {
 
 function daemonNodeOf(pod: Pod): string | undefined {
   if (pod.spec?.nodeName) return pod.spec.nodeName;
-  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  for (const t of terms) for (const f of t.matchFields ?? []) if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
+  const terms =
+    pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  for (const t of terms)
+    for (const f of t.matchFields ?? [])
+      if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
   return undefined;
 }
 
@@ -104,7 +128,12 @@ function daemonNodeOf(pod: Pod): string | undefined {
  * The controller's sync against the current nodes: a pod for each eligible node without one, and
  * deletions for pods on removed nodes or nodes the pod may no longer run on.
  */
-export function reconcileDaemonSet(ds: DaemonSet, nodes: readonly Node[], existing: readonly Pod[], random: RandomInt): DaemonSetReconcile {
+export function reconcileDaemonSet(
+  ds: DaemonSet,
+  nodes: readonly Node[],
+  existing: readonly Pod[],
+  random: RandomInt,
+): DaemonSetReconcile {
   const owner = withUid({ ...ds, kind: 'DaemonSet' as const });
   const base = templatePod(owner);
   const ref = controllerRef(owner, 'apps/v1');
@@ -131,7 +160,10 @@ export function reconcileDaemonSet(ds: DaemonSet, nodes: readonly Node[], existi
           namespace: namespaceOf(owner),
           owner: ref,
           generateNamePrefix: `${nameOf(owner)}-`,
-          extraLabels: { [CONTROLLER_REVISION_HASH_LABEL]: revisionHash, [POD_TEMPLATE_GENERATION_LABEL]: generation },
+          extraLabels: {
+            [CONTROLLER_REVISION_HASH_LABEL]: revisionHash,
+            [POD_TEMPLATE_GENERATION_LABEL]: generation,
+          },
           random,
         },
       );

@@ -1,7 +1,16 @@
 // Deployment → its first ReplicaSet <deployment>-<pod-template-hash> → that ReplicaSet's pods.
 import type { Deployment, Pod, ReplicaSet } from '@schedlab/k8s';
 import type { RandomInt } from '@schedlab/k8s';
-import { WorkloadError, controllerRef, describe, nameOf, namespaceOf, replicasOf, requireTemplate, withUid } from './common';
+import {
+  WorkloadError,
+  controllerRef,
+  describe,
+  nameOf,
+  namespaceOf,
+  replicasOf,
+  requireTemplate,
+  withUid,
+} from './common';
 import { podTemplateHash } from './hash';
 import { replicaSetPods } from './replicaset';
 
@@ -11,11 +20,22 @@ export const DESIRED_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/desired-rep
 export const MAX_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/max-replicas';
 
 /** An int-or-percent of `total`, rounding up (maxSurge) as intstr.GetScaledValueFromIntOrPercent. */
-function scaled(value: number | string | undefined, total: number, roundUp: boolean, where: string, field: string): number {
+function scaled(
+  value: number | string | undefined,
+  total: number,
+  roundUp: boolean,
+  where: string,
+  field: string,
+): number {
   if (value === undefined) return 0;
   if (typeof value === 'number') return value;
   const m = /^(\d+)%$/.exec(value);
-  if (!m) throw new WorkloadError(where, field, `Invalid value: "${value}": must be an integer or percentage (e.g '5%')`);
+  if (!m)
+    throw new WorkloadError(
+      where,
+      field,
+      `Invalid value: "${value}": must be an integer or percentage (e.g '5%')`,
+    );
   const exact = (Number(m[1]) * total) / 100;
   return roundUp ? Math.ceil(exact) : Math.floor(exact);
 }
@@ -30,7 +50,15 @@ export function deploymentReplicaSet(deployment: Deployment): ReplicaSet {
   const name = `${nameOf(owner)}-${hash}`;
   const strategy = deployment.spec?.strategy;
   const surge =
-    strategy?.type === 'Recreate' ? 0 : scaled(strategy?.rollingUpdate?.maxSurge ?? '25%', replicas, true, where, 'spec.strategy.rollingUpdate.maxSurge');
+    strategy?.type === 'Recreate'
+      ? 0
+      : scaled(
+          strategy?.rollingUpdate?.maxSurge ?? '25%',
+          replicas,
+          true,
+          where,
+          'spec.strategy.rollingUpdate.maxSurge',
+        );
   const labels = { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash };
   const selector = structuredClone(deployment.spec?.selector ?? {});
   selector.matchLabels = { ...(selector.matchLabels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash };
@@ -51,7 +79,10 @@ export function deploymentReplicaSet(deployment: Deployment): ReplicaSet {
       replicas,
       minReadySeconds: deployment.spec?.minReadySeconds,
       selector,
-      template: { ...structuredClone(template), metadata: { ...structuredClone(template.metadata ?? {}), labels } },
+      template: {
+        ...structuredClone(template),
+        metadata: { ...structuredClone(template.metadata ?? {}), labels },
+      },
     },
   };
 }

@@ -14,7 +14,12 @@ import type { PodTemplate } from './common';
 
 function appendCollisionCount(hash: number, collisionCount: number): number {
   let h = hash;
-  const bytes = [collisionCount & 0xff, (collisionCount >>> 8) & 0xff, (collisionCount >>> 16) & 0xff, (collisionCount >>> 24) & 0xff];
+  const bytes = [
+    collisionCount & 0xff,
+    (collisionCount >>> 8) & 0xff,
+    (collisionCount >>> 16) & 0xff,
+    (collisionCount >>> 24) & 0xff,
+  ];
   for (const b of bytes) {
     h ^= b;
     h = Math.imul(h, 0x01000193) >>> 0;

@@ -2,7 +2,17 @@
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from '@schedlab/k8s';
 import type { RandomInt } from '@schedlab/k8s';
-import { WorkloadError, controllerRef, describe, nameOf, namespaceOf, podFromTemplate, requireTemplate, uidOf, withUid } from './common';
+import {
+  WorkloadError,
+  controllerRef,
+  describe,
+  nameOf,
+  namespaceOf,
+  podFromTemplate,
+  requireTemplate,
+  uidOf,
+  withUid,
+} from './common';
 
 export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
@@ -14,7 +24,11 @@ export const COMPLETION_INDEX_LABEL = 'batch.kubernetes.io/job-completion-index'
 function nonNegative(job: Job, value: number | undefined, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Number.isInteger(value) || value < 0) {
-    throw new WorkloadError(describe({ ...job, kind: 'Job' }), field, `Invalid value: ${value}: must be greater than or equal to 0`);
+    throw new WorkloadError(
+      describe({ ...job, kind: 'Job' }),
+      field,
+      `Invalid value: ${value}: must be greater than or equal to 0`,
+    );
   }
   return value;
 }
@@ -24,7 +38,12 @@ export function jobSelectorLabels(job: Job): Record<string, string> {
   const owner = { ...job, kind: 'Job' };
   const name = nameOf(owner);
   const uid = uidOf(owner);
-  return { [CONTROLLER_UID_LABEL]: uid, [JOB_NAME_LABEL]: name, [LEGACY_CONTROLLER_UID_LABEL]: uid, [LEGACY_JOB_NAME_LABEL]: name };
+  return {
+    [CONTROLLER_UID_LABEL]: uid,
+    [JOB_NAME_LABEL]: name,
+    [LEGACY_CONTROLLER_UID_LABEL]: uid,
+    [LEGACY_JOB_NAME_LABEL]: name,
+  };
 }
 
 /** How many pods run at once: parallelism (default 1) capped by completions not yet succeeded. */
@@ -45,11 +64,21 @@ export function jobPods(job: Job, random: RandomInt): Pod[] {
   const labels = jobSelectorLabels(owner);
   const indexed = job.spec?.completionMode === 'Indexed';
   if (indexed && job.spec?.completions === undefined) {
-    throw new WorkloadError(describe(owner), 'spec.completions', 'Required value: when completion mode is Indexed');
+    throw new WorkloadError(
+      describe(owner),
+      'spec.completions',
+      'Required value: when completion mode is Indexed',
+    );
   }
   const count = activePodCount(job);
   return Array.from({ length: count }, (_, index) => {
-    if (!indexed) return podFromTemplate(template, { namespace: namespaceOf(owner), owner: ref, extraLabels: labels, random });
+    if (!indexed)
+      return podFromTemplate(template, {
+        namespace: namespaceOf(owner),
+        owner: ref,
+        extraLabels: labels,
+        random,
+      });
     const pod = podFromTemplate(template, {
       namespace: namespaceOf(owner),
       owner: ref,

@@ -30,7 +30,11 @@ function key(p: Pod): string {
  * `liveNodes`: when given, a DaemonSet pod pinned to a node no longer in it is not recreated (the
  * DaemonSet controller only runs pods on existing nodes).
  */
-export function recreateDeletedPods(deleted: readonly Pod[], random: RandomInt, liveNodes?: ReadonlySet<string>): RecreateResult {
+export function recreateDeletedPods(
+  deleted: readonly Pod[],
+  random: RandomInt,
+  liveNodes?: ReadonlySet<string>,
+): RecreateResult {
   const out: RecreateResult = { recreated: [], gone: [] };
   for (const pod of deleted) {
     const owner = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
@@ -39,7 +43,9 @@ export function recreateDeletedPods(deleted: readonly Pod[], random: RandomInt, 
       continue;
     }
     if (owner.kind === 'DaemonSet' && liveNodes) {
-      const pinned = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0];
+      const pinned =
+        pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+          ?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0];
       if (pinned !== undefined && !liveNodes.has(pinned)) {
         out.gone.push(key(pod));
         continue;
@@ -57,7 +63,11 @@ export function recreateDeletedPods(deleted: readonly Pod[], random: RandomInt, 
       fresh.metadata!.generateName = prefix;
       fresh.metadata!.name = generateName(prefix, random);
     }
-    meta.uid = deterministicUid('Pod', fresh.metadata?.namespace, `${fresh.metadata!.name}#${out.recreated.length}`);
+    meta.uid = deterministicUid(
+      'Pod',
+      fresh.metadata?.namespace,
+      `${fresh.metadata!.name}#${out.recreated.length}`,
+    );
     out.recreated.push({ deleted: pod, replacement: fresh });
   }
   return out;

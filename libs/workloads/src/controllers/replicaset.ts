@@ -8,7 +8,9 @@ export function replicaSetPods(rs: ReplicaSet, random: RandomInt): Pod[] {
   const template = requireTemplate(owner, rs.spec?.template);
   const n = replicasOf(owner, rs.spec?.replicas);
   const ref = controllerRef(owner, 'apps/v1');
-  return Array.from({ length: n }, () => podFromTemplate(template, { namespace: namespaceOf(owner), owner: ref, random }));
+  return Array.from({ length: n }, () =>
+    podFromTemplate(template, { namespace: namespaceOf(owner), owner: ref, random }),
+  );
 }
 
 /** API defaulting of a ReplicationController: a missing selector or labels come from the template's labels. */
@@ -16,9 +18,11 @@ export function defaultReplicationController(rc: ReplicationController): Replica
   const out = structuredClone(rc);
   const templateLabels = out.spec?.template?.metadata?.labels;
   if (out.spec && templateLabels) {
-    if (!out.spec.selector || Object.keys(out.spec.selector).length === 0) out.spec.selector = { ...templateLabels };
+    if (!out.spec.selector || Object.keys(out.spec.selector).length === 0)
+      out.spec.selector = { ...templateLabels };
     out.metadata ??= {};
-    if (!out.metadata.labels || Object.keys(out.metadata.labels).length === 0) out.metadata.labels = { ...templateLabels };
+    if (!out.metadata.labels || Object.keys(out.metadata.labels).length === 0)
+      out.metadata.labels = { ...templateLabels };
   }
   return out;
 }
@@ -28,5 +32,7 @@ export function replicationControllerPods(rc: ReplicationController, random: Ran
   const template = requireTemplate(owner, owner.spec?.template);
   const n = replicasOf(owner, owner.spec?.replicas);
   const ref = controllerRef(owner, 'v1');
-  return Array.from({ length: n }, () => podFromTemplate(template, { namespace: namespaceOf(owner), owner: ref, random }));
+  return Array.from({ length: n }, () =>
+    podFromTemplate(template, { namespace: namespaceOf(owner), owner: ref, random }),
+  );
 }

@@ -7,7 +7,18 @@ import type { OwnerReference, PersistentVolumeClaim, Pod, StatefulSet } from '@s
 import type { Volume } from 'kubernetes-types/core/v1';
 import type { RandomInt } from '@schedlab/k8s';
 import { deterministicUid } from '../naming';
-import { WorkloadError, controllerRef, describe, nameOf, namespaceOf, podFromTemplate, replicasOf, requireTemplate, uidOf, withUid } from './common';
+import {
+  WorkloadError,
+  controllerRef,
+  describe,
+  nameOf,
+  namespaceOf,
+  podFromTemplate,
+  replicasOf,
+  requireTemplate,
+  uidOf,
+  withUid,
+} from './common';
 import { computeHash } from './hash';
 
 export const STATEFULSET_POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
@@ -57,7 +68,11 @@ export class StatefulSetController {
     this.start = set.spec?.ordinals?.start ?? 0;
     const policy = set.spec?.podManagementPolicy ?? 'OrderedReady';
     if (policy !== 'OrderedReady' && policy !== 'Parallel') {
-      throw new WorkloadError(describe(this.set), 'spec.podManagementPolicy', `Unsupported value: "${policy}": supported values: "OrderedReady", "Parallel"`);
+      throw new WorkloadError(
+        describe(this.set),
+        'spec.podManagementPolicy',
+        `Unsupported value: "${policy}": supported values: "OrderedReady", "Parallel"`,
+      );
     }
     this.parallel = policy === 'Parallel';
     this.revision = `${this.name}-${computeHash(set.spec?.template)}`;
@@ -72,7 +87,10 @@ export class StatefulSetController {
   }
 
   private retention(field: 'whenDeleted' | 'whenScaled'): RetentionPolicy {
-    return (this.set.spec?.persistentVolumeClaimRetentionPolicy?.[field] as RetentionPolicy | undefined) ?? 'Retain';
+    return (
+      (this.set.spec?.persistentVolumeClaimRetentionPolicy?.[field] as RetentionPolicy | undefined) ??
+      'Retain'
+    );
   }
 
   private ordinals(): number[] {
@@ -81,7 +99,10 @@ export class StatefulSetController {
 
   private newPod(ordinal: number): Pod {
     const name = this.podName(ordinal);
-    const labels: Record<string, string> = { [CONTROLLER_REVISION_HASH_LABEL]: this.revision, [STATEFULSET_POD_NAME_LABEL]: name };
+    const labels: Record<string, string> = {
+      [CONTROLLER_REVISION_HASH_LABEL]: this.revision,
+      [STATEFULSET_POD_NAME_LABEL]: name,
+    };
     if (this.opts.podIndexLabel !== false) labels[POD_INDEX_LABEL] = String(ordinal);
     const pod = podFromTemplate(this.set.spec!.template, {
       namespace: this.namespace,
@@ -107,7 +128,12 @@ export class StatefulSetController {
     const out: PersistentVolumeClaim[] = [];
     (this.set.spec?.volumeClaimTemplates ?? []).forEach((t, i) => {
       const templateName = t.metadata?.name;
-      if (!templateName) throw new WorkloadError(describe(this.set), `spec.volumeClaimTemplates[${i}].metadata.name`, 'Required value');
+      if (!templateName)
+        throw new WorkloadError(
+          describe(this.set),
+          `spec.volumeClaimTemplates[${i}].metadata.name`,
+          'Required value',
+        );
       const name = this.claimName(templateName, ordinal);
       if (this.claimNames.has(name)) return;
       this.claimNames.add(name);
@@ -116,7 +142,13 @@ export class StatefulSetController {
       const ownerReferences: OwnerReference[] = [];
       if (this.retention('whenDeleted') === 'Delete') {
         // v1.26 sets a plain (non-controller) reference so deleting the set deletes the claim.
-        ownerReferences.push({ apiVersion: 'apps/v1', kind: 'StatefulSet', name: this.name, uid: uidOf(this.set), blockOwnerDeletion: true });
+        ownerReferences.push({
+          apiVersion: 'apps/v1',
+          kind: 'StatefulSet',
+          name: this.name,
+          uid: uidOf(this.set),
+          blockOwnerDeletion: true,
+        });
       }
       claim.apiVersion = 'v1';
       claim.kind = 'PersistentVolumeClaim';
@@ -161,7 +193,11 @@ export class StatefulSetController {
   observe(podName: string, scheduled: boolean): void {
     const ordinal = this.ordinalOf(podName);
     if (ordinal === undefined || !this.pods.has(ordinal)) {
-      throw new WorkloadError(describe(this.set), 'pods', `pod ${podName} does not belong to this StatefulSet`);
+      throw new WorkloadError(
+        describe(this.set),
+        'pods',
+        `pod ${podName} does not belong to this StatefulSet`,
+      );
     }
     this.pods.set(ordinal, scheduled ? 'running' : 'failed');
   }
@@ -181,7 +217,10 @@ export class StatefulSetController {
 
   /** True when every wanted ordinal exists and none is waiting to be scheduled. */
   settled(): boolean {
-    return this.ordinals().every((o) => this.pods.get(o) === 'running') || [...this.pods.values()].some((s) => s === 'failed' && !this.parallel);
+    return (
+      this.ordinals().every((o) => this.pods.get(o) === 'running') ||
+      [...this.pods.values()].some((s) => s === 'failed' && !this.parallel)
+    );
   }
 
   /** Changes spec.replicas; scaling down removes the highest ordinals first (created by later steps when scaling up). */

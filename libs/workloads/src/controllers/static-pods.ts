@@ -29,8 +29,21 @@ export function mirrorPod(staticPod: Pod, node: Node): Pod {
     name,
     namespace,
     uid: deterministicUid('Pod', namespace, name),
-    annotations: { ...(out.metadata?.annotations ?? {}), [CONFIG_HASH_ANNOTATION]: hash, [MIRROR_ANNOTATION]: hash, [CONFIG_SOURCE_ANNOTATION]: 'file' },
-    ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: node.metadata?.uid ?? deterministicUid('Node', undefined, nodeName), controller: true }],
+    annotations: {
+      ...(out.metadata?.annotations ?? {}),
+      [CONFIG_HASH_ANNOTATION]: hash,
+      [MIRROR_ANNOTATION]: hash,
+      [CONFIG_SOURCE_ANNOTATION]: 'file',
+    },
+    ownerReferences: [
+      {
+        apiVersion: 'v1',
+        kind: 'Node',
+        name: nodeName,
+        uid: node.metadata?.uid ?? deterministicUid('Node', undefined, nodeName),
+        controller: true,
+      },
+    ],
   };
   out.spec = { ...(out.spec ?? { containers: [] }), nodeName };
   return out;

@@ -129,7 +129,9 @@ function decodePlugins(d: Decoder, raw: unknown, path: string): PluginsConfig | 
     if (!set) continue;
     const decoded: PluginSetConfig = {};
     if (set.enabled != null) {
-      decoded.enabled = d.array(set.enabled, join(setPath, 'enabled')).map((p, i) => decodePlugin(d, p, `${setPath}.enabled[${i}]`));
+      decoded.enabled = d
+        .array(set.enabled, join(setPath, 'enabled'))
+        .map((p, i) => decodePlugin(d, p, `${setPath}.enabled[${i}]`));
     }
     if (set.disabled != null) {
       // Disabled entries are full Plugin objects upstream; their weight is ignored.
@@ -157,7 +159,11 @@ function decodeProfile(d: Decoder, raw: unknown, path: string): KubeSchedulerPro
         });
   return withoutUndefined({
     schedulerName: d.scalar<string>(o.schedulerName, join(path, 'schedulerName'), 'string'),
-    percentageOfNodesToScore: d.scalar<number>(o.percentageOfNodesToScore, join(path, 'percentageOfNodesToScore'), 'int32'),
+    percentageOfNodesToScore: d.scalar<number>(
+      o.percentageOfNodesToScore,
+      join(path, 'percentageOfNodesToScore'),
+      'int32',
+    ),
     plugins: decodePlugins(d, o.plugins, join(path, 'plugins')),
     pluginConfig,
   });
@@ -170,18 +176,23 @@ export function decodeConfiguration(input: string | unknown): KubeSchedulerConfi
     try {
       raw = parseYaml(input);
     } catch (e) {
-      throw new ConfigValidationError([{ field: '', message: `couldn't parse configuration: ${(e as Error).message}` }]);
+      throw new ConfigValidationError([
+        { field: '', message: `couldn't parse configuration: ${(e as Error).message}` },
+      ]);
     }
   }
   const d = new Decoder();
   if (!d.isObject(raw)) {
-    throw new ConfigValidationError([{ field: '', message: `configuration must be an object, got ${describe(raw)}` }]);
+    throw new ConfigValidationError([
+      { field: '', message: `configuration must be an object, got ${describe(raw)}` },
+    ]);
   }
   // Type meta first: upstream cannot pick a decoder without it.
   const apiVersion = d.scalar<string>(raw.apiVersion, 'apiVersion', 'string');
   const kind = d.scalar<string>(raw.kind, 'kind', 'string');
   if (!kind) d.fail('kind', "Object 'Kind' is missing");
-  else if (kind !== CONFIG_KIND) d.fail('kind', `no kind "${kind}" is registered for version "${apiVersion ?? ''}"`);
+  else if (kind !== CONFIG_KIND)
+    d.fail('kind', `no kind "${kind}" is registered for version "${apiVersion ?? ''}"`);
   if (!apiVersion) d.fail('apiVersion', "Object 'apiVersion' is missing");
   else if (apiVersion !== CONFIG_API_VERSION) {
     const group = apiVersion.split('/')[0];
@@ -201,13 +212,28 @@ export function decodeConfiguration(input: string | unknown): KubeSchedulerConfi
     apiVersion: apiVersion as string,
     kind: kind as string,
     parallelism: d.scalar<number>(raw.parallelism, 'parallelism', 'int32'),
-    percentageOfNodesToScore: d.scalar<number>(raw.percentageOfNodesToScore, 'percentageOfNodesToScore', 'int32'),
-    podInitialBackoffSeconds: d.scalar<number>(raw.podInitialBackoffSeconds, 'podInitialBackoffSeconds', 'int64'),
+    percentageOfNodesToScore: d.scalar<number>(
+      raw.percentageOfNodesToScore,
+      'percentageOfNodesToScore',
+      'int32',
+    ),
+    podInitialBackoffSeconds: d.scalar<number>(
+      raw.podInitialBackoffSeconds,
+      'podInitialBackoffSeconds',
+      'int64',
+    ),
     podMaxBackoffSeconds: d.scalar<number>(raw.podMaxBackoffSeconds, 'podMaxBackoffSeconds', 'int64'),
     enableProfiling: d.scalar<boolean>(raw.enableProfiling, 'enableProfiling', 'bool'),
-    enableContentionProfiling: d.scalar<boolean>(raw.enableContentionProfiling, 'enableContentionProfiling', 'bool'),
+    enableContentionProfiling: d.scalar<boolean>(
+      raw.enableContentionProfiling,
+      'enableContentionProfiling',
+      'bool',
+    ),
     extenders: raw.extenders == null ? undefined : d.array(raw.extenders, 'extenders'),
-    profiles: raw.profiles == null ? undefined : d.array(raw.profiles, 'profiles').map((p, i) => decodeProfile(d, p, `profiles[${i}]`)),
+    profiles:
+      raw.profiles == null
+        ? undefined
+        : d.array(raw.profiles, 'profiles').map((p, i) => decodeProfile(d, p, `profiles[${i}]`)),
   });
   if (d.errors.length) throw new ConfigValidationError(d.errors);
   return cfg;

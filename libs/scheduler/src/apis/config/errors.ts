@@ -13,15 +13,18 @@ export function formatFieldError(e: ConfigFieldError): string {
 export class ConfigValidationError extends Error {
   constructor(readonly errors: ConfigFieldError[]) {
     // Upstream aggregates print a single error bare and several as "[a, b]".
-    super(
-      errors.length === 1 ? formatFieldError(errors[0]) : `[${errors.map(formatFieldError).join(', ')}]`,
-    );
+    super(errors.length === 1 ? formatFieldError(errors[0]) : `[${errors.map(formatFieldError).join(', ')}]`);
     this.name = 'ConfigValidationError';
   }
 }
 
 /** field.Invalid's rendering: strings quoted, numbers and booleans bare. */
 export function invalidValue(value: unknown, detail: string): string {
-  const shown = typeof value === 'string' ? JSON.stringify(value) : value === undefined || value === null ? 'null' : String(value);
+  const shown =
+    typeof value === 'string'
+      ? JSON.stringify(value)
+      : value === undefined || value === null
+        ? 'null'
+        : String(value);
   return `Invalid value: ${shown}: ${detail}`;
 }

@@ -6,7 +6,12 @@
 import { FeatureSet } from '../../features';
 import type { PluginDescriptor } from '../../framework/runtime/registry';
 import { decodeConfiguration } from './decode';
-import { defaultMultiPointPlugins, IN_TREE_ARGS_PLUGINS, KNOWN_IN_TREE_PLUGINS, removedPlugins } from './default-plugins';
+import {
+  defaultMultiPointPlugins,
+  IN_TREE_ARGS_PLUGINS,
+  KNOWN_IN_TREE_PLUGINS,
+  removedPlugins,
+} from './default-plugins';
 import { ConfigValidationError, invalidValue, type ConfigFieldError } from './errors';
 import { mergePluginSet, PLUGIN_SET_FIELDS, type MergedPluginSet } from './merge';
 import { resolveFrameworkPlugins } from './resolve';
@@ -57,7 +62,12 @@ function argsKindOf(name: string, registry: ReadonlyMap<string, PluginDescriptor
  * Upstream decodes args as `<Name>Args` of kubescheduler.config.k8s.io/v1 (when that kind
  * exists); an explicit kind/apiVersion must agree. Returns the args without type meta.
  */
-function decodeArgs(name: string, raw: Record<string, unknown> | undefined, path: string, errs: ConfigFieldError[]): Record<string, unknown> | undefined {
+function decodeArgs(
+  name: string,
+  raw: Record<string, unknown> | undefined,
+  path: string,
+  errs: ConfigFieldError[],
+): Record<string, unknown> | undefined {
   if (raw === undefined) return undefined;
   const { kind, apiVersion, ...rest } = raw;
   const expectedKind = `${name}Args`;
@@ -69,7 +79,10 @@ function decodeArgs(name: string, raw: Record<string, unknown> | undefined, path
       message: `args for plugin ${name} were not of type ${expectedKind}.${CONFIG_GROUP}, got ${gotKind}.${group}`,
     });
   } else if (typeof apiVersion === 'string' && apiVersion !== CONFIG_API_VERSION) {
-    errs.push({ field: path, message: `decoding args for plugin ${name}: unsupported version "${apiVersion}" (only ${CONFIG_API_VERSION})` });
+    errs.push({
+      field: path,
+      message: `decoding args for plugin ${name}: unsupported version "${apiVersion}" (only ${CONFIG_API_VERSION})`,
+    });
   }
   return rest;
 }
@@ -102,7 +115,8 @@ function defaultProfile(
   const { registry, features } = opts;
   const plugins = {} as Record<PluginSetField, MergedPluginSet>;
   for (const field of PLUGIN_SET_FIELDS) {
-    const defaults = field === 'multiPoint' ? { enabled: defaultMultiPointPlugins(features) } : { enabled: [] };
+    const defaults =
+      field === 'multiPoint' ? { enabled: defaultMultiPointPlugins(features) } : { enabled: [] };
     plugins[field] = mergePluginSet(defaults, profile.plugins?.[field]);
   }
 
@@ -117,7 +131,11 @@ function defaultProfile(
       return;
     }
     const decoded = decodeArgs(pc.name, pc.args ?? {}, argsPath, errs);
-    pluginConfig.push({ name: pc.name, args: applyArgsDefaults(pc.name, decoded, argsPath, registry, features, errs), fromUser: true });
+    pluginConfig.push({
+      name: pc.name,
+      args: applyArgsDefaults(pc.name, decoded, argsPath, registry, features, errs),
+      fromUser: true,
+    });
   });
 
   // Every enabled plugin with an args kind and no explicit config gets its defaulted args.
@@ -138,11 +156,13 @@ function defaultProfile(
 }
 
 function validatePercentage(field: string, value: number | undefined, errs: ConfigFieldError[]): void {
-  if (value !== undefined && (value < 0 || value > 100)) errs.push({ field, message: invalidValue(value, 'not in valid range [0-100]') });
+  if (value !== undefined && (value < 0 || value > 100))
+    errs.push({ field, message: invalidValue(value, 'not in valid range [0-100]') });
 }
 
 function sameQueueSort(a: MergedPluginSet, b: MergedPluginSet): boolean {
-  const key = (s: MergedPluginSet) => JSON.stringify([s.enabled.map((p) => [p.name, p.weight ?? null]), s.disabled]);
+  const key = (s: MergedPluginSet) =>
+    JSON.stringify([s.enabled.map((p) => [p.name, p.weight ?? null]), s.disabled]);
   return key(a) === key(b);
 }
 
@@ -156,7 +176,11 @@ function validate(
 ): ConfigFieldError[] {
   const errs: ConfigFieldError[] = [];
   const { registry, features } = opts;
-  if (parallelism <= 0) errs.push({ field: 'parallelism', message: invalidValue(parallelism, 'should be an integer value greater than zero') });
+  if (parallelism <= 0)
+    errs.push({
+      field: 'parallelism',
+      message: invalidValue(parallelism, 'should be an integer value greater than zero'),
+    });
 
   const removed = removedPlugins(features.version);
   const seenNames = new Map<string, number>();
@@ -169,7 +193,10 @@ function validate(
         if (removed.includes(p.name)) {
           errs.push({
             field: `${path}.plugins.${point}.enabled[${p.sourceIndex ?? k}]`,
-            message: invalidValue(p.name, `was invalid in version "${CONFIG_API_VERSION}" (KubeSchedulerConfiguration is version "${cfg.apiVersion}")`),
+            message: invalidValue(
+              p.name,
+              `was invalid in version "${CONFIG_API_VERSION}" (KubeSchedulerConfiguration is version "${cfg.apiVersion}")`,
+            ),
           });
         }
       });
@@ -177,12 +204,16 @@ function validate(
     const seenConfig = new Set<string>();
     profile.pluginConfig.forEach((pc, j) => {
       const pcPath = `${path}.pluginConfig[${j}]`;
-      if (seenConfig.has(pc.name)) errs.push({ field: pcPath, message: `Duplicate value: ${JSON.stringify(pc.name)}` });
+      if (seenConfig.has(pc.name))
+        errs.push({ field: pcPath, message: `Duplicate value: ${JSON.stringify(pc.name)}` });
       seenConfig.add(pc.name);
       if (removed.includes(pc.name)) {
         errs.push({
           field: pcPath,
-          message: invalidValue(pc.name, `was invalid in version "${CONFIG_API_VERSION}" (KubeSchedulerConfiguration is version "${cfg.apiVersion}")`),
+          message: invalidValue(
+            pc.name,
+            `was invalid in version "${CONFIG_API_VERSION}" (KubeSchedulerConfiguration is version "${cfg.apiVersion}")`,
+          ),
         });
         return;
       }
@@ -195,7 +226,11 @@ function validate(
     });
     const name = profile.schedulerName ?? '';
     const first = seenNames.get(name);
-    if (first !== undefined) errs.push({ field: `${path}.schedulerName`, message: `Duplicate value: "profiles[${first}].schedulerName"` });
+    if (first !== undefined)
+      errs.push({
+        field: `${path}.schedulerName`,
+        message: `Duplicate value: "profiles[${first}].schedulerName"`,
+      });
     seenNames.set(name, i);
   });
 
@@ -203,29 +238,55 @@ function validate(
   if (profiles.length > 0) {
     const canon = profiles[0].plugins.queueSort;
     if (canon.enabled.length > 1) {
-      errs.push({ field: 'profiles[0].plugins.queueSort.Enabled', message: invalidValue(canon.enabled.length, 'only one queue sort plugin can be enabled') });
+      errs.push({
+        field: 'profiles[0].plugins.queueSort.Enabled',
+        message: invalidValue(canon.enabled.length, 'only one queue sort plugin can be enabled'),
+      });
     }
     const queueSortName = canon.enabled[0]?.name;
-    const argsOf = (p: DefaultedProfile) => JSON.stringify(p.pluginConfig.find((c) => c.name === queueSortName)?.args ?? null);
+    const argsOf = (p: DefaultedProfile) =>
+      JSON.stringify(p.pluginConfig.find((c) => c.name === queueSortName)?.args ?? null);
     for (let i = 1; i < profiles.length; i++) {
       if (!sameQueueSort(canon, profiles[i].plugins.queueSort)) {
-        errs.push({ field: `profiles[${i}].plugins.queueSort`, message: 'Invalid value: has to match for all profiles' });
+        errs.push({
+          field: `profiles[${i}].plugins.queueSort`,
+          message: 'Invalid value: has to match for all profiles',
+        });
       }
-      if (queueSortName && profiles[i].pluginConfig.some((c) => c.name === queueSortName) && argsOf(profiles[i]) !== argsOf(profiles[0])) {
-        errs.push({ field: `profiles[${i}].pluginConfig.args`, message: 'Invalid value: has to match for all profiles' });
+      if (
+        queueSortName &&
+        profiles[i].pluginConfig.some((c) => c.name === queueSortName) &&
+        argsOf(profiles[i]) !== argsOf(profiles[0])
+      ) {
+        errs.push({
+          field: `profiles[${i}].pluginConfig.args`,
+          message: 'Invalid value: has to match for all profiles',
+        });
       }
     }
   }
 
   validatePercentage('percentageOfNodesToScore', cfg.percentageOfNodesToScore, errs);
   if (podInitialBackoffSeconds <= 0) {
-    errs.push({ field: 'podInitialBackoffSeconds', message: invalidValue(podInitialBackoffSeconds, 'must be greater than 0') });
+    errs.push({
+      field: 'podInitialBackoffSeconds',
+      message: invalidValue(podInitialBackoffSeconds, 'must be greater than 0'),
+    });
   }
   if (podMaxBackoffSeconds < podInitialBackoffSeconds) {
-    errs.push({ field: 'podMaxBackoffSeconds', message: invalidValue(podMaxBackoffSeconds, 'must be greater than or equal to PodInitialBackoffSeconds') });
+    errs.push({
+      field: 'podMaxBackoffSeconds',
+      message: invalidValue(
+        podMaxBackoffSeconds,
+        'must be greater than or equal to PodInitialBackoffSeconds',
+      ),
+    });
   }
   if ((cfg.extenders ?? []).length > 0) {
-    errs.push({ field: 'extenders', message: 'Unsupported value: scheduler extenders are not supported by the simulation' });
+    errs.push({
+      field: 'extenders',
+      message: 'Unsupported value: scheduler extenders are not supported by the simulation',
+    });
   }
   return errs;
 }
@@ -235,8 +296,14 @@ function validate(
  * Throws ConfigValidationError listing every problem of the first failing phase
  * (decoding, args decoding, validation, then the first framework error of a profile).
  */
-export function loadSchedulerConfiguration(input: string | unknown, options: LoadOptions): ResolvedConfiguration {
-  const opts: Required<LoadOptions> = { registry: options.registry, features: options.features ?? new FeatureSet() };
+export function loadSchedulerConfiguration(
+  input: string | unknown,
+  options: LoadOptions,
+): ResolvedConfiguration {
+  const opts: Required<LoadOptions> = {
+    registry: options.registry,
+    features: options.features ?? new FeatureSet(),
+  };
   const cfg = decodeConfiguration(input);
 
   const rawProfiles = cfg.profiles && cfg.profiles.length > 0 ? cfg.profiles : [{}];
@@ -257,16 +324,23 @@ export function loadSchedulerConfiguration(input: string | unknown, options: Loa
   const resolved = profiles.map((profile, i): ResolvedProfile => {
     const schedulerName = profile.schedulerName as string;
     const plugins = resolveFrameworkPlugins(
-      { profilePath: `profiles[${i}]`, schedulerName, version: opts.features.version, isKnown: (n) => known.has(n) },
+      {
+        profilePath: `profiles[${i}]`,
+        schedulerName,
+        version: opts.features.version,
+        isKnown: (n) => known.has(n),
+      },
       profile.plugins,
     );
     // Only plugins the profile enables receive args (upstream hands args to needed plugins only).
     const needed = new Set<string>();
     for (const field of PLUGIN_SET_FIELDS) for (const p of profile.plugins[field].enabled) needed.add(p.name);
     const pluginArgs = new Map<string, unknown>();
-    for (const pc of profile.pluginConfig) if (needed.has(pc.name) && pc.args !== undefined) pluginArgs.set(pc.name, pc.args);
+    for (const pc of profile.pluginConfig)
+      if (needed.has(pc.name) && pc.args !== undefined) pluginArgs.set(pc.name, pc.args);
     const out: ResolvedProfile = { schedulerName, plugins, pluginArgs };
-    if (profile.percentageOfNodesToScore !== undefined) out.percentageOfNodesToScore = profile.percentageOfNodesToScore;
+    if (profile.percentageOfNodesToScore !== undefined)
+      out.percentageOfNodesToScore = profile.percentageOfNodesToScore;
     return out;
   });
 
@@ -281,5 +355,8 @@ export function loadSchedulerConfiguration(input: string | unknown, options: Loa
 
 /** The profile upstream runs when no configuration is given ("default-scheduler", v1 defaults). */
 export function defaultConfiguration(options: LoadOptions): ResolvedConfiguration {
-  return loadSchedulerConfiguration({ apiVersion: CONFIG_API_VERSION, kind: 'KubeSchedulerConfiguration' }, options);
+  return loadSchedulerConfiguration(
+    { apiVersion: CONFIG_API_VERSION, kind: 'KubeSchedulerConfiguration' },
+    options,
+  );
 }

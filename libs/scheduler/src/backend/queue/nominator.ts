@@ -38,6 +38,8 @@ export class Nominator {
 
   /** Nominated pods on the node that matter to `podPriorityValue`: equal or higher priority, other pods. */
   relevantFor(nodeName: string, uid: string, podPriorityValue: number): PodInfo[] {
-    return this.nominatedPodsForNode(nodeName).filter((p) => p.uid !== uid && podPriority(p.pod) >= podPriorityValue);
+    return this.nominatedPodsForNode(nodeName).filter(
+      (p) => p.uid !== uid && podPriority(p.pod) >= podPriorityValue,
+    );
   }
 }

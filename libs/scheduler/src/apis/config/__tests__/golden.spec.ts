@@ -45,7 +45,10 @@ function stripTypeMeta(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 const profileCases = fs.existsSync(path.join(CONFORMANCE, 'profiles'))
-  ? fs.readdirSync(path.join(CONFORMANCE, 'profiles')).filter((f) => f.endsWith('.json')).sort()
+  ? fs
+      .readdirSync(path.join(CONFORMANCE, 'profiles'))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
   : [];
 
 describe('golden profiles (v1.26.7)', () => {
@@ -80,7 +83,10 @@ describe('golden profiles (v1.26.7)', () => {
 
   it('the default profile equals the default family (case-1)', () => {
     const golden = JSON.parse(fs.readFileSync(path.join(CONFORMANCE, 'cases', 'case-1.json'), 'utf8'));
-    const resolved = defaultConfiguration({ registry, features: new FeatureSet('1.26', golden.config.featureGates ?? {}) });
+    const resolved = defaultConfiguration({
+      registry,
+      features: new FeatureSet('1.26', golden.config.featureGates ?? {}),
+    });
     expect(resolved.profiles.map((p) => p.schedulerName)).toEqual(['default-scheduler']);
     expect(asGolden(resolved.profiles[0])).toEqual(golden.config.plugins);
   });

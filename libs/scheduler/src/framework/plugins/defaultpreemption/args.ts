@@ -24,10 +24,16 @@ export function validateArgs(args: DefaultPreemptionArgs): ArgsError[] {
   const pct = args.minCandidateNodesPercentage;
   const abs = args.minCandidateNodesAbsolute;
   if (!Number.isInteger(pct) || pct < 0 || pct > 100) {
-    errs.push({ field: 'minCandidateNodesPercentage', message: `Invalid value: ${pct}: not in valid range [0, 100]` });
+    errs.push({
+      field: 'minCandidateNodesPercentage',
+      message: `Invalid value: ${pct}: not in valid range [0, 100]`,
+    });
   }
   if (!Number.isInteger(abs) || abs < 0) {
-    errs.push({ field: 'minCandidateNodesAbsolute', message: `Invalid value: ${abs}: not in valid range [0, inf)` });
+    errs.push({
+      field: 'minCandidateNodesAbsolute',
+      message: `Invalid value: ${abs}: not in valid range [0, inf)`,
+    });
   }
   if (pct === 0 && abs === 0) {
     errs.push(

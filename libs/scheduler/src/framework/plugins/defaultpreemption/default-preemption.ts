@@ -2,7 +2,13 @@
 import { podPriority } from '@schedlab/k8s';
 import type { Pod, PodDisruptionBudget } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
-import type { Handle, NodeToStatusMap, PostFilterPlugin, PostFilterResult, PreEnqueuePlugin } from '../../interface';
+import type {
+  Handle,
+  NodeToStatusMap,
+  PostFilterPlugin,
+  PostFilterResult,
+  PreEnqueuePlugin,
+} from '../../interface';
 import { Evaluator, PreemptionInterface, VictimSelection } from '../../preemption/evaluator';
 import { compareByImportance } from '../../preemption/util';
 import { Code, MaybeStatus, Status, isSuccess } from '../../status';
@@ -12,7 +18,8 @@ import { DefaultPreemptionArgs } from './args';
 import { filterPodsWithPDBViolation } from './pdb';
 
 export const MSG_NOT_ELIGIBLE_PREEMPT_NEVER = 'not eligible due to preemptionPolicy=Never.';
-export const MSG_NOT_ELIGIBLE_TERMINATING_POD = 'not eligible due to a terminating pod on the nominated node.';
+export const MSG_NOT_ELIGIBLE_TERMINATING_POD =
+  'not eligible due to a terminating pod on the nominated node.';
 export const MSG_NO_VICTIMS = 'No preemption victims found for incoming pod';
 export const PREEMPTION_MESSAGE_PREFIX = 'preemption: ';
 

@@ -17,7 +17,12 @@ export const isClaimVolume = (v: Volume): boolean => !!v.persistentVolumeClaim |
 
 /** Volumes the attach limits count: claims, ephemeral claims, CSI and migratable in-tree disks. */
 export const isAttachableVolume = (v: Volume): boolean =>
-  isClaimVolume(v) || !!v.csi || !!v.awsElasticBlockStore || !!v.gcePersistentDisk || !!v.azureDisk || !!v.cinder;
+  isClaimVolume(v) ||
+  !!v.csi ||
+  !!v.awsElasticBlockStore ||
+  !!v.gcePersistentDisk ||
+  !!v.azureDisk ||
+  !!v.cinder;
 
 /**
  * PreFilter and the no-volume short-cut the CSI and in-tree volume limit filters share: both skip

@@ -9,7 +9,8 @@ import { TopologyCounts } from './topology-counts';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilter' + PluginNames.InterPodAffinity;
 
-export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules";
+export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH =
+  "node(s) didn't satisfy existing pods anti-affinity rules";
 export const ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
 export const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
 
@@ -53,7 +54,13 @@ export class PreFilterState implements StateData {
       nodeLabels,
       multiplier,
     );
-    addAffinityMatches(this.affinityCounts, this.incoming.requiredAffinityTerms, pi.pod, nodeLabels, multiplier);
+    addAffinityMatches(
+      this.affinityCounts,
+      this.incoming.requiredAffinityTerms,
+      pi.pod,
+      nodeLabels,
+      multiplier,
+    );
     addAntiAffinityMatches(
       this.antiAffinityCounts,
       this.incoming.requiredAntiAffinityTerms,
@@ -143,7 +150,10 @@ export function incomingAffinityCounts(
 }
 
 /** Would the incoming pod on this node fall in a domain where an existing pod's anti-affinity forbids it? */
-export function satisfiesExistingPodsAntiAffinity(s: PreFilterState, nodeLabels: Labels | undefined): boolean {
+export function satisfiesExistingPodsAntiAffinity(
+  s: PreFilterState,
+  nodeLabels: Labels | undefined,
+): boolean {
   return !s.existingAntiAffinityCounts.anyPositiveForNode(nodeLabels);
 }
 

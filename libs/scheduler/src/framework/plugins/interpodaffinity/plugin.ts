@@ -29,8 +29,20 @@ import {
   satisfiesPodAffinity,
   satisfiesPodAntiAffinity,
 } from './filtering';
-import { PRE_SCORE_STATE_KEY, PreScoreState, computeTopologyScore, nodeScore, normalizeScores } from './scoring';
-import { MATCH_LABEL_KEYS_GATE, effectivePodInfo, mergeTermNamespaces, podUsesLabelKeys, podWithLabelKeysFolded } from './terms';
+import {
+  PRE_SCORE_STATE_KEY,
+  PreScoreState,
+  computeTopologyScore,
+  nodeScore,
+  normalizeScores,
+} from './scoring';
+import {
+  MATCH_LABEL_KEYS_GATE,
+  effectivePodInfo,
+  mergeTermNamespaces,
+  podUsesLabelKeys,
+  podWithLabelKeysFolded,
+} from './terms';
 
 export class InterPodAffinity
   implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
@@ -75,7 +87,11 @@ export class InterPodAffinity
       namespaceLabels: this.namespaceLabels(pod),
     };
     const lister = this.handle.snapshot();
-    const existing = existingAntiAffinityCounts(incoming, lister.havePodsWithRequiredAntiAffinityList(), this.effective);
+    const existing = existingAntiAffinityCounts(
+      incoming,
+      lister.havePodsWithRequiredAntiAffinityList(),
+      this.effective,
+    );
     const { affinity, antiAffinity } = incomingAffinityCounts(incoming, lister.list());
     if (
       this.handle.features.behaviour.interPodAffinityPreFilterSkips &&
@@ -97,7 +113,12 @@ export class InterPodAffinity
     return this.updateState(state, podInfoToAdd, nodeInfo, 1);
   }
 
-  removePod(state: CycleState, _podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): MaybeStatus {
+  removePod(
+    state: CycleState,
+    _podToSchedule: Pod,
+    podInfoToRemove: PodInfo,
+    nodeInfo: NodeInfo,
+  ): MaybeStatus {
     return this.updateState(state, podInfoToRemove, nodeInfo, -1);
   }
 
@@ -120,7 +141,8 @@ export class InterPodAffinity
     if (!s) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
     const labels = nodeInfo.node.metadata?.labels;
     if (!satisfiesPodAffinity(s, labels)) return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
-    if (!satisfiesPodAntiAffinity(s, labels)) return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+    if (!satisfiesPodAntiAffinity(s, labels))
+      return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
     if (!satisfiesExistingPodsAntiAffinity(s, labels)) {
       return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
     }
@@ -184,7 +206,8 @@ export class InterPodAffinity
       for (let i = 0; i < nodes.length; i++) scores[i].score = 0;
       return null;
     }
-    for (let i = 0; i < nodes.length; i++) scores[i].score = nodeScore(topologyScore, nodes[i].node.metadata?.labels);
+    for (let i = 0; i < nodes.length; i++)
+      scores[i].score = nodeScore(topologyScore, nodes[i].node.metadata?.labels);
     return null;
   }
 

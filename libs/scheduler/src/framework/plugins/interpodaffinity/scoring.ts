@@ -56,7 +56,8 @@ function addTermsSelecting(
   selecting: TermsSelectingPod,
   nodeLabels: Labels,
 ): void {
-  for (const t of terms) if (selecting.matches(t)) addToPair(score, t.topologyKey, t.weight * sign, nodeLabels);
+  for (const t of terms)
+    if (selecting.matches(t)) addToPair(score, t.topologyKey, t.weight * sign, nodeLabels);
 }
 
 /**
@@ -87,7 +88,8 @@ export function computeTopologyScore(
       if (preferredAffinity.length > 0) {
         addSelectedTerms(score, preferredAffinity, affinityMatches.matched(existingInfo), 1, nodeLabels);
       }
-      if (preferredAnti.length > 0) addSelectedTerms(score, preferredAnti, antiMatches.matched(existingInfo), -1, nodeLabels);
+      if (preferredAnti.length > 0)
+        addSelectedTerms(score, preferredAnti, antiMatches.matched(existingInfo), -1, nodeLabels);
       if (!existingInfo.hasAffinity()) continue;
       // Folding label keys keeps the number of terms, so a pod without scoring terms needs no folding.
       if (

@@ -27,7 +27,8 @@ export function podUsesLabelKeys(pod: Pod): boolean {
   if (!a) return false;
   for (const group of [a.podAffinity, a.podAntiAffinity]) {
     if (!group) continue;
-    for (const t of group.requiredDuringSchedulingIgnoredDuringExecution ?? []) if (termUsesLabelKeys(t)) return true;
+    for (const t of group.requiredDuringSchedulingIgnoredDuringExecution ?? [])
+      if (termUsesLabelKeys(t)) return true;
     for (const w of group.preferredDuringSchedulingIgnoredDuringExecution ?? []) {
       if (termUsesLabelKeys(w.podAffinityTerm)) return true;
     }
@@ -66,19 +67,25 @@ export function podWithLabelKeysFolded(pod: Pod): Pod {
   const foldGroup = <G extends NonNullable<typeof a.podAffinity>>(g: G | undefined): G | undefined =>
     g && {
       ...g,
-      requiredDuringSchedulingIgnoredDuringExecution: g.requiredDuringSchedulingIgnoredDuringExecution?.map((t) =>
-        foldLabelKeys(t, labels),
+      requiredDuringSchedulingIgnoredDuringExecution: g.requiredDuringSchedulingIgnoredDuringExecution?.map(
+        (t) => foldLabelKeys(t, labels),
       ),
-      preferredDuringSchedulingIgnoredDuringExecution: g.preferredDuringSchedulingIgnoredDuringExecution?.map((w) => ({
-        ...w,
-        podAffinityTerm: foldLabelKeys(w.podAffinityTerm, labels),
-      })),
+      preferredDuringSchedulingIgnoredDuringExecution: g.preferredDuringSchedulingIgnoredDuringExecution?.map(
+        (w) => ({
+          ...w,
+          podAffinityTerm: foldLabelKeys(w.podAffinityTerm, labels),
+        }),
+      ),
     };
   return {
     ...pod,
     spec: {
       ...pod.spec!,
-      affinity: { ...a, podAffinity: foldGroup(a.podAffinity), podAntiAffinity: foldGroup(a.podAntiAffinity) },
+      affinity: {
+        ...a,
+        podAffinity: foldGroup(a.podAffinity),
+        podAntiAffinity: foldGroup(a.podAntiAffinity),
+      },
     },
   };
 }

@@ -22,7 +22,10 @@ export function validateNodeAffinityArgs(args: NodeAffinityArgs): ArgsError[] {
   const required = aff.requiredDuringSchedulingIgnoredDuringExecution;
   const terms = required?.nodeSelectorTerms ?? [];
   if (required && terms.length === 0) {
-    errs.push({ field: 'addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms', message: 'must have at least one node selector term' });
+    errs.push({
+      field: 'addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms',
+      message: 'must have at least one node selector term',
+    });
   }
   terms.forEach((t, i) => {
     (t.matchExpressions ?? []).forEach((e, j) => {

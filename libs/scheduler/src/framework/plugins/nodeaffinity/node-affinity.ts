@@ -1,4 +1,10 @@
-import { Node, Pod, compileNodeSelector, compilePreferredSchedulingTerms, requiredNodeAffinityOf } from '@schedlab/k8s';
+import {
+  Node,
+  Pod,
+  compileNodeSelector,
+  compilePreferredSchedulingTerms,
+  requiredNodeAffinityOf,
+} from '@schedlab/k8s';
 import { CycleState, ImmutableState } from '../../cycle-state';
 import {
   FilterPlugin,
@@ -33,7 +39,8 @@ type Scorer = { score(node: Node): number };
  * undefined when some term does not pin (terms are ORed, so then every node is possible).
  */
 export function nodeNamesFromRequiredTerms(pod: Pod): Set<string> | undefined {
-  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  const terms =
+    pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (!terms || terms.length === 0) return undefined;
   let union: Set<string> | undefined;
   for (const t of terms) {
@@ -50,7 +57,9 @@ export function nodeNamesFromRequiredTerms(pod: Pod): Set<string> | undefined {
   return union;
 }
 
-export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
+export class NodeAffinity
+  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
+{
   readonly name = PluginNames.NodeAffinity;
   private readonly addedNodeSelector?: Matcher;
   private readonly addedPreferred?: Scorer;
@@ -64,7 +73,9 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
       this.addedNodeSelector = compileNodeSelector(added.requiredDuringSchedulingIgnoredDuringExecution);
     }
     if (added?.preferredDuringSchedulingIgnoredDuringExecution?.length) {
-      this.addedPreferred = compilePreferredSchedulingTerms(added.preferredDuringSchedulingIgnoredDuringExecution);
+      this.addedPreferred = compilePreferredSchedulingTerms(
+        added.preferredDuringSchedulingIgnoredDuringExecution,
+      );
     }
   }
 
@@ -90,9 +101,11 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
 
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const node = nodeInfo.node;
-    if (this.addedNodeSelector && !this.addedNodeSelector.match(node)) return Status.unresolvable(ERR_REASON_ENFORCED);
+    if (this.addedNodeSelector && !this.addedNodeSelector.match(node))
+      return Status.unresolvable(ERR_REASON_ENFORCED);
     // Without PreFilter state (PreFilter disabled), compute the requirement here.
-    const required = state.read<ImmutableState<Matcher>>(PRE_FILTER_KEY)?.value ?? requiredNodeAffinityOf(pod);
+    const required =
+      state.read<ImmutableState<Matcher>>(PRE_FILTER_KEY)?.value ?? requiredNodeAffinityOf(pod);
     return required.match(node) ? null : Status.unresolvable(ERR_REASON_POD);
   }
 

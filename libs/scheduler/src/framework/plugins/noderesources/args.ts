@@ -7,7 +7,11 @@ import { MAX_CUSTOM_PRIORITY_SCORE, type FunctionShapePoint } from './strategies
 export const LEAST_ALLOCATED = 'LeastAllocated';
 export const MOST_ALLOCATED = 'MostAllocated';
 export const REQUESTED_TO_CAPACITY_RATIO = 'RequestedToCapacityRatio';
-export const SUPPORTED_SCORING_STRATEGY_TYPES = [LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO];
+export const SUPPORTED_SCORING_STRATEGY_TYPES = [
+  LEAST_ALLOCATED,
+  MOST_ALLOCATED,
+  REQUESTED_TO_CAPACITY_RATIO,
+];
 
 export interface ScoringStrategy {
   type: string;
@@ -37,7 +41,10 @@ type Raw = Record<string, unknown> | undefined | null;
 function rawResources(list: unknown): ResourceSpec[] {
   if (!Array.isArray(list)) return [];
   // An unset or explicit 0 weight means the default weight 1.
-  return list.map((r: { name?: string; weight?: number }) => ({ name: r?.name ?? '', weight: r?.weight ? r.weight : 1 }));
+  return list.map((r: { name?: string; weight?: number }) => ({
+    name: r?.name ?? '',
+    weight: r?.weight ? r.weight : 1,
+  }));
 }
 
 export function defaultFitArgs(raw: unknown): NodeResourcesFitArgs {
@@ -49,7 +56,10 @@ export function defaultFitArgs(raw: unknown): NodeResourcesFitArgs {
   } else {
     // A given strategy keeps its type as written (an empty type fails validation, as upstream).
     const resources = rawResources(rawStrategy.resources);
-    scoringStrategy = { type: (rawStrategy.type as string) ?? '', resources: resources.length ? resources : defaultResourceSpec() };
+    scoringStrategy = {
+      type: (rawStrategy.type as string) ?? '',
+      resources: resources.length ? resources : defaultResourceSpec(),
+    };
     const r2c = rawStrategy.requestedToCapacityRatio as { shape?: FunctionShapePoint[] } | undefined;
     if (r2c) {
       scoringStrategy.requestedToCapacityRatio = {
@@ -74,7 +84,10 @@ function validateShape(shape: readonly FunctionShapePoint[] | undefined, path: s
   const errs: ArgsError[] = [];
   for (let i = 1; i < shape.length; i++) {
     if (shape[i - 1].utilization >= shape[i].utilization) {
-      errs.push({ field: `${path}[${i}].utilization`, message: 'utilization values must be sorted in increasing order' });
+      errs.push({
+        field: `${path}[${i}].utilization`,
+        message: 'utilization values must be sorted in increasing order',
+      });
       break;
     }
   }
@@ -83,7 +96,10 @@ function validateShape(shape: readonly FunctionShapePoint[] | undefined, path: s
       errs.push({ field: `${path}[${i}].utilization`, message: 'not in valid range [0, 100]' });
     }
     if (p.score < 0 || p.score > MAX_CUSTOM_PRIORITY_SCORE) {
-      errs.push({ field: `${path}[${i}].score`, message: `not in valid range [0, ${MAX_CUSTOM_PRIORITY_SCORE}]` });
+      errs.push({
+        field: `${path}[${i}].score`,
+        message: `not in valid range [0, ${MAX_CUSTOM_PRIORITY_SCORE}]`,
+      });
     }
   });
   return errs;
@@ -108,7 +124,10 @@ export function validateFitArgs(args: NodeResourcesFitArgs): ArgsError[] {
   }
   s.resources.forEach((r, i) => {
     if (r.weight <= 0 || r.weight > 100) {
-      errs.push({ field: `scoringStrategy.resources[${i}].weight`, message: `resource weight of ${r.name} not in valid range (0, 100]` });
+      errs.push({
+        field: `scoringStrategy.resources[${i}].weight`,
+        message: `resource weight of ${r.name} not in valid range (0, 100]`,
+      });
     }
   });
   if (s.requestedToCapacityRatio) {
@@ -124,7 +143,8 @@ export function validateBalancedAllocationArgs(args: NodeResourcesBalancedAlloca
   const errs: ArgsError[] = [];
   const seen = new Set<string>();
   args.resources.forEach((r, i) => {
-    if (seen.has(r.name)) errs.push({ field: `resources[${i}].name`, message: `Duplicate value: "${r.name}"` });
+    if (seen.has(r.name))
+      errs.push({ field: `resources[${i}].name`, message: `Duplicate value: "${r.name}"` });
     else seen.add(r.name);
     if (r.weight !== 1) errs.push({ field: `resources[${i}].weight`, message: 'must be 1' });
   });

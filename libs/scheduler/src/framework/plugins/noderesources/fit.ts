@@ -202,7 +202,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
   ) {
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
-    this.scorer = new ResourceAllocationScorer(args.scoringStrategy.resources, strategyScorer(args), false, true);
+    this.scorer = new ResourceAllocationScorer(
+      args.scoringStrategy.resources,
+      strategyScorer(args),
+      false,
+      true,
+    );
     this.onlyRequested = handle.features.behaviour.fitChecksOnlyRequestedResources;
   }
 

@@ -25,7 +25,8 @@ export function csiAttachLimitKey(driver: string): string {
 /** Node allocatable `attachable-volumes-*` limits (upstream volumeLimits). */
 export function allocatableVolumeLimits(nodeInfo: NodeInfo): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [k, v] of nodeInfo.allocatable.scalar) if (k.startsWith(ATTACHABLE_VOLUMES_PREFIX)) out.set(k, v);
+  for (const [k, v] of nodeInfo.allocatable.scalar)
+    if (k.startsWith(ATTACHABLE_VOLUMES_PREFIX)) out.set(k, v);
   return out;
 }
 

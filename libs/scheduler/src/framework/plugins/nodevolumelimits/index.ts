@@ -40,4 +40,9 @@ export const azureDiskLimitsDescriptor: PluginDescriptor = {
   create: (_args, handle) => newAzureDiskLimits(handle),
 };
 
-export const descriptors: PluginDescriptor[] = [descriptor, ebsLimitsDescriptor, gcePDLimitsDescriptor, azureDiskLimitsDescriptor];
+export const descriptors: PluginDescriptor[] = [
+  descriptor,
+  ebsLimitsDescriptor,
+  gcePDLimitsDescriptor,
+  azureDiskLimitsDescriptor,
+];

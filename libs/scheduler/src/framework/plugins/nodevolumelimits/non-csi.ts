@@ -13,7 +13,12 @@ import type { NodeInfo } from '../../types';
 import { VolumeLimitsPreFilter } from '../helper/volume-prefilter';
 import { PluginNames } from '../names';
 import { claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from '../volumebinding/pv-helpers';
-import { ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, IN_TREE_PLUGIN, allocatableVolumeLimits, isCSIMigrationOn } from './common';
+import {
+  ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+  IN_TREE_PLUGIN,
+  allocatableVolumeLimits,
+  isCSIMigrationOn,
+} from './common';
 
 export const DEFAULT_MAX_EBS_VOLUMES = 39;
 export const DEFAULT_MAX_EBS_NITRO_VOLUMES = 25;
@@ -41,7 +46,10 @@ export const EBS_VOLUME_FILTER: InTreeVolumeFilter = {
   limitKey: 'attachable-volumes-aws-ebs',
   filterVolume: (v) => v.awsElasticBlockStore?.volumeID,
   filterPersistentVolume: (pv) => pv.spec?.awsElasticBlockStore?.volumeID,
-  maxVolumes: (node) => (EBS_NITRO_INSTANCE_TYPE.test(instanceType(node)) ? DEFAULT_MAX_EBS_NITRO_VOLUMES : DEFAULT_MAX_EBS_VOLUMES),
+  maxVolumes: (node) =>
+    EBS_NITRO_INSTANCE_TYPE.test(instanceType(node))
+      ? DEFAULT_MAX_EBS_NITRO_VOLUMES
+      : DEFAULT_MAX_EBS_VOLUMES,
 };
 
 export const GCE_PD_VOLUME_FILTER: InTreeVolumeFilter = {
@@ -78,13 +86,17 @@ export class NonCSILimits extends VolumeLimitsPreFilter implements FilterPlugin 
       return Status.error(e as Error);
     }
     if (newVolumes.size === 0) return null;
-    if (isCSIMigrationOn(this.handle.objects.csiNodes.get(nodeInfo.name), this.volumeFilter.pluginName)) return null;
+    if (isCSIMigrationOn(this.handle.objects.csiNodes.get(nodeInfo.name), this.volumeFilter.pluginName))
+      return null;
 
     const existing = new Set<string>();
     for (const pi of nodeInfo.pods) this.filterVolumes(pi.pod, false, existing);
     for (const id of existing) newVolumes.delete(id);
-    const max = allocatableVolumeLimits(nodeInfo).get(this.volumeFilter.limitKey) ?? this.volumeFilter.maxVolumes(nodeInfo.node);
-    if (existing.size + newVolumes.size > max) return Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED);
+    const max =
+      allocatableVolumeLimits(nodeInfo).get(this.volumeFilter.limitKey) ??
+      this.volumeFilter.maxVolumes(nodeInfo.node);
+    if (existing.size + newVolumes.size > max)
+      return Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED);
     return null;
   }
 
@@ -102,7 +114,8 @@ export class NonCSILimits extends VolumeLimitsPreFilter implements FilterPlugin 
       const placeholder = `${UNBOUND_CLAIM_PREFIX}-${ns}/${ref.name}`;
       const pvc = this.handle.objects.persistentVolumeClaims.get(ns, ref.name);
       if (!pvc) {
-        if (newPod) throw new Error(`looking up PVC ${ns}/${ref.name}: persistentvolumeclaim "${ref.name}" not found`);
+        if (newPod)
+          throw new Error(`looking up PVC ${ns}/${ref.name}: persistentvolumeclaim "${ref.name}" not found`);
         continue;
       }
       if (ref.ephemeral) {

@@ -14,7 +14,6 @@ export type DefaultingType = typeof SYSTEM_DEFAULTING | typeof LIST_DEFAULTING;
 export const DO_NOT_SCHEDULE = 'DoNotSchedule';
 export const SCHEDULE_ANYWAY = 'ScheduleAnyway';
 
-
 export interface PodTopologySpreadArgs {
   /** Applied to pods without constraints of their own; each gets a selector deduced per pod. */
   defaultConstraints: TopologySpreadConstraint[];

@@ -84,11 +84,15 @@ export function applyVolumeBindings(
   for (const b of decisions.staticBindings) {
     const pvc = objects.persistentVolumeClaims.get(b.claimNamespace, b.claimName);
     const pv = objects.persistentVolumes.get(b.pvName);
-    if (!pvc || !pv) throw new Error(`volume binding: ${b.claimNamespace}/${b.claimName} → ${b.pvName}: object missing`);
+    if (!pvc || !pv)
+      throw new Error(`volume binding: ${b.claimNamespace}/${b.claimName} → ${b.pvName}: object missing`);
     const newPV = structuredCopy(pv);
     newPV.metadata = newPV.metadata ?? {};
     // Upstream marks the PV bound-by-controller only when the user had not pre-bound it to this claim.
-    if (!isVolumeBoundToClaim(pv, pvc) && newPV.metadata.annotations?.[ANN_BOUND_BY_CONTROLLER] === undefined) {
+    if (
+      !isVolumeBoundToClaim(pv, pvc) &&
+      newPV.metadata.annotations?.[ANN_BOUND_BY_CONTROLLER] === undefined
+    ) {
       newPV.metadata.annotations = { ...newPV.metadata.annotations, [ANN_BOUND_BY_CONTROLLER]: 'yes' };
     }
     newPV.spec = { ...newPV.spec, claimRef: claimRefOf(pvc) };

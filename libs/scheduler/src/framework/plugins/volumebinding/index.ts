@@ -3,7 +3,13 @@ import { PluginNames } from '../names';
 import { VolumeBindingArgs, defaultVolumeBindingArgs, validateVolumeBindingArgs } from './args';
 import { VolumeBinding } from './volume-binding';
 
-export { VolumeBinding, VolumeBindingState, reservedVolumeBindings, ERR_REASON_UNBOUND_IMMEDIATE, VOLUME_BINDING_STATE_KEY } from './volume-binding';
+export {
+  VolumeBinding,
+  VolumeBindingState,
+  reservedVolumeBindings,
+  ERR_REASON_UNBOUND_IMMEDIATE,
+  VOLUME_BINDING_STATE_KEY,
+} from './volume-binding';
 export {
   ERR_REASON_BIND_CONFLICT,
   ERR_REASON_NODE_CONFLICT,

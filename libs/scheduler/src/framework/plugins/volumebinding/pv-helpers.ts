@@ -78,7 +78,10 @@ export function isClaimFullyBound(pvc: PersistentVolumeClaim): boolean {
 }
 
 /** A class missing from the cluster, and no class at all, behave as Immediate binding (upstream IsDelayBindingMode). */
-export function isDelayBinding(pvc: PersistentVolumeClaim, classOf: (name: string) => StorageClass | undefined): boolean {
+export function isDelayBinding(
+  pvc: PersistentVolumeClaim,
+  classOf: (name: string) => StorageClass | undefined,
+): boolean {
   const name = claimClass(pvc);
   if (!name) return false;
   const sc = classOf(name);
@@ -136,7 +139,10 @@ export function pvNodeAffinityMatches(pv: PersistentVolume, nodeLabels: Labels |
 }
 
 /** Upstream MatchTopologySelectorTerms: no terms match everything; otherwise any term whose every expression matches. */
-export function matchTopologySelectorTerms(terms: TopologySelectorTerm[] | undefined, labels: Labels | undefined): boolean {
+export function matchTopologySelectorTerms(
+  terms: TopologySelectorTerm[] | undefined,
+  labels: Labels | undefined,
+): boolean {
   if (!terms || terms.length === 0) return true;
   const l = labels ?? {};
   return terms.some((t) =>
@@ -173,7 +179,10 @@ export interface VolumeCandidate {
  * attempt: every PV a node could still pick (in the given order). A PV dropped here would be
  * skipped on every node, so the per-node search over candidates picks exactly the same PV.
  */
-export function volumeCandidates(pvc: PersistentVolumeClaim, volumes: readonly PersistentVolume[]): VolumeCandidate[] {
+export function volumeCandidates(
+  pvc: PersistentVolumeClaim,
+  volumes: readonly PersistentVolume[],
+): VolumeCandidate[] {
   const requested = claimRequestBytes(pvc);
   const requestedClass = claimClass(pvc);
   const selector = pvc.spec?.selector ? selectorFromLabelSelector(pvc.spec.selector) : undefined;

@@ -78,7 +78,8 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin {
         if (!scName) return Status.unresolvable('PersistentVolumeClaim had no pv name and storageClass name');
         const sc = objects.storageClasses.get(scName);
         if (!sc) return Status.unresolvable(`storageclass.storage.k8s.io "${scName}" not found`);
-        if (!sc.volumeBindingMode) return Status.unresolvable(`VolumeBindingMode not set for StorageClass "${scName}"`);
+        if (!sc.volumeBindingMode)
+          return Status.unresolvable(`VolumeBindingMode not set for StorageClass "${scName}"`);
         if (sc.volumeBindingMode === BINDING_MODE_WAIT_FOR_FIRST_CONSUMER) continue;
         return Status.unresolvable('PersistentVolume had no name');
       }
@@ -89,7 +90,8 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin {
         const zones = labelZonesToSet(v);
         // Unparsable values are ignored, as upstream logs and skips them.
         if (!zones) continue;
-        if (!zones.has(nodeConstraints.get(k) ?? '')) return Status.unresolvable(ERR_REASON_VOLUME_ZONE_CONFLICT);
+        if (!zones.has(nodeConstraints.get(k) ?? ''))
+          return Status.unresolvable(ERR_REASON_VOLUME_ZONE_CONFLICT);
       }
     }
     return null;

@@ -33,10 +33,14 @@ class ErrorOnLabelledNodes implements PreFilterPlugin, PreFilterExtensions {
     return this;
   }
   addPod(_s: CycleState, pod: Pod, _p: PodInfo, ni: NodeInfo): MaybeStatus {
-    return ni.node.metadata?.labels?.error === 'true' ? Status.error(`failed to add pod: ${pod.metadata?.name}`) : null;
+    return ni.node.metadata?.labels?.error === 'true'
+      ? Status.error(`failed to add pod: ${pod.metadata?.name}`)
+      : null;
   }
   removePod(_s: CycleState, pod: Pod, _p: PodInfo, ni: NodeInfo): MaybeStatus {
-    return ni.node.metadata?.labels?.error === 'true' ? Status.error(`failed to remove pod: ${pod.metadata?.name}`) : null;
+    return ni.node.metadata?.labels?.error === 'true'
+      ? Status.error(`failed to remove pod: ${pod.metadata?.name}`)
+      : null;
   }
 }
 
@@ -75,7 +79,12 @@ function pod(p: P): Pod {
   return p.start === undefined ? out : { ...out, status: { startTime: new Date(p.start).toISOString() } };
 }
 
-function pdb(name: string, matchLabels: Record<string, string>, disruptionsAllowed = 0, disruptedPods?: Record<string, string>): PodDisruptionBudget {
+function pdb(
+  name: string,
+  matchLabels: Record<string, string>,
+  disruptionsAllowed = 0,
+  disruptedPods?: Record<string, string>,
+): PodDisruptionBudget {
   return {
     apiVersion: 'policy/v1',
     kind: 'PodDisruptionBudget',
@@ -107,7 +116,9 @@ function setup(opts: {
 }
 
 function statuses(entries: Record<string, Code>): NodeToStatusMap {
-  return new Map(Object.entries(entries).map(([n, c]) => [n, new Status(c, c === Code.Unschedulable ? ['x'] : ['y'])]));
+  return new Map(
+    Object.entries(entries).map(([n, c]) => [n, new Status(c, c === Code.Unschedulable ? ['x'] : ['y'])]),
+  );
 }
 
 const U = Code.Unschedulable;
@@ -153,7 +164,10 @@ describe('DefaultPreemption.postFilter (upstream TestPostFilter)', () => {
     {
       name: 'pod can be made schedulable on one node',
       pod: pod({ name: 'p', priority: MID }),
-      pods: [pod({ name: 'p1', node: 'node1', priority: HIGH }), pod({ name: 'p2', node: 'node2', priority: LOW })],
+      pods: [
+        pod({ name: 'p1', node: 'node1', priority: HIGH }),
+        pod({ name: 'p2', node: 'node2', priority: LOW }),
+      ],
       nodes: [
         { name: 'node1', alloc: onePod },
         { name: 'node2', alloc: onePod },
@@ -171,7 +185,10 @@ describe('DefaultPreemption.postFilter (upstream TestPostFilter)', () => {
         pod({ name: 'p2', node: 'node1', priority: LOW, labels: { pdb: 'violating' } }),
         pod({ name: 'p3', node: 'node2', priority: MID, labels: { pdb: 'violating' } }),
       ],
-      pdbs: [pdb('violating-pdb', { pdb: 'violating' }), pdb('non-violating-pdb', { pdb: 'non-violating' }, 2147483647)],
+      pdbs: [
+        pdb('violating-pdb', { pdb: 'violating' }),
+        pdb('non-violating-pdb', { pdb: 'non-violating' }, 2147483647),
+      ],
       nodes: [
         { name: 'node1', alloc: onePod },
         { name: 'node2', alloc: onePod },
@@ -188,7 +205,10 @@ describe('DefaultPreemption.postFilter (upstream TestPostFilter)', () => {
         pod({ name: 'p2', node: 'node1', priority: LOW, labels: { pdb: 'violating' } }),
         pod({ name: 'p3', node: 'node2', priority: MID, labels: { pdb: 'violating' } }),
       ],
-      pdbs: [pdb('violating-pdb', { pdb: 'violating' }), pdb('non-violating-pdb', { pdb: 'non-violating' }, 2147483647)],
+      pdbs: [
+        pdb('violating-pdb', { pdb: 'violating' }),
+        pdb('non-violating-pdb', { pdb: 'non-violating' }, 2147483647),
+      ],
       nodes: [
         { name: 'node1', alloc: onePod },
         { name: 'node2', alloc: onePod },
@@ -221,7 +241,8 @@ describe('DefaultPreemption.postFilter (upstream TestPostFilter)', () => {
         { name: 'node3', alloc: onePod },
       ],
       filtered: { node1: U, node2: U, node3: U },
-      wantMessage: 'preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.',
+      wantMessage:
+        'preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.',
     },
     {
       name: 'no candidate nodes found with mixed reason, 2 UnschedulableAndUnresolvable nodes and 2 nodes without enough CPU',
@@ -229,11 +250,15 @@ describe('DefaultPreemption.postFilter (upstream TestPostFilter)', () => {
       pods: [pod({ name: 'p1', node: 'node1' }), pod({ name: 'p2', node: 'node2' })],
       nodes: ['node1', 'node2', 'node3', 'node4'].map((name) => ({ name, alloc: nodeRes })),
       filtered: { node1: U, node2: U, node3: UU, node4: UU },
-      wantMessage: 'preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for scheduling.',
+      wantMessage:
+        'preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for scheduling.',
     },
     {
       name: 'preemptionPolicy Never is not eligible',
-      pod: { ...pod({ name: 'p', priority: HIGH }), spec: { ...pod({ name: 'p' }).spec!, priority: HIGH, preemptionPolicy: 'Never' } },
+      pod: {
+        ...pod({ name: 'p', priority: HIGH }),
+        spec: { ...pod({ name: 'p' }).spec!, priority: HIGH, preemptionPolicy: 'Never' },
+      },
       pods: [pod({ name: 'p1', node: 'node1' })],
       nodes: [{ name: 'node1', alloc: onePod }],
       filtered: { node1: U },
@@ -261,7 +286,11 @@ describe('DefaultPreemption.postFilter (upstream TestPostFilter)', () => {
       pods: [pod({ name: 'p1', node: 'node1' })],
       withErrorPlugin: true,
     });
-    const { result, status } = plugin.postFilter(new CycleState(), pod({ name: 'p', priority: HIGH, req: large }), statuses({ node1: U }));
+    const { result, status } = plugin.postFilter(
+      new CycleState(),
+      pod({ name: 'p', priority: HIGH, req: large }),
+      statuses({ node1: U }),
+    );
     expect(result).toBeUndefined();
     expect(status?.code).toBe(Code.Error);
     expect(status?.reasons).toEqual(['preemption: failed to remove pod: p']);
@@ -276,7 +305,11 @@ describe('DefaultPreemption.postFilter (upstream TestPostFilter)', () => {
       pods: [pod({ name: 'p1', node: 'node1' }), pod({ name: 'p2', node: 'node2', req: medium })],
       withErrorPlugin: true,
     });
-    const { result, status } = plugin.postFilter(new CycleState(), pod({ name: 'p', priority: HIGH, req: large }), statuses({ node1: U, node2: U }));
+    const { result, status } = plugin.postFilter(
+      new CycleState(),
+      pod({ name: 'p', priority: HIGH, req: large }),
+      statuses({ node1: U, node2: U }),
+    );
     expect(status).toBeNull();
     expect(result?.nominatedNodeName).toBe('node2');
     expect(result?.victims?.map((v) => v.metadata?.name)).toEqual(['p2']);
@@ -302,7 +335,10 @@ describe('PreFilter rejection (every node carries the same status)', () => {
         { name: 'node1', alloc: onePod },
         { name: 'node2', alloc: onePod },
       ],
-      pods: [pod({ name: 'p1', node: 'node1', priority: HIGH }), pod({ name: 'p2', node: 'node2', priority: HIGH })],
+      pods: [
+        pod({ name: 'p1', node: 'node1', priority: HIGH }),
+        pod({ name: 'p2', node: 'node2', priority: HIGH }),
+      ],
       version,
     });
     const s = Status.unresolvable('pod has unbound immediate PersistentVolumeClaims');
@@ -313,10 +349,14 @@ describe('PreFilter rejection (every node carries the same status)', () => {
     return plugin.postFilter(new CycleState(), pod({ name: 'p', priority: LOW }), m).status?.reasons;
   }
   it('1.26 still evaluates every node', () => {
-    expect(run('1.26')).toEqual(['preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.']);
+    expect(run('1.26')).toEqual([
+      'preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+    ]);
   });
   it('newer releases treat every node as unresolvable', () => {
-    expect(run('1.32')).toEqual(['preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.']);
+    expect(run('1.32')).toEqual([
+      'preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+    ]);
   });
 });
 
@@ -441,7 +481,11 @@ describe('SelectCandidate (upstream TestSelectBestCandidate, node capacity 500m/
 describe('pickOneNodeForPreemption', () => {
   const v = (name: string, priority: number, start = 0) => pod({ name, priority, start });
   it('breaks a full tie by the smallest node name', () => {
-    const c = ['node-9', 'node-10', 'node-2'].map((nodeName) => ({ nodeName, victims: [v(`x-${nodeName}`, 1)], numPDBViolations: 0 }));
+    const c = ['node-9', 'node-10', 'node-2'].map((nodeName) => ({
+      nodeName,
+      victims: [v(`x-${nodeName}`, 1)],
+      numPDBViolations: 0,
+    }));
     expect(pickOneNodeForPreemption(c)).toBe('node-10');
   });
   it('sums priorities exactly, each offset by 2^31', () => {
@@ -468,10 +512,13 @@ describe('pickOneNodeForPreemption', () => {
 });
 
 describe('filterPodsWithPDBViolation', () => {
-  const pi = (name: string, labels?: Record<string, string>, ns?: string) => new PodInfo(pod({ name, labels, ns }));
+  const pi = (name: string, labels?: Record<string, string>, ns?: string) =>
+    new PodInfo(pod({ name, labels, ns }));
   it('decrements the allowance per matching pod and exempts disrupted pods', () => {
     const pods = [pi('a', { app: 'x' }), pi('b', { app: 'x' }), pi('c', { app: 'x' }), pi('d', { app: 'x' })];
-    const { violating, nonViolating } = filterPodsWithPDBViolation(pods, [pdb('x', { app: 'x' }, 1, { b: '2030-01-01T00:00:00Z' })]);
+    const { violating, nonViolating } = filterPodsWithPDBViolation(pods, [
+      pdb('x', { app: 'x' }, 1, { b: '2030-01-01T00:00:00Z' }),
+    ]);
     expect(nonViolating.map((p) => p.pod.metadata?.name)).toEqual(['a', 'b']);
     expect(violating.map((p) => p.pod.metadata?.name)).toEqual(['c', 'd']);
   });
@@ -485,25 +532,35 @@ describe('filterPodsWithPDBViolation', () => {
 
 describe('args', () => {
   it('defaults to 10% / 100', () => {
-    expect(defaultArgs(undefined)).toEqual({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 });
-    expect(defaultArgs({ minCandidateNodesAbsolute: 5 })).toEqual({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 5 });
+    expect(defaultArgs(undefined)).toEqual({
+      minCandidateNodesPercentage: 10,
+      minCandidateNodesAbsolute: 100,
+    });
+    expect(defaultArgs({ minCandidateNodesAbsolute: 5 })).toEqual({
+      minCandidateNodesPercentage: 10,
+      minCandidateNodesAbsolute: 5,
+    });
   });
   it('validates ranges', () => {
     expect(validateArgs({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 })).toEqual([]);
-    expect(validateArgs({ minCandidateNodesPercentage: 101, minCandidateNodesAbsolute: -1 }).map((e) => e.message)).toEqual([
+    expect(
+      validateArgs({ minCandidateNodesPercentage: 101, minCandidateNodesAbsolute: -1 }).map((e) => e.message),
+    ).toEqual([
       'Invalid value: 101: not in valid range [0, 100]',
       'Invalid value: -1: not in valid range [0, inf)',
     ]);
-    expect(validateArgs({ minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 0 }).map((e) => e.field)).toEqual([
-      'minCandidateNodesPercentage',
-      'minCandidateNodesAbsolute',
-    ]);
+    expect(
+      validateArgs({ minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 0 }).map((e) => e.field),
+    ).toEqual(['minCandidateNodesPercentage', 'minCandidateNodesAbsolute']);
   });
   it('calculateNumCandidates follows upstream (percentage, floor absolute, cap at n)', () => {
     const { plugin } = setup({ nodes: [], pods: [] });
     expect(plugin.calculateNumCandidates(50)).toBe(50);
     expect(plugin.calculateNumCandidates(5000)).toBe(500);
-    const p2 = new DefaultPreemption({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 0 }, setup({ nodes: [], pods: [] }).handle);
+    const p2 = new DefaultPreemption(
+      { minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 0 },
+      setup({ nodes: [], pods: [] }).handle,
+    );
     expect(p2.calculateNumCandidates(25)).toBe(2);
   });
 });

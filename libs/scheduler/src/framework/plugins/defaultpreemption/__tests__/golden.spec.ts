@@ -9,11 +9,24 @@ import { simulate } from '../../../../simulation/simulate';
 const ROOT = '/work/shared/conformance';
 // Families without volumes: the volume plugins (not all implemented yet) decide nothing there.
 const FAMILIES = ['cases', 'node-loss'];
-const VOLUME_PLUGINS = ['VolumeRestrictions', 'EBSLimits', 'GCEPDLimits', 'NodeVolumeLimits', 'AzureDiskLimits', 'VolumeBinding', 'VolumeZone'];
+const VOLUME_PLUGINS = [
+  'VolumeRestrictions',
+  'EBSLimits',
+  'GCEPDLimits',
+  'NodeVolumeLimits',
+  'AzureDiskLimits',
+  'VolumeBinding',
+  'VolumeZone',
+];
 const CONFIG = {
   apiVersion: 'kubescheduler.config.k8s.io/v1',
   kind: 'KubeSchedulerConfiguration',
-  profiles: [{ schedulerName: 'default-scheduler', plugins: { multiPoint: { disabled: VOLUME_PLUGINS.map((name) => ({ name })) } } }],
+  profiles: [
+    {
+      schedulerName: 'default-scheduler',
+      plugins: { multiPoint: { disabled: VOLUME_PLUGINS.map((name) => ({ name })) } },
+    },
+  ],
 };
 
 interface Expected {
@@ -33,7 +46,8 @@ function load(): { file: string; c: any }[] {
       if (!f.endsWith('.json')) continue;
       const c = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
       const exp: Expected[] = Array.isArray(c.expected) ? c.expected : [];
-      if (exp.some((e) => e.nominatedNode || (e.message ?? '').includes('preemption:'))) out.push({ file: `${fam}/${f}`, c });
+      if (exp.some((e) => e.nominatedNode || (e.message ?? '').includes('preemption:')))
+        out.push({ file: `${fam}/${f}`, c });
     }
   }
   return out;
@@ -44,7 +58,12 @@ function load(): { file: string; c: any }[] {
  * i.e. earlier placement or filter plugins), so preemption sees a different cluster. Re-check
  * when those plugins change.
  */
-const DIVERGING_BEFORE_PREEMPTION = new Set(['cases/case-108.json', 'cases/case-124.json', 'cases/case-139.json', 'cases/case-59.json']);
+const DIVERGING_BEFORE_PREEMPTION = new Set([
+  'cases/case-108.json',
+  'cases/case-124.json',
+  'cases/case-139.json',
+  'cases/case-59.json',
+]);
 
 const cases = fs.existsSync(ROOT) ? load().filter((x) => !DIVERGING_BEFORE_PREEMPTION.has(x.file)) : [];
 

@@ -19,7 +19,9 @@ describeIfData('ImageLocality golden cases (v1.26.7)', () => {
     for (const c of cases) {
       const weight = scoreWeight(c, PluginNames.ImageLocality);
       if (!weight) continue;
-      const nodeOrder = c.input.items.filter((i) => i.kind === 'Node').map((i) => (i as unknown as { metadata: { name: string } }).metadata.name);
+      const nodeOrder = c.input.items
+        .filter((i) => i.kind === 'Node')
+        .map((i) => (i as unknown as { metadata: { name: string } }).metadata.name);
       replay(c, (handle, pod, result, phase) => {
         const want = result.pluginScores?.[PluginNames.ImageLocality];
         if (phase !== 'decided' || !want) return;
@@ -29,7 +31,8 @@ describeIfData('ImageLocality golden cases (v1.26.7)', () => {
           checks++;
           if (weighted !== 0) nonZero++;
           const [score] = pl.score(new CycleState(), pod, handle.snap.get(node)!);
-          if (score * weight !== weighted) mismatches.push(`${c.file} ${result.pod} ${node}: got ${score}×${weight} want ${weighted}`);
+          if (score * weight !== weighted)
+            mismatches.push(`${c.file} ${result.pod} ${node}: got ${score}×${weight} want ${weighted}`);
         }
       });
     }

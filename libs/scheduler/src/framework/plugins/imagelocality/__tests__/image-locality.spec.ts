@@ -27,13 +27,22 @@ describe('calculatePriority', () => {
 
 describe('ImageLocality score', () => {
   const nodes = [
-    makeNode({ name: 'node1', images: [{ names: ['gcr.io/40:latest'], sizeBytes: 40 * MB }, { names: ['gcr.io/300:v1'], sizeBytes: 300 * MB }] }),
+    makeNode({
+      name: 'node1',
+      images: [
+        { names: ['gcr.io/40:latest'], sizeBytes: 40 * MB },
+        { names: ['gcr.io/300:v1'], sizeBytes: 300 * MB },
+      ],
+    }),
     makeNode({ name: 'node2', images: [{ names: ['gcr.io/250:latest'], sizeBytes: 250 * MB }] }),
   ];
   const pod = makePod({
     name: 'p',
     spec: {
-      containers: [{ name: 'a', image: 'gcr.io/40' }, { name: 'b', image: 'gcr.io/250' }],
+      containers: [
+        { name: 'a', image: 'gcr.io/40' },
+        { name: 'b', image: 'gcr.io/250' },
+      ],
       initContainers: [{ name: 'i', image: 'gcr.io/300:v1' }],
     },
   });

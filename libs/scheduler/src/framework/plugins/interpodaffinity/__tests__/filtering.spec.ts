@@ -14,7 +14,19 @@ import {
   PRE_FILTER_STATE_KEY,
   PreFilterState,
 } from '../filtering';
-import { affinity, existsReq, inReq, node, notExistsReq, notInReq, ns, pod, runFilter, setup, term } from './helpers';
+import {
+  affinity,
+  existsReq,
+  inReq,
+  node,
+  notExistsReq,
+  notInReq,
+  ns,
+  pod,
+  runFilter,
+  setup,
+  term,
+} from './helpers';
 
 const UNRESOLVABLE = (r: string) => `${Code.UnschedulableAndUnresolvable}:${r}`;
 const UNSCHED = (r: string) => `${Code.Unschedulable}:${r}`;
@@ -40,13 +52,17 @@ const singleNode: Row[] = [
   },
   {
     name: 'affinity In operator matches the existing pod',
-    incoming: pod(S1, { affinity: affinity({ required: [term('region', [inReq('service', 'securityscan', 'value2')])] }) }),
+    incoming: pod(S1, {
+      affinity: affinity({ required: [term('region', [inReq('service', 'securityscan', 'value2')])] }),
+    }),
     pods: [pod(securityScan, { node: 'machine1' })],
     want: 'OK',
   },
   {
     name: 'affinity NotIn operator matches the existing pod',
-    incoming: pod(S1, { affinity: affinity({ required: [term('region', [notInReq('service', 'securityscan3', 'value3')])] }) }),
+    incoming: pod(S1, {
+      affinity: affinity({ required: [term('region', [notInReq('service', 'securityscan3', 'value3')])] }),
+    }),
     pods: [pod(securityScan, { node: 'machine1' })],
     want: 'OK',
   },
@@ -54,7 +70,9 @@ const singleNode: Row[] = [
     name: 'affinity does not match because of a different namespace',
     incoming: pod(S1, {
       affinity: affinity({
-        required: [term('region', [inReq('service', 'securityscan', 'value2')], { namespaces: ['DiffNameSpace'] })],
+        required: [
+          term('region', [inReq('service', 'securityscan', 'value2')], { namespaces: ['DiffNameSpace'] }),
+        ],
       }),
     }),
     pods: [pod(securityScan, { node: 'machine1', ns: 'ns' })],
@@ -150,7 +168,9 @@ const singleNode: Row[] = [
   },
   {
     name: 'pod matches its own affinity but a matching pod exists elsewhere (not the first of its group)',
-    incoming: pod(securityScan, { affinity: affinity({ required: [term('region', [notInReq('service', 'securityscan', 'value2')])] }) }),
+    incoming: pod(securityScan, {
+      affinity: affinity({ required: [term('region', [notInReq('service', 'securityscan', 'value2')])] }),
+    }),
     pods: [pod(securityScan, { node: 'machine2' })],
     want: UNRESOLVABLE(AFF),
   },
@@ -178,8 +198,15 @@ const singleNode: Row[] = [
   },
   {
     name: 'anti-affinity of the incoming pod is checked before existing pods’ anti-affinity',
-    incoming: pod(securityScan, { affinity: affinity({ requiredAnti: [term('region', [existsReq('security')])] }) }),
-    pods: [pod(S1, { node: 'machine1', affinity: affinity({ requiredAnti: [term('zone', [existsReq('service')])] }) })],
+    incoming: pod(securityScan, {
+      affinity: affinity({ requiredAnti: [term('region', [existsReq('security')])] }),
+    }),
+    pods: [
+      pod(S1, {
+        node: 'machine1',
+        affinity: affinity({ requiredAnti: [term('zone', [existsReq('service')])] }),
+      }),
+    ],
     want: UNSCHED(ANTI),
   },
   {
@@ -246,7 +273,12 @@ describe('InterPodAffinity Filter on several nodes (upstream TestRequiredAffinit
   it('anti-affinity blocks the whole region of a matching pod, nodes without the key pass', () => {
     const r = runFilter(
       {
-        nodes: [node('nodeA', labelRgChina), node('nodeB', labelRgChinaAzAz1), node('nodeC', labelRgIndia), node('nodeD', {})],
+        nodes: [
+          node('nodeA', labelRgChina),
+          node('nodeB', labelRgChinaAzAz1),
+          node('nodeC', labelRgIndia),
+          node('nodeD', {}),
+        ],
         pods: [pod(fooBar, { node: 'nodeA' })],
       },
       pod(undefined, { affinity: affinity({ requiredAnti: [fooTerm('region')] }) }),
@@ -267,7 +299,11 @@ describe('InterPodAffinity Filter on several nodes (upstream TestRequiredAffinit
 });
 
 describe('InterPodAffinity namespaces', () => {
-  const namespaces = [ns('team1-a', { team: 'team1' }), ns('team1-b', { team: 'team1' }), ns('team2-a', { team: 'team2' })];
+  const namespaces = [
+    ns('team1-a', { team: 'team1' }),
+    ns('team1-b', { team: 'team1' }),
+    ns('team2-a', { team: 'team2' }),
+  ];
   const nodes = [node('n1', { zone: 'a' }), node('n2', { zone: 'b' }), node('n3', { zone: 'c' })];
   const pods = [
     pod({ app: 'db' }, { node: 'n1', ns: 'team1-b' }),
@@ -278,10 +314,16 @@ describe('InterPodAffinity namespaces', () => {
     const incoming = pod(undefined, {
       ns: 'team1-a',
       affinity: affinity({
-        requiredAnti: [term('zone', [inReq('app', 'db')], { namespaceSelector: { matchLabels: { team: 'team1' } } })],
+        requiredAnti: [
+          term('zone', [inReq('app', 'db')], { namespaceSelector: { matchLabels: { team: 'team1' } } }),
+        ],
       }),
     });
-    expect(runFilter({ nodes, pods, namespaces }, incoming).perNode).toEqual({ n1: UNSCHED(ANTI), n2: 'OK', n3: 'OK' });
+    expect(runFilter({ nodes, pods, namespaces }, incoming).perNode).toEqual({
+      n1: UNSCHED(ANTI),
+      n2: 'OK',
+      n3: 'OK',
+    });
   });
 
   it('an empty namespaceSelector selects every namespace', () => {
@@ -301,12 +343,20 @@ describe('InterPodAffinity namespaces', () => {
       node: 'n1',
       ns: 'team2-a',
       affinity: affinity({
-        requiredAnti: [term('zone', [inReq('app', 'web')], { namespaceSelector: { matchLabels: { team: 'team1' } } })],
+        requiredAnti: [
+          term('zone', [inReq('app', 'web')], { namespaceSelector: { matchLabels: { team: 'team1' } } }),
+        ],
       }),
     });
-    const inTeam1 = runFilter({ nodes, pods: [existing], namespaces }, pod({ app: 'web' }, { ns: 'team1-a' }));
+    const inTeam1 = runFilter(
+      { nodes, pods: [existing], namespaces },
+      pod({ app: 'web' }, { ns: 'team1-a' }),
+    );
     expect(inTeam1.perNode.n1).toBe(UNSCHED(EXISTING));
-    const inTeam2 = runFilter({ nodes, pods: [existing], namespaces }, pod({ app: 'web' }, { ns: 'team2-a' }));
+    const inTeam2 = runFilter(
+      { nodes, pods: [existing], namespaces },
+      pod({ app: 'web' }, { ns: 'team2-a' }),
+    );
     expect(inTeam2.perNode.n1).toBe('OK');
   });
 });
@@ -321,14 +371,21 @@ describe('InterPodAffinity PreFilter versions and extensions', () => {
   });
 
   it('does not skip when an existing pod’s anti-affinity matches the incoming pod', () => {
-    const pods = [pod(undefined, { node: 'n1', affinity: affinity({ requiredAnti: [term('zone', [inReq('app', 'y')])] }) })];
+    const pods = [
+      pod(undefined, {
+        node: 'n1',
+        affinity: affinity({ requiredAnti: [term('zone', [inReq('app', 'y')])] }),
+      }),
+    ];
     const r = runFilter({ nodes, pods, version: '1.34' }, pod({ app: 'y' }));
     expect(r.preFilter).toBeNull();
     expect(r.perNode).toEqual({ n1: UNSCHED(EXISTING), n2: 'OK' });
   });
 
   it('an invalid selector rejects the pod as unresolvable in PreFilter', () => {
-    const bad = pod(undefined, { affinity: affinity({ required: [term('zone', [inReq('app', '{{.bad-value.}}')])] }) });
+    const bad = pod(undefined, {
+      affinity: affinity({ required: [term('zone', [inReq('app', '{{.bad-value.}}')])] }),
+    });
     const r = runFilter({ nodes }, bad);
     expect(r.preFilter?.code).toBe(Code.UnschedulableAndUnresolvable);
     expect(r.preFilter?.reasons[0]).toMatch(/^parsing pod: /);
@@ -337,14 +394,23 @@ describe('InterPodAffinity PreFilter versions and extensions', () => {
   // Upstream TestPreFilterStateAddRemovePod, in spirit: adding then removing a pod restores the counts,
   // and the clone taken before is not affected.
   it('addPod/removePod update all three counts and clones stay independent', () => {
-    const incoming = pod({ service: 'securityscan' }, {
-      affinity: affinity({
-        required: [term('region', [inReq('security', 'S1')])],
-        requiredAnti: [term('zone', [inReq('security', 'S2')])],
-      }),
+    const incoming = pod(
+      { service: 'securityscan' },
+      {
+        affinity: affinity({
+          required: [term('region', [inReq('security', 'S1')])],
+          requiredAnti: [term('zone', [inReq('security', 'S2')])],
+        }),
+      },
+    );
+    const regionNodes = [
+      node('nodeA', { region: 'r1', zone: 'z1' }),
+      node('nodeB', { region: 'r1', zone: 'z2' }),
+    ];
+    const { plugin, handle } = setup({
+      nodes: regionNodes,
+      pods: [pod({ security: 'S1' }, { node: 'nodeA' })],
     });
-    const regionNodes = [node('nodeA', { region: 'r1', zone: 'z1' }), node('nodeB', { region: 'r1', zone: 'z2' })];
-    const { plugin, handle } = setup({ nodes: regionNodes, pods: [pod({ security: 'S1' }, { node: 'nodeA' })] });
     const state = new CycleState();
     expect(plugin.preFilter(state, incoming).status).toBeNull();
     const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY)!;
@@ -354,10 +420,13 @@ describe('InterPodAffinity PreFilter versions and extensions', () => {
     const before = state.clone();
     const nodeB = handle.snapshot().get('nodeB')!;
     const added = new PodInfo(
-      pod({ security: 'S2' }, {
-        node: 'nodeB',
-        affinity: affinity({ requiredAnti: [term('zone', [inReq('service', 'securityscan')])] }),
-      }),
+      pod(
+        { security: 'S2' },
+        {
+          node: 'nodeB',
+          affinity: affinity({ requiredAnti: [term('zone', [inReq('service', 'securityscan')])] }),
+        },
+      ),
     );
     expect(plugin.addPod(state, incoming, added, nodeB)).toBeNull();
     const after = state.read<PreFilterState>(PRE_FILTER_STATE_KEY)!;
@@ -386,9 +455,12 @@ describe('InterPodAffinity PreFilter versions and extensions', () => {
 describe('InterPodAffinity matchLabelKeys / mismatchLabelKeys', () => {
   const nodes = [node('n1', { zone: 'a' }), node('n2', { zone: 'b' })];
   const pods = [pod({ app: 'db', rev: 'v1' }, { node: 'n1' }), pod({ app: 'db', rev: 'v2' }, { node: 'n2' })];
-  const incoming = pod({ app: 'db', rev: 'v2' }, {
-    affinity: affinity({ requiredAnti: [term('zone', [inReq('app', 'db')], { matchLabelKeys: ['rev'] })] }),
-  });
+  const incoming = pod(
+    { app: 'db', rev: 'v2' },
+    {
+      affinity: affinity({ requiredAnti: [term('zone', [inReq('app', 'db')], { matchLabelKeys: ['rev'] })] }),
+    },
+  );
 
   it('gate on: the pod’s value of each key is ANDed into the selector', () => {
     const r = runFilter({ nodes, pods, gates: { MatchLabelKeysInPodAffinity: true } }, incoming);
@@ -401,19 +473,29 @@ describe('InterPodAffinity matchLabelKeys / mismatchLabelKeys', () => {
   });
 
   it('mismatchLabelKeys excludes pods with the same value, also in existing pods’ terms', () => {
-    const existing = pod({ tenant: 't1' }, {
-      node: 'n1',
-      affinity: affinity({ requiredAnti: [term('zone', [existsReq('tenant')], { mismatchLabelKeys: ['tenant'] })] }),
-    });
+    const existing = pod(
+      { tenant: 't1' },
+      {
+        node: 'n1',
+        affinity: affinity({
+          requiredAnti: [term('zone', [existsReq('tenant')], { mismatchLabelKeys: ['tenant'] })],
+        }),
+      },
+    );
     const gates = { MatchLabelKeysInPodAffinity: true };
     expect(runFilter({ nodes, pods: [existing], gates }, pod({ tenant: 't1' })).perNode.n1).toBe('OK');
-    expect(runFilter({ nodes, pods: [existing], gates }, pod({ tenant: 't2' })).perNode.n1).toBe(UNSCHED(EXISTING));
+    expect(runFilter({ nodes, pods: [existing], gates }, pod({ tenant: 't2' })).perNode.n1).toBe(
+      UNSCHED(EXISTING),
+    );
   });
 });
 
 describe('InterPodAffinityArgs', () => {
   it('defaults hardPodAffinityWeight to 1 but keeps an explicit 0', () => {
-    expect(defaultArgs(undefined)).toEqual({ hardPodAffinityWeight: 1, ignorePreferredTermsOfExistingPods: false });
+    expect(defaultArgs(undefined)).toEqual({
+      hardPodAffinityWeight: 1,
+      ignorePreferredTermsOfExistingPods: false,
+    });
     expect(defaultArgs({ hardPodAffinityWeight: 0 }).hardPodAffinityWeight).toBe(0);
   });
 
@@ -425,6 +507,10 @@ describe('InterPodAffinityArgs', () => {
   ])('hardPodAffinityWeight %d → %d errors', (w, n) => {
     const errs = validateArgs(defaultArgs({ hardPodAffinityWeight: w }));
     expect(errs).toHaveLength(n);
-    if (n) expect(errs[0]).toEqual({ field: 'hardPodAffinityWeight', message: `Invalid value: ${w}: not in valid range [0-100]` });
+    if (n)
+      expect(errs[0]).toEqual({
+        field: 'hardPodAffinityWeight',
+        message: `Invalid value: ${w}: not in valid range [0-100]`,
+      });
   });
 });

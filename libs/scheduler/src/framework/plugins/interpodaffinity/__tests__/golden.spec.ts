@@ -70,7 +70,9 @@ function replay(file: string, tally: Tally): string[] {
   const results = c.expected as Result[];
   const lost = new Set(c.analysis?.type === 'node-loss' ? (c.analysis.nodes ?? []) : []);
   const items = c.input.items as unknown as (Pod | Node)[];
-  const nodes = items.filter((i) => i.kind === 'Node' && !lost.has(i.metadata!.name!)).map((n) => defaultObject(n as Node));
+  const nodes = items
+    .filter((i) => i.kind === 'Node' && !lost.has(i.metadata!.name!))
+    .map((n) => defaultObject(n as Node));
   const running: Pod[] = [];
   const pending = new Map<string, Pod>();
   for (const i of items) {
@@ -120,7 +122,9 @@ function replay(file: string, tally: Tally): string[] {
         tally.filterChecks++;
         const want = (att.filterReasons?.[ni.name] ?? []).join('|');
         const wantCode =
-          want === ERR_REASON_AFFINITY_RULES_NOT_MATCH ? Code.UnschedulableAndUnresolvable : Code.Unschedulable;
+          want === ERR_REASON_AFFINITY_RULES_NOT_MATCH
+            ? Code.UnschedulableAndUnresolvable
+            : Code.Unschedulable;
         if (got !== want || st?.code !== wantCode) {
           errors.push(`${name} ${key(pod)} ${ni.name}: want ${want}, got ${got} (code ${st?.code})`);
         }
@@ -179,7 +183,9 @@ describeIfData('InterPodAffinity against upstream v1.26.7 golden cases', () => {
     const errors: string[] = [];
     for (const f of files) errors.push(...replay(f, tally));
     // Printed so a run shows how much was compared.
-    console.log(`golden: ${files.length} files, ${tally.filterChecks} filter checks, ${tally.scoreChecks} score checks`);
+    console.log(
+      `golden: ${files.length} files, ${tally.filterChecks} filter checks, ${tally.scoreChecks} score checks`,
+    );
     expect(errors.slice(0, 30)).toEqual([]);
     expect(tally.filterChecks).toBeGreaterThan(1000);
     expect(tally.scoreChecks).toBeGreaterThan(1000);

@@ -1,5 +1,12 @@
 /** Compact builders for InterPodAffinity tests (in the spirit of upstream's st.MakePod()). */
-import type { Affinity, LabelSelectorRequirement, Namespace, Node, Pod, PodAffinityTerm } from '@schedlab/k8s';
+import type {
+  Affinity,
+  LabelSelectorRequirement,
+  Namespace,
+  Node,
+  Pod,
+  PodAffinityTerm,
+} from '@schedlab/k8s';
 import { ClusterObjects } from '../../../../backend/cache/cluster-objects';
 import { FeatureSet } from '../../../../features';
 import { FakeHandle } from '../../../../testing/fake-handle';
@@ -32,7 +39,11 @@ export function ns(name: string, labels: Record<string, string>): Namespace {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
 }
 
-export const inReq = (key: string, ...values: string[]): LabelSelectorRequirement => ({ key, operator: 'In', values });
+export const inReq = (key: string, ...values: string[]): LabelSelectorRequirement => ({
+  key,
+  operator: 'In',
+  values,
+});
 export const notInReq = (key: string, ...values: string[]): LabelSelectorRequirement => ({
   key,
   operator: 'NotIn',
@@ -57,7 +68,8 @@ export interface AffinitySpec {
 }
 
 export function affinity(a: AffinitySpec): Affinity {
-  const weighted = (ts?: [number, PodAffinityTerm][]) => ts?.map(([weight, podAffinityTerm]) => ({ weight, podAffinityTerm }));
+  const weighted = (ts?: [number, PodAffinityTerm][]) =>
+    ts?.map(([weight, podAffinityTerm]) => ({ weight, podAffinityTerm }));
   return {
     podAffinity:
       a.required || a.preferred
@@ -99,7 +111,10 @@ export function setup(s: Setup): { plugin: InterPodAffinity; handle: FakeHandle 
 }
 
 /** PreFilter then Filter on each node: node name → "OK" or "<code>:<reasons>". */
-export function runFilter(s: Setup, incoming: Pod): { preFilter: MaybeStatus; perNode: Record<string, string> } {
+export function runFilter(
+  s: Setup,
+  incoming: Pod,
+): { preFilter: MaybeStatus; perNode: Record<string, string> } {
   const { plugin, handle } = setup(s);
   const state = new CycleState();
   const pre = plugin.preFilter(state, incoming);
@@ -119,7 +134,10 @@ export function runScore(s: Setup, incoming: Pod): { status: MaybeStatus; scores
   const nodes = handle.snapshot().list();
   const status = plugin.preScore(state, incoming, nodes);
   if (status) return { status, scores: {} };
-  const list: NodeScore[] = nodes.map((ni) => ({ name: ni.name, score: plugin.score(state, incoming, ni)[0] }));
+  const list: NodeScore[] = nodes.map((ni) => ({
+    name: ni.name,
+    score: plugin.score(state, incoming, ni)[0],
+  }));
   plugin.normalizeScore(state, incoming, list);
   return { status: null, scores: Object.fromEntries(list.map((x) => [x.name, x.score])) };
 }

@@ -20,18 +20,24 @@ it('one attempt over 5,000 nodes and 10,000 pods rejects exactly the nodes holdi
     ),
   );
   const { plugin, handle } = setup({ nodes, pods });
-  const incoming = pod({ app: 'a0' }, {
-    affinity: affinity({
-      requiredAnti: [term('kubernetes.io/hostname', [inReq('app', 'a0')])],
-      preferred: [[10, term('topology.kubernetes.io/zone', [inReq('app', 'a1')])]],
-    }),
-  });
+  const incoming = pod(
+    { app: 'a0' },
+    {
+      affinity: affinity({
+        requiredAnti: [term('kubernetes.io/hostname', [inReq('app', 'a0')])],
+        preferred: [[10, term('topology.kubernetes.io/zone', [inReq('app', 'a1')])]],
+      }),
+    },
+  );
   const state = new CycleState();
   expect(plugin.preFilter(state, incoming).status).toBeNull();
   const list = handle.snapshot().list();
   const feasible = list.filter((ni) => plugin.filter(state, incoming, ni) === null);
   expect(plugin.preScore(state, incoming, feasible)).toBeNull();
-  const scores: NodeScore[] = feasible.map((ni) => ({ name: ni.name, score: plugin.score(state, incoming, ni)[0] }));
+  const scores: NodeScore[] = feasible.map((ni) => ({
+    name: ni.name,
+    score: plugin.score(state, incoming, ni)[0],
+  }));
   plugin.normalizeScore(state, incoming, scores);
   // Pods of app a0 sit on every 50th node; they block exactly those 100 nodes.
   expect(feasible.length).toBe(4900);

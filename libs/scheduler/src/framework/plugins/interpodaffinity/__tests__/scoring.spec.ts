@@ -35,11 +35,25 @@ const stayWithS1InRegionAwayFromS2InAz = affinity({
 });
 const nsSelTeam1 = { matchExpressions: [inReq('team', 'team1')] };
 const affinityNamespaceSelector = affinity({
-  preferred: [[5, term('region', [inReq('security', 'S1')], { namespaces: ['subteam2.team2'], namespaceSelector: nsSelTeam1 })]],
+  preferred: [
+    [
+      5,
+      term('region', [inReq('security', 'S1')], {
+        namespaces: ['subteam2.team2'],
+        namespaceSelector: nsSelTeam1,
+      }),
+    ],
+  ],
 });
 const antiAffinityNamespaceSelector = affinity({
   preferredAnti: [
-    [5, term('region', [inReq('security', 'S1')], { namespaces: ['subteam2.team2'], namespaceSelector: nsSelTeam1 })],
+    [
+      5,
+      term('region', [inReq('security', 'S1')], {
+        namespaces: ['subteam2.team2'],
+        namespaceSelector: nsSelTeam1,
+      }),
+    ],
   ],
 });
 const namespaces = [
@@ -103,7 +117,10 @@ const rows: Row[] = [
   {
     name: 'Affinity symmetry: preferred terms of existing pods',
     incoming: pod(S2),
-    pods: [pod(S1, { node: 'node1', affinity: stayWithS1InRegion }), pod(S2, { node: 'node2', affinity: stayWithS2InRegion })],
+    pods: [
+      pod(S1, { node: 'node1', affinity: stayWithS1InRegion }),
+      pod(S2, { node: 'node2', affinity: stayWithS2InRegion }),
+    ],
     nodes: [node('node1', rgChina), node('node2', rgIndia), node('node3', azAz1)],
     want: { node1: 0, node2: 100, node3: 0 },
   },
@@ -130,7 +147,10 @@ const rows: Row[] = [
   {
     name: 'Affinity symmetry: required terms of existing pods count at hardPodAffinityWeight',
     incoming: pod(S1),
-    pods: [pod(S1, { node: 'node1', affinity: hardAffinity }), pod(S2, { node: 'node2', affinity: hardAffinity })],
+    pods: [
+      pod(S1, { node: 'node1', affinity: hardAffinity }),
+      pod(S2, { node: 'node2', affinity: hardAffinity }),
+    ],
     nodes: [node('node1', rgChina), node('node2', rgIndia), node('node3', azAz1)],
     want: { node1: 100, node2: 100, node3: 0 },
   },
@@ -158,7 +178,10 @@ const rows: Row[] = [
   {
     name: 'Anti Affinity symmetry: the existing pods whose anti-affinity matches give a low score',
     incoming: pod(S2),
-    pods: [pod(S1, { node: 'node1', affinity: awayFromS2InAz }), pod(S2, { node: 'node2', affinity: awayFromS1InAz })],
+    pods: [
+      pod(S1, { node: 'node1', affinity: awayFromS2InAz }),
+      pod(S2, { node: 'node2', affinity: awayFromS1InAz }),
+    ],
     nodes: [node('node1', azAz1), node('node2', azAz2)],
     want: { node1: 0, node2: 100 },
   },
@@ -197,7 +220,10 @@ const rows: Row[] = [
   {
     name: 'Avoid panic when partial nodes in a topology do not have pods with affinity',
     incoming: pod(S1),
-    pods: [pod(S1, { node: 'node1' }), pod(undefined, { node: 'node2', affinity: stayWithS1InRegionAwayFromS2InAz })],
+    pods: [
+      pod(S1, { node: 'node1' }),
+      pod(undefined, { node: 'node2', affinity: stayWithS1InRegionAwayFromS2InAz }),
+    ],
     nodes: [node('node1', rgChina), node('node2', rgChina)],
     want: { node1: 0, node2: 0 },
   },
@@ -217,8 +243,14 @@ const rows: Row[] = [
     name: 'Hard pod affinity symmetry: weight 1 puts the matching regions on top',
     incoming: pod({ service: 'S1' }),
     pods: [
-      pod(undefined, { node: 'node1', affinity: affinity({ required: [term('region', [inReq('service', 'S1')])] }) }),
-      pod(undefined, { node: 'node2', affinity: affinity({ required: [term('region', [inReq('service', 'S1')])] }) }),
+      pod(undefined, {
+        node: 'node1',
+        affinity: affinity({ required: [term('region', [inReq('service', 'S1')])] }),
+      }),
+      pod(undefined, {
+        node: 'node2',
+        affinity: affinity({ required: [term('region', [inReq('service', 'S1')])] }),
+      }),
     ],
     nodes: [node('node1', rgChina), node('node2', rgIndia), node('node3', azAz1)],
     want: { node1: 100, node2: 100, node3: 0 },
@@ -228,8 +260,14 @@ const rows: Row[] = [
     name: 'Hard pod affinity symmetry: weight 0 ignores existing required terms',
     incoming: pod({ service: 'S1' }),
     pods: [
-      pod(undefined, { node: 'node1', affinity: affinity({ required: [term('region', [inReq('service', 'S1')])] }) }),
-      pod(undefined, { node: 'node2', affinity: affinity({ required: [term('region', [inReq('service', 'S1')])] }) }),
+      pod(undefined, {
+        node: 'node1',
+        affinity: affinity({ required: [term('region', [inReq('service', 'S1')])] }),
+      }),
+      pod(undefined, {
+        node: 'node2',
+        affinity: affinity({ required: [term('region', [inReq('service', 'S1')])] }),
+      }),
     ],
     nodes: [node('node1', rgChina), node('node2', rgIndia), node('node3', azAz1)],
     want: { node1: 0, node2: 0, node3: 0 },
@@ -239,7 +277,10 @@ const rows: Row[] = [
 
 describe('InterPodAffinity scoring (upstream TestPreferredAffinity tables)', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, r) => {
-    const { status, scores } = runScore({ nodes: r.nodes, pods: r.pods, namespaces, args: r.args }, r.incoming);
+    const { status, scores } = runScore(
+      { nodes: r.nodes, pods: r.pods, namespaces, args: r.args },
+      r.incoming,
+    );
     expect(status).toBeNull();
     expect(scores).toEqual(r.want);
   });
@@ -250,26 +291,54 @@ describe('InterPodAffinity scoring details', () => {
 
   it('scales between the min and max raw score (v1.26 init with MaxInt64/MinInt64, not 0)', () => {
     // Raw: a = 2×5 = 10, b = 5, c = 5 → min 5, max 10; a 0-based range would give b, c 50.
-    const incoming = pod(S1, { affinity: affinity({ preferred: [[5, term('zone', [inReq('security', 'S1')])]] }) });
-    const pods = [pod(S1, { node: 'n1' }), pod(S1, { node: 'n1' }), pod(S1, { node: 'n2' }), pod(S1, { node: 'n3' })];
+    const incoming = pod(S1, {
+      affinity: affinity({ preferred: [[5, term('zone', [inReq('security', 'S1')])]] }),
+    });
+    const pods = [
+      pod(S1, { node: 'n1' }),
+      pod(S1, { node: 'n1' }),
+      pod(S1, { node: 'n2' }),
+      pod(S1, { node: 'n3' }),
+    ];
     expect(runScore({ nodes, pods }, incoming).scores).toEqual({ n1: 100, n2: 0, n3: 0 });
   });
 
   it('truncates fractional normalized scores like Go int64(float64)', () => {
     // Raw: a 3, b 1, c 0 → 100·1/3 = 33.33 → 33.
-    const incoming = pod(S1, { affinity: affinity({ preferred: [[1, term('zone', [inReq('security', 'S1')])]] }) });
-    const pods = [pod(S1, { node: 'n1' }), pod(S1, { node: 'n1' }), pod(S1, { node: 'n1' }), pod(S1, { node: 'n2' })];
+    const incoming = pod(S1, {
+      affinity: affinity({ preferred: [[1, term('zone', [inReq('security', 'S1')])]] }),
+    });
+    const pods = [
+      pod(S1, { node: 'n1' }),
+      pod(S1, { node: 'n1' }),
+      pod(S1, { node: 'n1' }),
+      pod(S1, { node: 'n2' }),
+    ];
     expect(runScore({ nodes, pods }, incoming).scores).toEqual({ n1: 100, n2: 33, n3: 0 });
   });
 
   it('hardPodAffinityWeight scales existing pods’ required terms against preferred ones', () => {
     // n1: existing pod requires affinity to S1 (weight W); n2: existing pod prefers S1 with weight 10.
     const pods = [
-      pod(undefined, { node: 'n1', affinity: affinity({ required: [term('zone', [inReq('security', 'S1')])] }) }),
-      pod(undefined, { node: 'n2', affinity: affinity({ preferred: [[10, term('zone', [inReq('security', 'S1')])]] }) }),
+      pod(undefined, {
+        node: 'n1',
+        affinity: affinity({ required: [term('zone', [inReq('security', 'S1')])] }),
+      }),
+      pod(undefined, {
+        node: 'n2',
+        affinity: affinity({ preferred: [[10, term('zone', [inReq('security', 'S1')])]] }),
+      }),
     ];
-    expect(runScore({ nodes, pods, args: { hardPodAffinityWeight: 5 } }, pod(S1)).scores).toEqual({ n1: 50, n2: 100, n3: 0 });
-    expect(runScore({ nodes, pods, args: { hardPodAffinityWeight: 20 } }, pod(S1)).scores).toEqual({ n1: 100, n2: 50, n3: 0 });
+    expect(runScore({ nodes, pods, args: { hardPodAffinityWeight: 5 } }, pod(S1)).scores).toEqual({
+      n1: 50,
+      n2: 100,
+      n3: 0,
+    });
+    expect(runScore({ nodes, pods, args: { hardPodAffinityWeight: 20 } }, pod(S1)).scores).toEqual({
+      n1: 100,
+      n2: 50,
+      n3: 0,
+    });
   });
 
   it('v1.26: nothing to score → PreScore succeeds and every node scores 0', () => {
@@ -287,7 +356,10 @@ describe('InterPodAffinity scoring details', () => {
     const pods = [pod(undefined, { node: 'n1', affinity: stayWithS1InRegion })];
     const regionNodes = [node('n1', rgChina), node('n2', rgIndia)];
     expect(runScore({ nodes: regionNodes, pods }, pod(S1)).scores).toEqual({ n1: 100, n2: 0 });
-    const ignored = runScore({ nodes: regionNodes, pods, args: { ignorePreferredTermsOfExistingPods: true } }, pod(S1));
+    const ignored = runScore(
+      { nodes: regionNodes, pods, args: { ignorePreferredTermsOfExistingPods: true } },
+      pod(S1),
+    );
     expect(ignored.scores).toEqual({ n1: 0, n2: 0 });
     const newer = runScore(
       { nodes: regionNodes, pods, version: '1.34', args: { ignorePreferredTermsOfExistingPods: true } },

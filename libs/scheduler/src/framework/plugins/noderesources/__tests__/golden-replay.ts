@@ -61,13 +61,18 @@ export function replay(
 ): void {
   const nodes = c.input.items.filter((i) => i.kind === 'Node').map((n) => defaultNode(n as unknown as Node));
   const pods = c.input.items.filter((i) => i.kind === 'Pod').map((p) => defaultPod(p as unknown as Pod));
-  const handle = new FakeHandle({ nodes, pods: pods.filter((p) => p.spec?.nodeName), features: new FeatureSet('1.26') });
+  const handle = new FakeHandle({
+    nodes,
+    pods: pods.filter((p) => p.spec?.nodeName),
+    features: new FeatureSet('1.26'),
+  });
   const pending = new Map(pods.filter((p) => !p.spec?.nodeName).map((p) => [key(p), p]));
   const running = new Map(pods.filter((p) => p.spec?.nodeName).map((p) => [key(p), p]));
   for (const result of c.expected) {
     const pod = pending.get(result.pod);
     if (!pod) throw new Error(`${c.file}: pending pod ${result.pod} not in input`);
-    if (result.firstAttempt) visit(handle, pod, { ...result, ...result.firstAttempt, feasible: [] }, 'firstAttempt');
+    if (result.firstAttempt)
+      visit(handle, pod, { ...result, ...result.firstAttempt, feasible: [] }, 'firstAttempt');
     for (const v of result.victims ?? []) {
       const victim = running.get(v);
       if (!victim) throw new Error(`${c.file}: victim ${v} is not running`);

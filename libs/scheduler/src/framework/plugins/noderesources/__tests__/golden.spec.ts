@@ -2,7 +2,14 @@
 import { CycleState } from '../../../cycle-state';
 import { Code } from '../../../status';
 import { PluginNames } from '../../names';
-import { BalancedAllocation, Fit, defaultBalancedAllocationArgs, defaultFitArgs, validateBalancedAllocationArgs, validateFitArgs } from '..';
+import {
+  BalancedAllocation,
+  Fit,
+  defaultBalancedAllocationArgs,
+  defaultFitArgs,
+  validateBalancedAllocationArgs,
+  validateFitArgs,
+} from '..';
 import { loadCases, pluginArgs, replay, scoreWeight } from './golden-replay';
 
 const families = ['cases', 'profiles', 'storage'];
@@ -32,12 +39,20 @@ describeIfData('golden cases (v1.26.7)', () => {
         if (failedHere) {
           checks++;
           const got = st?.reasons ?? [];
-          if (st?.code !== Code.Unschedulable || JSON.stringify(got) !== JSON.stringify(result.filterReasons?.[ni.name])) {
-            mismatches.push(`${phase} ${result.pod} filter ${ni.name}: got ${JSON.stringify(got)} want ${JSON.stringify(result.filterReasons?.[ni.name])}`);
+          if (
+            st?.code !== Code.Unschedulable ||
+            JSON.stringify(got) !== JSON.stringify(result.filterReasons?.[ni.name])
+          ) {
+            mismatches.push(
+              `${phase} ${result.pod} filter ${ni.name}: got ${JSON.stringify(got)} want ${JSON.stringify(result.filterReasons?.[ni.name])}`,
+            );
           }
         } else if (passedAll) {
           checks++;
-          if (st !== null) mismatches.push(`${phase} ${result.pod} filter ${ni.name}: rejected ${st.message()} but feasible`);
+          if (st !== null)
+            mismatches.push(
+              `${phase} ${result.pod} filter ${ni.name}: rejected ${st.message()} but feasible`,
+            );
         }
       }
       if (phase !== 'decided' || !result.pluginScores) return;
@@ -50,7 +65,8 @@ describeIfData('golden cases (v1.26.7)', () => {
         for (const [node, weighted] of Object.entries(want)) {
           checks++;
           const [score] = impl.score(state, pod, handle.snap.get(node)!);
-          if (score * weight !== weighted) mismatches.push(`${result.pod} ${plugin} ${node}: got ${score}×${weight} want ${weighted}`);
+          if (score * weight !== weighted)
+            mismatches.push(`${result.pod} ${plugin} ${node}: got ${score}×${weight} want ${weighted}`);
         }
       }
     });

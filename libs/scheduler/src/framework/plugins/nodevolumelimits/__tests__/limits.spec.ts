@@ -8,16 +8,30 @@ import { Code } from '../../../status';
 import { CSILimits, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, newEBSLimits } from '..';
 
 const vol = (c: string): Volume => ({ name: c, persistentVolumeClaim: { claimName: c } });
-const podWith = (name: string, volumes: Volume[], nodeName?: string) => makePod({ name, nodeName, spec: { containers: [{ name: 'c' }], volumes } });
+const podWith = (name: string, volumes: Volume[], nodeName?: string) =>
+  makePod({ name, nodeName, spec: { containers: [{ name: 'c' }], volumes } });
 
 function objectsWith(): ClusterObjects {
   const o = new ClusterObjects();
   o.storageClasses.set({ metadata: { name: 'ebs-csi' }, provisioner: 'ebs.csi.aws.com' });
   for (const n of ['a', 'b', 'c']) {
-    o.persistentVolumes.set({ metadata: { name: `pv-${n}` }, spec: { csi: { driver: 'ebs.csi.aws.com', volumeHandle: `h-${n}` } } });
-    o.persistentVolumeClaims.set({ metadata: { name: `claim-${n}`, namespace: 'default', annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { volumeName: `pv-${n}` } });
+    o.persistentVolumes.set({
+      metadata: { name: `pv-${n}` },
+      spec: { csi: { driver: 'ebs.csi.aws.com', volumeHandle: `h-${n}` } },
+    });
+    o.persistentVolumeClaims.set({
+      metadata: {
+        name: `claim-${n}`,
+        namespace: 'default',
+        annotations: { 'pv.kubernetes.io/bind-completed': 'yes' },
+      },
+      spec: { volumeName: `pv-${n}` },
+    });
   }
-  o.persistentVolumeClaims.set({ metadata: { name: 'unbound', namespace: 'default' }, spec: { storageClassName: 'ebs-csi' } });
+  o.persistentVolumeClaims.set({
+    metadata: { name: 'unbound', namespace: 'default' },
+    spec: { storageClassName: 'ebs-csi' },
+  });
   return o;
 }
 
@@ -25,10 +39,21 @@ describe('NodeVolumeLimits (CSI)', () => {
   const run = (incoming: string[], existing: string[], limit?: number) => {
     const objects = objectsWith();
     if (limit !== undefined) {
-      objects.csiNodes.set({ metadata: { name: 'n' }, spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'n', allocatable: { count: limit } }] } });
+      objects.csiNodes.set({
+        metadata: { name: 'n' },
+        spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'n', allocatable: { count: limit } }] },
+      });
     }
-    const handle = new FakeHandle({ nodes: [makeNode({ name: 'n' })], objects, pods: [podWith('old', existing.map(vol), 'n')] });
-    return new CSILimits(handle).filter(new CycleState(), podWith('new', incoming.map(vol)), handle.snapshot().get('n')!);
+    const handle = new FakeHandle({
+      nodes: [makeNode({ name: 'n' })],
+      objects,
+      pods: [podWith('old', existing.map(vol), 'n')],
+    });
+    return new CSILimits(handle).filter(
+      new CycleState(),
+      podWith('new', incoming.map(vol)),
+      handle.snapshot().get('n')!,
+    );
   };
   it('fits below the limit', () => expect(run(['claim-a'], ['claim-b'], 2)).toBeNull());
   it('exceeds the limit', () => {
@@ -36,26 +61,45 @@ describe('NodeVolumeLimits (CSI)', () => {
     expect(s?.code).toBe(Code.Unschedulable);
     expect(s?.reasons).toEqual([ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED]);
   });
-  it('a volume already attached is not counted twice', () => expect(run(['claim-b'], ['claim-b', 'claim-c'], 2)).toBeNull());
-  it('an unbound claim counts under its class provisioner', () => expect(run(['unbound'], ['claim-b', 'claim-c'], 2)?.reasons).toEqual([ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED]));
+  it('a volume already attached is not counted twice', () =>
+    expect(run(['claim-b'], ['claim-b', 'claim-c'], 2)).toBeNull());
+  it('an unbound claim counts under its class provisioner', () =>
+    expect(run(['unbound'], ['claim-b', 'claim-c'], 2)?.reasons).toEqual([
+      ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+    ]));
   it('no CSINode means no limit', () => expect(run(['claim-a'], ['claim-b', 'claim-c'])).toBeNull());
 });
 
 describe('EBSLimits (in-tree)', () => {
   const ebs = (id: string): Volume => ({ name: id, awsElasticBlockStore: { volumeID: id } });
   const run = (n: number, allocatable?: string) => {
-    const node = makeNode({ name: 'n', allocatable: { cpu: '4', memory: '8Gi', pods: '110', ...(allocatable ? { 'attachable-volumes-aws-ebs': allocatable } : {}) } });
+    const node = makeNode({
+      name: 'n',
+      allocatable: {
+        cpu: '4',
+        memory: '8Gi',
+        pods: '110',
+        ...(allocatable ? { 'attachable-volumes-aws-ebs': allocatable } : {}),
+      },
+    });
     const existing = Array.from({ length: n }, (_, i) => ebs(`vol-${i}`));
     const handle = new FakeHandle({ nodes: [node], pods: [podWith('old', existing, 'n')] });
-    return newEBSLimits(handle).filter(new CycleState(), podWith('new', [ebs('new-vol')]), handle.snapshot().get('n')!);
+    return newEBSLimits(handle).filter(
+      new CycleState(),
+      podWith('new', [ebs('new-vol')]),
+      handle.snapshot().get('n')!,
+    );
   };
   it('default limit 39', () => {
     expect(run(38)).toBeNull();
     expect(run(39)?.reasons).toEqual([ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED]);
   });
-  it('node allocatable overrides the default', () => expect(run(2, '2')?.reasons).toEqual([ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED]));
+  it('node allocatable overrides the default', () =>
+    expect(run(2, '2')?.reasons).toEqual([ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED]));
   it('passes pods without EBS volumes', () => {
     const handle = new FakeHandle({ nodes: [makeNode({ name: 'n' })] });
-    expect(newEBSLimits(handle).filter(new CycleState(), podWith('new', []), handle.snapshot().get('n')!)).toBeNull();
+    expect(
+      newEBSLimits(handle).filter(new CycleState(), podWith('new', []), handle.snapshot().get('n')!),
+    ).toBeNull();
   });
 });

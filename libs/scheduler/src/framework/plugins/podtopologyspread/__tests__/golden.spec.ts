@@ -79,7 +79,10 @@ function runCase(file: string, tally: Tally): void {
   const features = new FeatureSet('1.26', cfg.featureGates ?? {});
   const weight = (cfg.plugins?.score ?? []).find((p: Obj) => p.name === 'PodTopologySpread')?.weight ?? 0;
   const rawArgs = (cfg.pluginConfig ?? []).find((p: Obj) => p.name === 'PodTopologySpread')?.args;
-  const args = defaultArgs(rawArgs ? { ...rawArgs, apiVersion: undefined, kind: undefined } : undefined, features);
+  const args = defaultArgs(
+    rawArgs ? { ...rawArgs, apiVersion: undefined, kind: undefined } : undefined,
+    features,
+  );
   expect(validateArgs(args, features)).toEqual([]);
 
   const items: Obj[] = gc.input.items.map((o: Obj) => defaultObject(o));
@@ -116,7 +119,11 @@ function runCase(file: string, tally: Tally): void {
   const plugin = new PodTopologySpread(args, handle);
   const label = path.basename(file);
 
-  const checkFilter = (pod: Pod, expected: { filterPlugin?: Record<string, string>; filterReasons?: Record<string, string[]> }, feasible: string[]) => {
+  const checkFilter = (
+    pod: Pod,
+    expected: { filterPlugin?: Record<string, string>; filterReasons?: Record<string, string[]> },
+    feasible: string[],
+  ) => {
     const state = new CycleState();
     const pre = plugin.preFilter(state, pod);
     expect(pre.status).toBeNull();
@@ -129,7 +136,8 @@ function runCase(file: string, tally: Tally): void {
       tally.filterChecks++;
       const got = st === null ? 'pass' : st.reasons.join(', ');
       const want = mustPass ? 'pass' : expected.filterReasons![ni.name].join(', ');
-      if (got !== want) tally.mismatches.push(`${label} ${keyOf(pod)} filter ${ni.name}: got ${got}, want ${want}`);
+      if (got !== want)
+        tally.mismatches.push(`${label} ${keyOf(pod)} filter ${ni.name}: got ${got}, want ${want}`);
     }
     return state;
   };
@@ -146,9 +154,19 @@ function runCase(file: string, tally: Tally): void {
     const feasible = r.feasible ?? [];
     if (!r.firstAttempt || r.filterPlugin) {
       const state = checkFilter(pod, r, feasible);
-      if (feasible.length > 0 && r.failedNodes !== undefined && !pod.spec?.topologySpreadConstraints?.length) {
+      if (
+        feasible.length > 0 &&
+        r.failedNodes !== undefined &&
+        !pod.spec?.topologySpreadConstraints?.length
+      ) {
         // Scale reports no per-plugin scores; at least check defaults are deduced and score runs.
-        expect(plugin.preScore(state, pod, feasible.map((n) => snap.get(n)!))).toBeNull();
+        expect(
+          plugin.preScore(
+            state,
+            pod,
+            feasible.map((n) => snap.get(n)!),
+          ),
+        ).toBeNull();
         const ps = state.read<PreScoreState>(PRE_SCORE_STATE_KEY)!;
         if (ps.constraints.length === 2) tally.defaultedPods++;
         for (const n of feasible) expect(plugin.score(state, pod, snap.get(n)!)[1]).toBeNull();
@@ -156,7 +174,10 @@ function runCase(file: string, tally: Tally): void {
       if (feasible.length > 0 && r.pluginScores?.PodTopologySpread) {
         const nodeInfos = feasible.map((n) => snap.get(n)!);
         expect(plugin.preScore(state, pod, nodeInfos)).toBeNull();
-        const scores: NodeScore[] = nodeInfos.map((ni) => ({ name: ni.name, score: plugin.score(state, pod, ni)[0] }));
+        const scores: NodeScore[] = nodeInfos.map((ni) => ({
+          name: ni.name,
+          score: plugin.score(state, pod, ni)[0],
+        }));
         plugin.normalizeScore(state, pod, scores);
         for (const s of scores) {
           tally.scoreChecks++;

@@ -23,15 +23,28 @@ const ZONE = 'zone';
 const HOST = 'kubernetes.io/hostname';
 
 /** A node with exactly these labels (upstream test nodes often lack the hostname label). */
-function node(name: string, labels: Record<string, string>, taints?: NonNullable<Node['spec']>['taints']): Node {
-  return { metadata: { name, labels }, spec: { taints }, status: { allocatable: { pods: '110' }, capacity: { pods: '110' } } };
+function node(
+  name: string,
+  labels: Record<string, string>,
+  taints?: NonNullable<Node['spec']>['taints'],
+): Node {
+  return {
+    metadata: { name, labels },
+    spec: { taints },
+    status: { allocatable: { pods: '110' }, capacity: { pods: '110' } },
+  };
 }
 
 function zoned(name: string, zone: string): Node {
   return node(name, { [ZONE]: zone, [HOST]: name });
 }
 
-const FOUR_NODES = [zoned('node-a', 'zone1'), zoned('node-b', 'zone1'), zoned('node-x', 'zone2'), zoned('node-y', 'zone2')];
+const FOUR_NODES = [
+  zoned('node-a', 'zone1'),
+  zoned('node-b', 'zone1'),
+  zoned('node-x', 'zone2'),
+  zoned('node-y', 'zone2'),
+];
 
 function spread(
   maxSkew: number,
@@ -48,15 +61,27 @@ function spread(
   };
 }
 
-function incoming(constraints: TopologySpreadConstraint[], spec: Partial<NonNullable<Pod['spec']>> = {}): Pod {
-  return makePod({ name: 'p', labels: { foo: '' }, spec: { containers: [], topologySpreadConstraints: constraints, ...spec } });
+function incoming(
+  constraints: TopologySpreadConstraint[],
+  spec: Partial<NonNullable<Pod['spec']>> = {},
+): Pod {
+  return makePod({
+    name: 'p',
+    labels: { foo: '' },
+    spec: { containers: [], topologySpreadConstraints: constraints, ...spec },
+  });
 }
 
 /** `counts[node]` existing pods labelled foo on each node. */
-function existing(counts: Record<string, number>, labels: Record<string, string> = { foo: '' }, ns = 'default'): Pod[] {
+function existing(
+  counts: Record<string, number>,
+  labels: Record<string, string> = { foo: '' },
+  ns = 'default',
+): Pod[] {
   const pods: Pod[] = [];
   for (const [n, c] of Object.entries(counts)) {
-    for (let i = 0; i < c; i++) pods.push(makePod({ name: `${n}-p${i}-${ns}`, namespace: ns, labels, nodeName: n }));
+    for (let i = 0; i < c; i++)
+      pods.push(makePod({ name: `${n}-p${i}-${ns}`, namespace: ns, labels, nodeName: n }));
   }
   return pods;
 }
@@ -71,7 +96,10 @@ interface Env {
 }
 
 function setup(env: Env) {
-  const features = new FeatureSet(env.version ?? '1.26', { MinDomainsInPodTopologySpread: true, ...env.gates });
+  const features = new FeatureSet(env.version ?? '1.26', {
+    MinDomainsInPodTopologySpread: true,
+    ...env.gates,
+  });
   const handle = new FakeHandle({ nodes: env.nodes, pods: env.pods ?? [], features, objects: env.objects });
   const plugin = new PodTopologySpread(defaultArgs(env.args, features), handle);
   return { handle, plugin };
@@ -86,7 +114,8 @@ function filterAll(env: Env, pod: Pod): Record<string, string> {
   for (const ni of handle.snapshot().list()) {
     const s = plugin.filter(state, pod, ni);
     if (s === null) out[ni.name] = 'ok';
-    else if (s.code === Code.Unschedulable && s.reasons[0] === ERR_REASON_CONSTRAINTS_NOT_MATCH) out[ni.name] = 'skew';
+    else if (s.code === Code.Unschedulable && s.reasons[0] === ERR_REASON_CONSTRAINTS_NOT_MATCH)
+      out[ni.name] = 'skew';
     else if (s.code === Code.UnschedulableAndUnresolvable && s.reasons[0] === ERR_REASON_NODE_LABEL_NOT_MATCH)
       out[ni.name] = 'label';
     else out[ni.name] = `unexpected ${Code[s.code]} ${s.reasons}`;
@@ -98,7 +127,10 @@ function filterAll(env: Env, pod: Pod): Record<string, string> {
 function scoreAll(env: Env, pod: Pod, filtered?: string[]): Record<string, number> {
   const { handle, plugin } = setup(env);
   const state = new CycleState();
-  const nodes = handle.snapshot().list().filter((n) => !filtered || filtered.includes(n.name));
+  const nodes = handle
+    .snapshot()
+    .list()
+    .filter((n) => !filtered || filtered.includes(n.name));
   expect(plugin.preScore(state, pod, nodes)).toBeNull();
   const scores = nodes.map((ni) => ({ name: ni.name, score: plugin.score(state, pod, ni)[0] }));
   expect(plugin.normalizeScore(state, pod, scores)).toBeNull();
@@ -116,12 +148,19 @@ describe('Filter (upstream TestSingleConstraint / TestMultipleConstraints)', () 
     {
       name: 'no existing pods, incoming pod does not match itself',
       env: { nodes: FOUR_NODES },
-      pod: incoming([spread(1, ZONE, 'DoNotSchedule', { labelSelector: { matchExpressions: [{ key: 'bar', operator: 'Exists' }] } })]),
+      pod: incoming([
+        spread(1, ZONE, 'DoNotSchedule', {
+          labelSelector: { matchExpressions: [{ key: 'bar', operator: 'Exists' }] },
+        }),
+      ]),
       want: { 'node-a': 'ok', 'node-b': 'ok', 'node-x': 'ok', 'node-y': 'ok' },
     },
     {
       name: 'existing pods in a different namespace do not count',
-      env: { nodes: FOUR_NODES, pods: [...existing({ 'node-a': 1 }, { foo: '' }, 'ns1'), ...existing({ 'node-x': 2 })] },
+      env: {
+        nodes: FOUR_NODES,
+        pods: [...existing({ 'node-a': 1 }, { foo: '' }, 'ns1'), ...existing({ 'node-x': 2 })],
+      },
       pod: incoming([spread(1, ZONE, 'DoNotSchedule')]),
       want: { 'node-a': 'ok', 'node-b': 'ok', 'node-x': 'skew', 'node-y': 'skew' },
     },
@@ -134,7 +173,12 @@ describe('Filter (upstream TestSingleConstraint / TestMultipleConstraints)', () 
     {
       name: "pods spread across zones as 1/2 due to absence of label 'zone' on node-b",
       env: {
-        nodes: [zoned('node-a', 'zone1'), node('node-b', { [HOST]: 'node-b' }), zoned('node-x', 'zone2'), zoned('node-y', 'zone2')],
+        nodes: [
+          zoned('node-a', 'zone1'),
+          node('node-b', { [HOST]: 'node-b' }),
+          zoned('node-x', 'zone2'),
+          zoned('node-y', 'zone2'),
+        ],
         pods: existing({ 'node-a': 1, 'node-b': 1, 'node-x': 1, 'node-y': 1 }),
       },
       pod: incoming([spread(1, ZONE, 'DoNotSchedule')]),
@@ -172,7 +216,9 @@ describe('Filter (upstream TestSingleConstraint / TestMultipleConstraints)', () 
       env: {
         nodes: [
           zoned('node-a', 'zone1'),
-          node('node-b', { [ZONE]: 'zone2', [HOST]: 'node-b' }, [{ key: 'k', value: 'v', effect: 'NoSchedule' }]),
+          node('node-b', { [ZONE]: 'zone2', [HOST]: 'node-b' }, [
+            { key: 'k', value: 'v', effect: 'NoSchedule' },
+          ]),
         ],
         pods: existing({ 'node-a': 1 }),
       },
@@ -185,7 +231,9 @@ describe('Filter (upstream TestSingleConstraint / TestMultipleConstraints)', () 
       env: {
         nodes: [
           zoned('node-a', 'zone1'),
-          node('node-b', { [ZONE]: 'zone2', [HOST]: 'node-b' }, [{ key: 'k', value: 'v', effect: 'NoSchedule' }]),
+          node('node-b', { [ZONE]: 'zone2', [HOST]: 'node-b' }, [
+            { key: 'k', value: 'v', effect: 'NoSchedule' },
+          ]),
         ],
         pods: existing({ 'node-a': 1 }),
       },
@@ -200,7 +248,11 @@ describe('Filter (upstream TestSingleConstraint / TestMultipleConstraints)', () 
     },
     {
       name: 'minDomains ignored when the gate is off',
-      env: { nodes: FOUR_NODES, pods: existing({ 'node-a': 2, 'node-x': 1 }), gates: { MinDomainsInPodTopologySpread: false } },
+      env: {
+        nodes: FOUR_NODES,
+        pods: existing({ 'node-a': 2, 'node-x': 1 }),
+        gates: { MinDomainsInPodTopologySpread: false },
+      },
       pod: incoming([spread(1, ZONE, 'DoNotSchedule', { minDomains: 3 })]),
       want: { 'node-a': 'skew', 'node-b': 'skew', 'node-x': 'ok', 'node-y': 'ok' },
     },
@@ -221,7 +273,10 @@ describe('Filter (upstream TestSingleConstraint / TestMultipleConstraints)', () 
       name: 'terminating pods do not count',
       env: {
         nodes: FOUR_NODES,
-        pods: existing({ 'node-a': 2 }).map((p) => ({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2030-01-01T00:00:00Z' } })),
+        pods: existing({ 'node-a': 2 }).map((p) => ({
+          ...p,
+          metadata: { ...p.metadata, deletionTimestamp: '2030-01-01T00:00:00Z' },
+        })),
       },
       pod: incoming([spread(1, HOST, 'DoNotSchedule')]),
       want: { 'node-a': 'ok', 'node-b': 'ok', 'node-x': 'ok', 'node-y': 'ok' },
@@ -233,14 +288,25 @@ describe('Filter (upstream TestSingleConstraint / TestMultipleConstraints)', () 
 });
 
 describe('matchLabelKeys', () => {
-  const pods = [...existing({ 'node-a': 2 }, { foo: '', rev: '1' }), ...existing({ 'node-x': 1 }, { foo: '', rev: '2' })];
+  const pods = [
+    ...existing({ 'node-a': 2 }, { foo: '', rev: '1' }),
+    ...existing({ 'node-x': 1 }, { foo: '', rev: '2' }),
+  ];
   const pod = makePod({
     name: 'p',
     labels: { foo: '', rev: '2' },
-    spec: { containers: [], topologySpreadConstraints: [spread(1, HOST, 'DoNotSchedule', { matchLabelKeys: ['rev'] })] },
+    spec: {
+      containers: [],
+      topologySpreadConstraints: [spread(1, HOST, 'DoNotSchedule', { matchLabelKeys: ['rev'] })],
+    },
   });
   it('ignored while the gate is off (v1.26 default)', () => {
-    expect(filterAll({ nodes: FOUR_NODES, pods }, pod)).toEqual({ 'node-a': 'skew', 'node-b': 'ok', 'node-x': 'skew', 'node-y': 'ok' });
+    expect(filterAll({ nodes: FOUR_NODES, pods }, pod)).toEqual({
+      'node-a': 'skew',
+      'node-b': 'ok',
+      'node-x': 'skew',
+      'node-y': 'ok',
+    });
   });
   it('with the gate on, only pods of the same revision count', () => {
     const env = { nodes: FOUR_NODES, pods, gates: { MatchLabelKeysInPodTopologySpread: true } };
@@ -250,7 +316,12 @@ describe('matchLabelKeys', () => {
     const nilSel = makePod({
       name: 'p',
       labels: { rev: '2' },
-      spec: { containers: [], topologySpreadConstraints: [{ maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'DoNotSchedule', matchLabelKeys: ['rev'] }] },
+      spec: {
+        containers: [],
+        topologySpreadConstraints: [
+          { maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'DoNotSchedule', matchLabelKeys: ['rev'] },
+        ],
+      },
     });
     const gates = { MatchLabelKeysInPodTopologySpread: true };
     expect(filterAll({ nodes: FOUR_NODES, pods, gates }, nilSel)['node-x']).toBe('skew');
@@ -280,14 +351,20 @@ describe('PreFilter extensions (preemption)', () => {
     const victim = nodeA.pods[0];
     const copy = state.clone();
     expect(plugin.removePod(copy, pod, victim, nodeA)).toBeNull();
-    expect(copy.read<PreFilterState>(PRE_FILTER_STATE_KEY)!.tpPairToMatchNum.get(HOST)!.get('node-a')).toBe(1);
-    expect(state.read<PreFilterState>(PRE_FILTER_STATE_KEY)!.tpPairToMatchNum.get(HOST)!.get('node-a')).toBe(2);
+    expect(copy.read<PreFilterState>(PRE_FILTER_STATE_KEY)!.tpPairToMatchNum.get(HOST)!.get('node-a')).toBe(
+      1,
+    );
+    expect(state.read<PreFilterState>(PRE_FILTER_STATE_KEY)!.tpPairToMatchNum.get(HOST)!.get('node-a')).toBe(
+      2,
+    );
     // node-a still has 1 matching pod: 1 + 1 - 0 > 1.
     expect(plugin.filter(copy, pod, nodeA)?.code).toBe(Code.Unschedulable);
     plugin.removePod(copy, pod, nodeA.pods[1], nodeA);
     expect(plugin.filter(copy, pod, nodeA)).toBeNull();
     plugin.addPod(copy, pod, victim, nodeA);
-    expect(copy.read<PreFilterState>(PRE_FILTER_STATE_KEY)!.tpPairToMatchNum.get(HOST)!.get('node-a')).toBe(1);
+    expect(copy.read<PreFilterState>(PRE_FILTER_STATE_KEY)!.tpPairToMatchNum.get(HOST)!.get('node-a')).toBe(
+      1,
+    );
   });
   it('pods of another namespace or not matching are ignored', () => {
     const { handle, plugin } = setup({ nodes: FOUR_NODES });
@@ -295,21 +372,33 @@ describe('PreFilter extensions (preemption)', () => {
     const state = new CycleState();
     plugin.preFilter(state, pod);
     const nodeA = handle.snapshot().get('node-a')!;
-    plugin.addPod(state, pod, new PodInfo(makePod({ name: 'o', namespace: 'other', labels: { foo: '' } })), nodeA);
+    plugin.addPod(
+      state,
+      pod,
+      new PodInfo(makePod({ name: 'o', namespace: 'other', labels: { foo: '' } })),
+      nodeA,
+    );
     plugin.addPod(state, pod, new PodInfo(makePod({ name: 'n', labels: { bar: '' } })), nodeA);
-    expect(state.read<PreFilterState>(PRE_FILTER_STATE_KEY)!.tpPairToMatchNum.get(HOST)!.get('node-a')).toBe(0);
+    expect(state.read<PreFilterState>(PRE_FILTER_STATE_KEY)!.tpPairToMatchNum.get(HOST)!.get('node-a')).toBe(
+      0,
+    );
   });
 });
 
 describe('Score (upstream TestPodTopologySpreadScore)', () => {
   it('one constraint on node, no existing pods', () => {
     const nodes = [zoned('node-a', 'zone1'), zoned('node-b', 'zone1')];
-    expect(scoreAll({ nodes }, incoming([spread(1, HOST, 'ScheduleAnyway')]))).toEqual({ 'node-a': 100, 'node-b': 100 });
+    expect(scoreAll({ nodes }, incoming([spread(1, HOST, 'ScheduleAnyway')]))).toEqual({
+      'node-a': 100,
+      'node-b': 100,
+    });
   });
   it('one constraint on node, only one node is candidate', () => {
     const nodes = [zoned('node-a', 'zone1'), zoned('node-b', 'zone1')];
     const pods = existing({ 'node-a': 2, 'node-b': 1 });
-    expect(scoreAll({ nodes, pods }, incoming([spread(1, HOST, 'ScheduleAnyway')]), ['node-a'])).toEqual({ 'node-a': 100 });
+    expect(scoreAll({ nodes, pods }, incoming([spread(1, HOST, 'ScheduleAnyway')]), ['node-a'])).toEqual({
+      'node-a': 100,
+    });
   });
   it('one constraint on node, all 4 nodes are candidates (2/1/0/3)', () => {
     // weight log(6); raw a=round(2·1.79)=4, b=2, x=0, y=round(5.38)=5 → 100·(5+0-s)/5.
@@ -343,7 +432,12 @@ describe('Score (upstream TestPodTopologySpreadScore)', () => {
   });
   it('v1.26: no constraints → every node 100; 1.28+: PreScore Skip', () => {
     const pod = makePod({ name: 'p', labels: { foo: '' } });
-    expect(scoreAll({ nodes: FOUR_NODES }, pod)).toEqual({ 'node-a': 100, 'node-b': 100, 'node-x': 100, 'node-y': 100 });
+    expect(scoreAll({ nodes: FOUR_NODES }, pod)).toEqual({
+      'node-a': 100,
+      'node-b': 100,
+      'node-x': 100,
+      'node-y': 100,
+    });
     for (const version of ['1.27', '1.28'] as const) {
       const { handle, plugin } = setup({ nodes: FOUR_NODES, version });
       const st = plugin.preScore(new CycleState(), pod, handle.snapshot().list());
@@ -365,10 +459,17 @@ describe('default constraints', () => {
   }
   const REAL_ZONE = 'topology.kubernetes.io/zone';
   const realZoned = (name: string, zone: string) => node(name, { [REAL_ZONE]: zone, [HOST]: name });
-  const REAL_FOUR = [realZoned('node-a', 'zone1'), realZoned('node-b', 'zone1'), realZoned('node-x', 'zone2'), realZoned('node-y', 'zone2')];
+  const REAL_FOUR = [
+    realZoned('node-a', 'zone1'),
+    realZoned('node-b', 'zone1'),
+    realZoned('node-x', 'zone2'),
+    realZoned('node-y', 'zone2'),
+  ];
   const owned = (name: string, labels: Record<string, string>, nodeName?: string): Pod => {
     const p = makePod({ name, labels, nodeName });
-    p.metadata!.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs', controller: true }];
+    p.metadata!.ownerReferences = [
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs', controller: true },
+    ];
     return p;
   };
 
@@ -411,8 +512,16 @@ describe('default constraints', () => {
   it('List defaulting with a DoNotSchedule default filters like the pod own constraint', () => {
     const pods = existing({ 'node-a': 2 }, { app: 'web' });
     const pod = makePod({ name: 'new', labels: { app: 'web' } });
-    const args = { defaultingType: 'List', defaultConstraints: [{ maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'DoNotSchedule' }] };
-    expect(filterAll({ nodes: FOUR_NODES, pods, objects: objectsWith(), args: args as Partial<PodTopologySpreadArgs> }, pod)).toEqual({
+    const args = {
+      defaultingType: 'List',
+      defaultConstraints: [{ maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'DoNotSchedule' }],
+    };
+    expect(
+      filterAll(
+        { nodes: FOUR_NODES, pods, objects: objectsWith(), args: args as Partial<PodTopologySpreadArgs> },
+        pod,
+      ),
+    ).toEqual({
       'node-a': 'skew',
       'node-b': 'ok',
       'node-x': 'ok',
@@ -422,16 +531,31 @@ describe('default constraints', () => {
 
   it('the pod own constraints replace the defaults', () => {
     const pods = existing({ 'node-a': 2 }, { app: 'web' });
-    const pod = makePod({ name: 'new', labels: { app: 'web' }, spec: { containers: [], topologySpreadConstraints: [spread(5, ZONE, 'ScheduleAnyway')] } });
-    const args = { defaultingType: 'List', defaultConstraints: [{ maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'DoNotSchedule' }] };
-    expect(filterAll({ nodes: FOUR_NODES, pods, objects: objectsWith(), args: args as Partial<PodTopologySpreadArgs> }, pod)['node-a']).toBe('ok');
+    const pod = makePod({
+      name: 'new',
+      labels: { app: 'web' },
+      spec: { containers: [], topologySpreadConstraints: [spread(5, ZONE, 'ScheduleAnyway')] },
+    });
+    const args = {
+      defaultingType: 'List',
+      defaultConstraints: [{ maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'DoNotSchedule' }],
+    };
+    expect(
+      filterAll(
+        { nodes: FOUR_NODES, pods, objects: objectsWith(), args: args as Partial<PodTopologySpreadArgs> },
+        pod,
+      )['node-a'],
+    ).toBe('ok');
   });
 });
 
 describe('args', () => {
   it('v1 defaulting: empty defaultingType becomes System', () => {
     expect(defaultArgs(undefined)).toEqual({ defaultConstraints: [], defaultingType: 'System' });
-    expect(defaultArgs({ defaultingType: 'List' })).toEqual({ defaultConstraints: [], defaultingType: 'List' });
+    expect(defaultArgs({ defaultingType: 'List' })).toEqual({
+      defaultConstraints: [],
+      defaultingType: 'List',
+    });
   });
   it('upstream validation errors', () => {
     const args = defaultArgs({
@@ -449,7 +573,10 @@ describe('args', () => {
         field: 'defaultConstraints[0].whenUnsatisfiable',
         message: 'Unsupported value: "Sometimes": supported values: "DoNotSchedule", "ScheduleAnyway"',
       },
-      { field: 'defaultConstraints[0].labelSelector', message: 'Forbidden: constraint must not define a selector, as they deduced for each pod' },
+      {
+        field: 'defaultConstraints[0].labelSelector',
+        message: 'Forbidden: constraint must not define a selector, as they deduced for each pod',
+      },
       { field: 'defaultConstraints[2]', message: 'Duplicate value: "{zone, DoNotSchedule}"' },
     ]);
     expect(validateArgs({ defaultingType: 'Custom' as 'List', defaultConstraints: [] })).toEqual([

@@ -2,15 +2,37 @@
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '@schedlab/k8s';
 import { ClusterObjects } from '../../../../backend/cache/cluster-objects';
 import { makeNode } from '../../../../testing/builders';
-import { ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT, ERR_REASON_NOT_ENOUGH_SPACE, findPodVolumes, getPodVolumeClaims } from '../binder';
+import {
+  ERR_REASON_BIND_CONFLICT,
+  ERR_REASON_NODE_CONFLICT,
+  ERR_REASON_NOT_ENOUGH_SPACE,
+  findPodVolumes,
+  getPodVolumeClaims,
+} from '../binder';
 import { applyVolumeBindings } from '../apply';
 import { makePod } from '../../../../testing/builders';
 
 const node1 = makeNode({ name: 'node1', labels: { zone: 'a' } });
-function sc(name: string, provisioner: string, mode = 'WaitForFirstConsumer', extra: Partial<StorageClass> = {}): StorageClass {
+function sc(
+  name: string,
+  provisioner: string,
+  mode = 'WaitForFirstConsumer',
+  extra: Partial<StorageClass> = {},
+): StorageClass {
   return { metadata: { name }, provisioner, volumeBindingMode: mode, ...extra } as StorageClass;
 }
-function pv(name: string, size: string, opts: { cls?: string; claim?: string; affinityNode?: string; modes?: string[]; phase?: string; volumeMode?: string } = {}): PersistentVolume {
+function pv(
+  name: string,
+  size: string,
+  opts: {
+    cls?: string;
+    claim?: string;
+    affinityNode?: string;
+    modes?: string[];
+    phase?: string;
+    volumeMode?: string;
+  } = {},
+): PersistentVolume {
   return {
     metadata: { name },
     spec: {
@@ -20,35 +42,75 @@ function pv(name: string, size: string, opts: { cls?: string; claim?: string; af
       volumeMode: opts.volumeMode,
       ...(opts.claim ? { claimRef: { namespace: 'default', name: opts.claim } } : {}),
       ...(opts.affinityNode
-        ? { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [opts.affinityNode] }] }] } } }
+        ? {
+            nodeAffinity: {
+              required: {
+                nodeSelectorTerms: [
+                  {
+                    matchExpressions: [
+                      { key: 'kubernetes.io/hostname', operator: 'In', values: [opts.affinityNode] },
+                    ],
+                  },
+                ],
+              },
+            },
+          }
         : {}),
     },
     status: { phase: opts.phase ?? (opts.claim ? 'Bound' : 'Available') },
   } as PersistentVolume;
 }
-function pvc(name: string, size: string, opts: { cls?: string; volumeName?: string; bound?: boolean; modes?: string[]; selectedNode?: string } = {}): PersistentVolumeClaim {
+function pvc(
+  name: string,
+  size: string,
+  opts: { cls?: string; volumeName?: string; bound?: boolean; modes?: string[]; selectedNode?: string } = {},
+): PersistentVolumeClaim {
   const ann: Record<string, string> = {};
   if (opts.bound) ann['pv.kubernetes.io/bind-completed'] = 'yes';
   if (opts.selectedNode) ann['volume.kubernetes.io/selected-node'] = opts.selectedNode;
   return {
     metadata: { name, namespace: 'default', annotations: ann },
-    spec: { accessModes: opts.modes ?? ['ReadWriteOnce'], resources: { requests: { storage: size } }, storageClassName: opts.cls ?? 'wait', volumeName: opts.volumeName },
+    spec: {
+      accessModes: opts.modes ?? ['ReadWriteOnce'],
+      resources: { requests: { storage: size } },
+      storageClassName: opts.cls ?? 'wait',
+      volumeName: opts.volumeName,
+    },
   } as PersistentVolumeClaim;
 }
 
-function setup(pvs: PersistentVolume[], pvcs: PersistentVolumeClaim[], classes: StorageClass[] = [sc('wait', 'kubernetes.io/no-provisioner'), sc('wait-provisioned', 'csi.example.com')]) {
+function setup(
+  pvs: PersistentVolume[],
+  pvcs: PersistentVolumeClaim[],
+  classes: StorageClass[] = [
+    sc('wait', 'kubernetes.io/no-provisioner'),
+    sc('wait-provisioned', 'csi.example.com'),
+  ],
+) {
   const objects = new ClusterObjects();
   pvs.forEach((p) => objects.persistentVolumes.set(p));
   pvcs.forEach((p) => objects.persistentVolumeClaims.set(p));
   classes.forEach((c) => objects.storageClasses.set(c));
-  const pod = makePod({ name: 'p', spec: { containers: [{ name: 'c' }], volumes: pvcs.map((c, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName: c.metadata!.name! } })) } });
+  const pod = makePod({
+    name: 'p',
+    spec: {
+      containers: [{ name: 'c' }],
+      volumes: pvcs.map((c, i) => ({
+        name: `v${i}`,
+        persistentVolumeClaim: { claimName: c.metadata!.name! },
+      })),
+    },
+  });
   const claims = getPodVolumeClaims(pod, objects);
   return { objects, claims, run: (node = node1) => findPodVolumes(claims, node, objects) };
 }
 
 describe('findPodVolumes (static matching)', () => {
   it('binds an unbound claim to the smallest fitting PV', () => {
-    const { run } = setup([pv('pv-big', '10G'), pv('pv-small', '2G'), pv('pv-tiny', '500M')], [pvc('c', '1G')]);
+    const { run } = setup(
+      [pv('pv-big', '10G'), pv('pv-small', '2G'), pv('pv-tiny', '500M')],
+      [pvc('c', '1G')],
+    );
     const r = run();
     expect(r.reasons).toEqual([]);
     expect(r.podVolumes.staticBindings.map((b) => b.pv.metadata!.name)).toEqual(['pv-small']);
@@ -58,18 +120,32 @@ describe('findPodVolumes (static matching)', () => {
     expect(run().podVolumes.staticBindings[0].pv.metadata!.name).toBe('pv-a');
   });
   it('a PV pre-bound by claimRef wins over a smaller one', () => {
-    const { run } = setup([pv('pv-small', '1G'), { ...pv('pv-pre', '5G'), status: { phase: 'Available' } } as PersistentVolume], [pvc('c', '1G')]);
-    const p = setup([pv('pv-small', '1G'), pv('pv-pre', '5G', { claim: 'c', phase: 'Available' })], [pvc('c', '1G')]);
+    const { run } = setup(
+      [pv('pv-small', '1G'), { ...pv('pv-pre', '5G'), status: { phase: 'Available' } } as PersistentVolume],
+      [pvc('c', '1G')],
+    );
+    const p = setup(
+      [pv('pv-small', '1G'), pv('pv-pre', '5G', { claim: 'c', phase: 'Available' })],
+      [pvc('c', '1G')],
+    );
     expect(run().podVolumes.staticBindings[0].pv.metadata!.name).toBe('pv-small');
     expect(p.run().podVolumes.staticBindings[0].pv.metadata!.name).toBe('pv-pre');
   });
   it('a pre-bound PV whose node affinity rejects the node gives no match', () => {
-    const { run } = setup([pv('pv-pre', '5G', { claim: 'c', affinityNode: 'other' }), pv('pv-free', '5G')], [pvc('c', '1G')]);
+    const { run } = setup(
+      [pv('pv-pre', '5G', { claim: 'c', affinityNode: 'other' }), pv('pv-free', '5G')],
+      [pvc('c', '1G')],
+    );
     expect(run().reasons).toEqual([ERR_REASON_BIND_CONFLICT]);
   });
   it('skips PVs with other access modes, volume mode, phase, or node affinity', () => {
     const { run } = setup(
-      [pv('a', '5G', { modes: ['ReadOnlyMany'] }), pv('b', '5G', { volumeMode: 'Block' }), pv('c', '5G', { phase: 'Released' }), pv('d', '5G', { affinityNode: 'other' })],
+      [
+        pv('a', '5G', { modes: ['ReadOnlyMany'] }),
+        pv('b', '5G', { volumeMode: 'Block' }),
+        pv('c', '5G', { phase: 'Released' }),
+        pv('d', '5G', { affinityNode: 'other' }),
+      ],
       [pvc('claim', '1G')],
     );
     expect(run().reasons).toEqual([ERR_REASON_BIND_CONFLICT]);
@@ -86,7 +162,11 @@ describe('findPodVolumes (static matching)', () => {
     expect(r.podVolumes.dynamicProvisions.map((c) => c.metadata!.name)).toEqual(['c']);
   });
   it('allowedTopologies restrict provisioning', () => {
-    const classes = [sc('z', 'csi.example.com', 'WaitForFirstConsumer', { allowedTopologies: [{ matchLabelExpressions: [{ key: 'zone', values: ['b'] }] }] })];
+    const classes = [
+      sc('z', 'csi.example.com', 'WaitForFirstConsumer', {
+        allowedTopologies: [{ matchLabelExpressions: [{ key: 'zone', values: ['b'] }] }],
+      }),
+    ];
     const { run } = setup([], [pvc('c', '1G', { cls: 'z' })], classes);
     expect(run().reasons).toEqual([ERR_REASON_BIND_CONFLICT]);
   });
@@ -103,14 +183,31 @@ describe('findPodVolumes (static matching)', () => {
   });
   it('storage capacity tracking: not enough capacity', () => {
     const { objects, run } = setup([], [pvc('c', '10G', { cls: 'wait-provisioned' })]);
-    objects.csiDrivers.set({ metadata: { name: 'csi.example.com' }, spec: { storageCapacity: true } } as never);
-    objects.csiStorageCapacities.set({ metadata: { name: 'cap', namespace: 'default' }, storageClassName: 'wait-provisioned', capacity: '5G', nodeTopology: {} } as never);
+    objects.csiDrivers.set({
+      metadata: { name: 'csi.example.com' },
+      spec: { storageCapacity: true },
+    } as never);
+    objects.csiStorageCapacities.set({
+      metadata: { name: 'cap', namespace: 'default' },
+      storageClassName: 'wait-provisioned',
+      capacity: '5G',
+      nodeTopology: {},
+    } as never);
     expect(run().reasons).toEqual([ERR_REASON_NOT_ENOUGH_SPACE]);
-    objects.csiStorageCapacities.set({ metadata: { name: 'cap', namespace: 'default' }, storageClassName: 'wait-provisioned', capacity: '50G', nodeTopology: {} } as never);
+    objects.csiStorageCapacities.set({
+      metadata: { name: 'cap', namespace: 'default' },
+      storageClassName: 'wait-provisioned',
+      capacity: '50G',
+      nodeTopology: {},
+    } as never);
     expect(run().reasons).toEqual([]);
   });
   it('missing class and Immediate classes are unbound immediate claims', () => {
-    const { claims } = setup([], [pvc('a', '1G', { cls: 'gold' }), pvc('b', '1G', { cls: 'imm' })], [sc('imm', 'x', 'Immediate')]);
+    const { claims } = setup(
+      [],
+      [pvc('a', '1G', { cls: 'gold' }), pvc('b', '1G', { cls: 'imm' })],
+      [sc('imm', 'x', 'Immediate')],
+    );
     expect(claims.unboundClaimsImmediate.map((c) => c.metadata!.name)).toEqual(['a', 'b']);
   });
 });
@@ -118,14 +215,32 @@ describe('findPodVolumes (static matching)', () => {
 describe('applyVolumeBindings', () => {
   it('binds statically and provisions with CSINode topology', () => {
     const node = makeNode({ name: 'node1', labels: { 'topology.kubernetes.io/zone': 'z1' } });
-    const { objects } = setup([pv('pv-a', '2G')], [pvc('s', '1G'), pvc('d', '3G', { cls: 'wait-provisioned' })], [sc('wait', 'kubernetes.io/no-provisioner'), sc('wait-provisioned', 'csi.example.com', 'WaitForFirstConsumer', { reclaimPolicy: 'Retain' })]);
-    objects.csiNodes.set({ metadata: { name: 'node1' }, spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n', topologyKeys: ['topology.kubernetes.io/zone', 'missing'] }] } } as never);
+    const { objects } = setup(
+      [pv('pv-a', '2G')],
+      [pvc('s', '1G'), pvc('d', '3G', { cls: 'wait-provisioned' })],
+      [
+        sc('wait', 'kubernetes.io/no-provisioner'),
+        sc('wait-provisioned', 'csi.example.com', 'WaitForFirstConsumer', { reclaimPolicy: 'Retain' }),
+      ],
+    );
+    objects.csiNodes.set({
+      metadata: { name: 'node1' },
+      spec: {
+        drivers: [
+          { name: 'csi.example.com', nodeID: 'n', topologyKeys: ['topology.kubernetes.io/zone', 'missing'] },
+        ],
+      },
+    } as never);
     const res = applyVolumeBindings(objects, {
       node,
       staticBindings: [{ claimNamespace: 'default', claimName: 's', pvName: 'pv-a' }],
       dynamicProvisions: [{ claimNamespace: 'default', claimName: 'd' }],
     });
-    expect(res).toEqual({ staticBindings: { 'default/s': 'pv-a' }, provisioned: { 'default/d': 'pvc-uid-pvc-default-d' }, selectedNode: 'node1' });
+    expect(res).toEqual({
+      staticBindings: { 'default/s': 'pv-a' },
+      provisioned: { 'default/d': 'pvc-uid-pvc-default-d' },
+      selectedNode: 'node1',
+    });
     const boundPV = objects.persistentVolumes.get('pv-a')!;
     expect(boundPV.spec!.claimRef!.uid).toBe('uid-pvc-default-s');
     expect(boundPV.metadata!.annotations!['pv.kubernetes.io/bound-by-controller']).toBe('yes');
@@ -134,8 +249,14 @@ describe('applyVolumeBindings', () => {
     expect(s.spec!.volumeName).toBe('pv-a');
     expect(s.status).toMatchObject({ phase: 'Bound', capacity: { storage: '2G' } });
     const dyn = objects.persistentVolumes.get('pvc-uid-pvc-default-d')!;
-    expect(dyn.spec).toMatchObject({ capacity: { storage: '3G' }, persistentVolumeReclaimPolicy: 'Retain', csi: { driver: 'csi.example.com' } });
-    expect(dyn.spec!.nodeAffinity!.required!.nodeSelectorTerms).toEqual([{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z1'] }] }]);
+    expect(dyn.spec).toMatchObject({
+      capacity: { storage: '3G' },
+      persistentVolumeReclaimPolicy: 'Retain',
+      csi: { driver: 'csi.example.com' },
+    });
+    expect(dyn.spec!.nodeAffinity!.required!.nodeSelectorTerms).toEqual([
+      { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z1'] }] },
+    ]);
     expect(dyn.metadata!.labels).toBeUndefined();
     const d = objects.persistentVolumeClaims.get('default', 'd')!;
     expect(d.metadata!.annotations!['volume.kubernetes.io/selected-node']).toBe('node1');

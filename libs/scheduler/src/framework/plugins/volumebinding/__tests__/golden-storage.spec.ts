@@ -30,11 +30,31 @@ import { VolumeBinding, applyVolumeBindings, reservedVolumeBindings } from '..';
 
 const STORAGE_DIR = '/work/shared/conformance/storage';
 const FILTER_ORDER = [
-  'NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit',
-  'VolumeRestrictions', 'EBSLimits', 'GCEPDLimits', 'NodeVolumeLimits', 'AzureDiskLimits', 'VolumeBinding',
-  'VolumeZone', 'PodTopologySpread', 'InterPodAffinity',
+  'NodeUnschedulable',
+  'NodeName',
+  'TaintToleration',
+  'NodeAffinity',
+  'NodePorts',
+  'NodeResourcesFit',
+  'VolumeRestrictions',
+  'EBSLimits',
+  'GCEPDLimits',
+  'NodeVolumeLimits',
+  'AzureDiskLimits',
+  'VolumeBinding',
+  'VolumeZone',
+  'PodTopologySpread',
+  'InterPodAffinity',
 ];
-const MINE = new Set(['VolumeRestrictions', 'EBSLimits', 'GCEPDLimits', 'NodeVolumeLimits', 'AzureDiskLimits', 'VolumeBinding', 'VolumeZone']);
+const MINE = new Set([
+  'VolumeRestrictions',
+  'EBSLimits',
+  'GCEPDLimits',
+  'NodeVolumeLimits',
+  'AzureDiskLimits',
+  'VolumeBinding',
+  'VolumeZone',
+]);
 const VOLUME_PREFILTER_MESSAGES = [
   'pod has unbound immediate PersistentVolumeClaims',
   'persistentvolumeclaim "',
@@ -56,7 +76,12 @@ interface Result extends Attempt {
   volumes?: unknown;
 }
 
-const files = fs.existsSync(STORAGE_DIR) ? fs.readdirSync(STORAGE_DIR).filter((f) => f.endsWith('.json')).sort() : [];
+const files = fs.existsSync(STORAGE_DIR)
+  ? fs
+      .readdirSync(STORAGE_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 
 function keyOf(p: { metadata?: { namespace?: string; name?: string } }): string {
   return `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`;
@@ -69,7 +94,9 @@ function loadCase(file: string) {
   const pods = new Map<string, Pod>();
   const items = data.input.items as { kind: string }[];
   const classes = items.filter((i) => i.kind === 'StorageClass').map((i) => defaultStorageClass(i as never));
-  const defaultClass = classes.find((c) => c.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+  const defaultClass = classes.find(
+    (c) => c.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true',
+  );
   for (const c of classes) objects.storageClasses.set(c);
   for (const it of items) {
     switch (it.kind) {
@@ -84,7 +111,8 @@ function loadCase(file: string) {
         break;
       case 'PersistentVolumeClaim': {
         const pvc = defaultPersistentVolumeClaim(it as PersistentVolumeClaim);
-        if (pvc.spec && !('storageClassName' in pvc.spec) && defaultClass) pvc.spec.storageClassName = defaultClass.metadata?.name;
+        if (pvc.spec && !('storageClassName' in pvc.spec) && defaultClass)
+          pvc.spec.storageClassName = defaultClass.metadata?.name;
         objects.persistentVolumeClaims.set(pvc);
         break;
       }
@@ -120,9 +148,19 @@ describe('storage golden cases: volume plugins', () => {
       const handle = new FakeHandle({ nodes, pods: [...running.values()], objects, features });
       const vr = new VolumeRestrictions(handle);
       const vb = new VolumeBinding({ bindTimeoutSeconds: 600 }, handle);
-      const filters: FilterPlugin[] = [vr, newEBSLimits(handle), newGCEPDLimits(handle), new CSILimits(handle), newAzureDiskLimits(handle), vb, new VolumeZone(handle)];
+      const filters: FilterPlugin[] = [
+        vr,
+        newEBSLimits(handle),
+        newGCEPDLimits(handle),
+        new CSILimits(handle),
+        newAzureDiskLimits(handle),
+        vb,
+        new VolumeZone(handle),
+      ];
       const state = new CycleState();
-      const preFilterMsg = VOLUME_PREFILTER_MESSAGES.find((m) => attempt.message?.includes(`available: ${m}`));
+      const preFilterMsg = VOLUME_PREFILTER_MESSAGES.find((m) =>
+        attempt.message?.includes(`available: ${m}`),
+      );
       let preStatus = null;
       for (const p of [vr, vb] as PreFilterPlugin[]) {
         preStatus = p.preFilter(state, pod).status;
@@ -130,8 +168,12 @@ describe('storage golden cases: volume plugins', () => {
       }
       if (preFilterMsg) {
         totals.prefilter++;
-        const expected = attempt.message!.split(' nodes are available: ')[1].split('. preemption:')[0].replace(/\.$/, '');
-        if (preStatus?.message() !== expected) failures.push(`${podKey}: PreFilter ${preStatus?.message()} != ${expected}`);
+        const expected = attempt
+          .message!.split(' nodes are available: ')[1]
+          .split('. preemption:')[0]
+          .replace(/\.$/, '');
+        if (preStatus?.message() !== expected)
+          failures.push(`${podKey}: PreFilter ${preStatus?.message()} != ${expected}`);
         return;
       }
       if (!isSuccess(preStatus)) {
@@ -156,10 +198,14 @@ describe('storage golden cases: volume plugins', () => {
         if (expPlugin && MINE.has(expPlugin)) {
           const exp = attempt.filterReasons![ni.name];
           if (!got || got.plugin !== expPlugin || JSON.stringify(got.reasons) !== JSON.stringify(exp)) {
-            failures.push(`${podKey}@${ni.name}: expected ${expPlugin} ${JSON.stringify(exp)}, got ${JSON.stringify(got)}`);
+            failures.push(
+              `${podKey}@${ni.name}: expected ${expPlugin} ${JSON.stringify(exp)}, got ${JSON.stringify(got)}`,
+            );
           }
         } else if (got) {
-          failures.push(`${podKey}@${ni.name}: expected volume filters to pass (then ${expPlugin ?? 'feasible'}), got ${JSON.stringify(got)}`);
+          failures.push(
+            `${podKey}@${ni.name}: expected volume filters to pass (then ${expPlugin ?? 'feasible'}), got ${JSON.stringify(got)}`,
+          );
         }
       }
       if (bindTo) {
@@ -170,7 +216,8 @@ describe('storage golden cases: volume plugins', () => {
         const got = applyVolumeBindings(objects, reservedVolumeBindings(state));
         totals.volumes++;
         const exp = (data.expected as Result[]).find((r) => r.pod === podKey)?.volumes;
-        if (JSON.stringify(got) !== JSON.stringify(exp)) failures.push(`${podKey}: volumes ${JSON.stringify(got)} != ${JSON.stringify(exp)}`);
+        if (JSON.stringify(got) !== JSON.stringify(exp))
+          failures.push(`${podKey}: volumes ${JSON.stringify(got)} != ${JSON.stringify(exp)}`);
       }
     };
 
@@ -179,7 +226,8 @@ describe('storage golden cases: volume plugins', () => {
         check(r.pod, r.firstAttempt);
         for (const v of r.victims ?? []) running.delete(v);
       }
-      const onlyNominated = r.nominatedNode && !r.filterReasons && r.node === r.nominatedNode ? r.nominatedNode : undefined;
+      const onlyNominated =
+        r.nominatedNode && !r.filterReasons && r.node === r.nominatedNode ? r.nominatedNode : undefined;
       check(r.pod, r, r.node ?? undefined, onlyNominated);
       if (r.node) {
         const p = pods.get(r.pod)!;

@@ -7,7 +7,7 @@ import { ERR_REASON_VOLUME_ZONE_CONFLICT, VolumeZone } from '..';
 
 const pvLabels: Record<string, Record<string, string>> = {
   Vol_1: { 'failure-domain.beta.kubernetes.io/zone': 'us-west1-a' },
-  Vol_2: { 'failure-domain.beta.kubernetes.io/region': 'us-west1-b', 'uselessLabel': 'none' },
+  Vol_2: { 'failure-domain.beta.kubernetes.io/region': 'us-west1-b', uselessLabel: 'none' },
   Vol_3: { 'failure-domain.beta.kubernetes.io/region': 'us-west1-c' },
   Vol_Stable_1: { 'topology.kubernetes.io/zone': 'us-west1-a' },
   Vol_Multi: { 'topology.kubernetes.io/zone': 'us-west1-a__us-west1-b' },
@@ -15,38 +15,88 @@ const pvLabels: Record<string, Record<string, string>> = {
 
 function handleFor(nodeLabels: Record<string, string>) {
   const objects = new ClusterObjects();
-  for (const [name, labels] of Object.entries(pvLabels)) objects.persistentVolumes.set({ metadata: { name, labels } });
+  for (const [name, labels] of Object.entries(pvLabels))
+    objects.persistentVolumes.set({ metadata: { name, labels } });
   for (const name of Object.keys(pvLabels)) {
-    objects.persistentVolumeClaims.set({ metadata: { name: `PVC_${name}`, namespace: 'default' }, spec: { volumeName: name } });
+    objects.persistentVolumeClaims.set({
+      metadata: { name: `PVC_${name}`, namespace: 'default' },
+      spec: { volumeName: name },
+    });
   }
-  objects.persistentVolumeClaims.set({ metadata: { name: 'PVC_WFFC', namespace: 'default' }, spec: { storageClassName: 'wffc' } });
-  objects.storageClasses.set({ metadata: { name: 'wffc' }, provisioner: 'x', volumeBindingMode: 'WaitForFirstConsumer' });
+  objects.persistentVolumeClaims.set({
+    metadata: { name: 'PVC_WFFC', namespace: 'default' },
+    spec: { storageClassName: 'wffc' },
+  });
+  objects.storageClasses.set({
+    metadata: { name: 'wffc' },
+    provisioner: 'x',
+    volumeBindingMode: 'WaitForFirstConsumer',
+  });
   const node = makeNode({ name: 'host1', labels: nodeLabels });
   return { handle: new FakeHandle({ nodes: [node], objects }), node };
 }
 
 const cases: [string, string, Record<string, string>, string | null][] = [
-  ['label zone failure domain matched', 'PVC_Vol_1', { 'failure-domain.beta.kubernetes.io/zone': 'us-west1-a' }, null],
-  ['beta zone label mismatched', 'PVC_Vol_1', { 'failure-domain.beta.kubernetes.io/zone': 'no_us-west1-a' }, ERR_REASON_VOLUME_ZONE_CONFLICT],
+  [
+    'label zone failure domain matched',
+    'PVC_Vol_1',
+    { 'failure-domain.beta.kubernetes.io/zone': 'us-west1-a' },
+    null,
+  ],
+  [
+    'beta zone label mismatched',
+    'PVC_Vol_1',
+    { 'failure-domain.beta.kubernetes.io/zone': 'no_us-west1-a' },
+    ERR_REASON_VOLUME_ZONE_CONFLICT,
+  ],
   ['region matched', 'PVC_Vol_2', { 'failure-domain.beta.kubernetes.io/region': 'us-west1-b' }, null],
-  ['region mismatched', 'PVC_Vol_3', { 'failure-domain.beta.kubernetes.io/region': 'us-west1-b' }, ERR_REASON_VOLUME_ZONE_CONFLICT],
+  [
+    'region mismatched',
+    'PVC_Vol_3',
+    { 'failure-domain.beta.kubernetes.io/region': 'us-west1-b' },
+    ERR_REASON_VOLUME_ZONE_CONFLICT,
+  ],
   ['node without zone labels accepts', 'PVC_Vol_1', { uselessLabel: 'none' }, null],
   ['stable zone label matched', 'PVC_Vol_Stable_1', { 'topology.kubernetes.io/zone': 'us-west1-a' }, null],
-  ['stable zone label on PV, node has only region', 'PVC_Vol_Stable_1', { 'topology.kubernetes.io/region': 'r' }, ERR_REASON_VOLUME_ZONE_CONFLICT],
-  ['multi-zone value contains node zone', 'PVC_Vol_Multi', { 'topology.kubernetes.io/zone': 'us-west1-b' }, null],
+  [
+    'stable zone label on PV, node has only region',
+    'PVC_Vol_Stable_1',
+    { 'topology.kubernetes.io/region': 'r' },
+    ERR_REASON_VOLUME_ZONE_CONFLICT,
+  ],
+  [
+    'multi-zone value contains node zone',
+    'PVC_Vol_Multi',
+    { 'topology.kubernetes.io/zone': 'us-west1-b' },
+    null,
+  ],
   ['unbound WaitForFirstConsumer claim skipped', 'PVC_WFFC', { 'topology.kubernetes.io/zone': 'z' }, null],
 ];
 
 describe('VolumeZone', () => {
   it.each(cases)('%s', (_n, claim, nodeLabels, want) => {
     const { handle } = handleFor(nodeLabels);
-    const pod = makePod({ name: 'p', spec: { containers: [{ name: 'c' }], volumes: [{ name: 'v', persistentVolumeClaim: { claimName: claim } }] } });
+    const pod = makePod({
+      name: 'p',
+      spec: {
+        containers: [{ name: 'c' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: claim } }],
+      },
+    });
     const s = new VolumeZone(handle).filter(new CycleState(), pod, handle.snapshot().get('host1')!);
     expect(s?.reasons[0] ?? null).toBe(want);
   });
   it('a missing claim is unresolvable with the API not-found message', () => {
     const { handle } = handleFor({ 'topology.kubernetes.io/zone': 'z' });
-    const pod = makePod({ name: 'p', spec: { containers: [{ name: 'c' }], volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'nope' } }] } });
-    expect(new VolumeZone(handle).filter(new CycleState(), pod, handle.snapshot().get('host1')!)?.message()).toBe('persistentvolumeclaim "nope" not found');
+    const pod = makePod({
+      name: 'p',
+      spec: {
+        containers: [{ name: 'c' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'nope' } }],
+      },
+    });
+    expect(
+      new VolumeZone(handle).filter(new CycleState(), pod, handle.snapshot().get('host1')!)?.message(),
+    ).toBe('persistentvolumeclaim "nope" not found');
   });
 });
