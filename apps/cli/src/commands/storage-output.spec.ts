@@ -100,9 +100,13 @@ describe('schedlab simulate: storage of a StatefulSet with a WaitForFirstConsume
 
   it("gives the claim of a pod that fits nowhere as pending, with the pod's FitError as the reason", () => {
     // Four replicas of 3 CPUs on three 3.92-CPU nodes: ledger-3 is created but cannot fit.
-    const text = readFileSync(statefulSetExample, 'utf8')
+    const original = readFileSync(statefulSetExample, 'utf8');
+    const text = original
       .replace('replicas: 3', 'replicas: 4')
-      .replace('cpu: "1", memory: 4Gi', 'cpu: "3", memory: 4Gi');
+      .replace(/cpu: (['"])1\1, memory: 4Gi/, "cpu: '3', memory: 4Gi");
+    // Both edits must land, whatever quotes the example's formatting uses.
+    expect(text).toContain('replicas: 4');
+    expect(text).toContain("cpu: '3', memory: 4Gi");
     const cluster = writeTemp('sts-4.yaml', text);
     const four = simulateJson(cluster);
     const ledger3 = four.placements.find((p) => p.pod === 'payments/ledger-3')!;
