@@ -13,27 +13,12 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+// The feature families' seeded stream (mulberry32 with int/pick/chance), not a second copy of it.
+const { rng } = require('../feature-cases/gen.cjs');
 
 const GENERATOR_VERSION = 1;
 const GPU = 'gpu.example.com';
 const NIC = 'nic.example.com';
-
-function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: (list) => list[Math.floor(next() * list.length)],
-    chance: (p) => next() < p,
-  };
-}
 
 const MODELS = ['a100', 'h100', 'l4'];
 const MEMORY = { a100: ['40Gi', '80Gi'], h100: ['80Gi'], l4: ['24Gi'] };

@@ -1088,5 +1088,5 @@ function main(argv) {
   }
 }
 
-module.exports = { genFeatureCase, FAMILIES, FIRST_SEED, GENERATOR_VERSION };
+module.exports = { genFeatureCase, FAMILIES, FIRST_SEED, GENERATOR_VERSION, rng };
 if (require.main === module) main(process.argv.slice(2));
