@@ -1,4 +1,5 @@
 /** What crosses the worker-thread boundary: plain, structured-cloneable data only. */
+import type { NewPlacement } from '@schedlab/db';
 import type { RunType } from '@schedlab/queues';
 import type { RecordedAttempt, ReplayCursor } from '@schedlab/scheduler';
 import type { ClassStorage } from '@schedlab/storage';
@@ -44,21 +45,8 @@ export interface PodReplay {
   fallback?: string;
 }
 
-export interface PlacementRow {
-  ordinal: number;
-  podKey: string;
-  namespace: string;
-  name: string;
-  ownerKind: string | null;
-  ownerName: string | null;
-  node: string | null;
-  zone: string | null;
-  status: 'scheduled' | 'unschedulable' | 'gated' | 'error';
-  priority: number;
-  message: string | null;
-  nominatedNode: string | null;
-  victims: string[] | null;
-}
+/** One placement row as the engine thread hands it over: the repository's own insert shape. */
+export type PlacementRow = NewPlacement;
 
 export interface EngineOutput {
   engineVersion: string;
