@@ -54,8 +54,11 @@ function nsName(obj: { metadata?: { namespace?: string; name?: string } }): stri
 /** Objects of one namespaced kind, listed per namespace in insertion order. */
 export class NamespacedStore<T extends { metadata?: { namespace?: string; name?: string } }> {
   private readonly byKey = new Map<string, T>();
+  /** Bumped by every set and delete, so a plugin can keep what it derived until the store changes. */
+  revision = 0;
 
   set(obj: T): void {
+    this.revision++;
     this.byKey.set(nsName(obj), obj);
   }
 
@@ -64,6 +67,7 @@ export class NamespacedStore<T extends { metadata?: { namespace?: string; name?:
   }
 
   delete(namespace: string, name: string): boolean {
+    this.revision++;
     return this.byKey.delete(`${namespace}/${name}`);
   }
 
@@ -82,8 +86,11 @@ export class NamespacedStore<T extends { metadata?: { namespace?: string; name?:
 /** Objects of one cluster-scoped kind, by name, in insertion order. */
 export class ClusterStore<T extends { metadata?: { name?: string } }> {
   private readonly byName = new Map<string, T>();
+  /** Bumped by every set and delete (see NamespacedStore.revision). */
+  revision = 0;
 
   set(obj: T): void {
+    this.revision++;
     this.byName.set(obj.metadata?.name ?? '', obj);
   }
 
@@ -92,6 +99,7 @@ export class ClusterStore<T extends { metadata?: { name?: string } }> {
   }
 
   delete(name: string): boolean {
+    this.revision++;
     return this.byName.delete(name);
   }
 

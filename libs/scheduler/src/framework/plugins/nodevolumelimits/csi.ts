@@ -4,8 +4,8 @@
  * else node allocatable `attachable-volumes-csi-<driver>`). A claim not bound yet counts under its
  * class's provisioner.
  */
-import type { CSINode, PersistentVolume, PersistentVolumeClaim, Pod } from '@schedlab/k8s';
-import type { Volume } from 'kubernetes-types/core/v1';
+import type { CSINode, Pod } from '@schedlab/k8s';
+import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
 import type { CycleState } from '../../cycle-state';
 import type { FilterPlugin, Handle } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
@@ -13,51 +13,73 @@ import type { NodeInfo } from '../../types';
 import { VolumeLimitsPreFilter } from '../helper/volume-prefilter';
 import { PluginNames } from '../names';
 import {
-  claimClass,
-  claimNameOfVolume,
-  ephemeralClaimOwnershipError,
-  namespaceOf,
-} from '../volumebinding/pv-helpers';
-import {
   CSI_ATTACH_LIMIT_PREFIX,
   ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
-  IN_TREE_PLUGIN,
   allocatableVolumeLimits,
   csiAttachLimitKey,
-  isCSIMigrationOn,
 } from './common';
+import {
+  type CSIVolume,
+  type VolumeMap,
+  addVolumesOnNode,
+  nodeIndependent,
+  resolvePodCSIVolumes,
+} from './csi-volumes';
 
-/** Stands in for upstream's random per-plugin prefix of unbound claims' placeholder handles. */
-const UNBOUND_CLAIM_PREFIX = 'unbound-claim';
-
-/** In-tree plugin → CSI driver that takes it over when migrated. */
-const MIGRATION_DRIVER: Record<string, string> = {
-  [IN_TREE_PLUGIN.awsEBS]: 'ebs.csi.aws.com',
-  [IN_TREE_PLUGIN.gcePD]: 'pd.csi.storage.gke.io',
-  [IN_TREE_PLUGIN.azureDisk]: 'disk.csi.azure.com',
-  [IN_TREE_PLUGIN.cinder]: 'cinder.csi.openstack.org',
-};
-
-/** In-tree plugin and a per-disk id of a migratable in-tree source (inline volume or PV spec). */
-function inTreeSource(src: Volume | PersistentVolume['spec']): { plugin: string; id: string } | undefined {
-  if (!src) return undefined;
-  // The CSI handle keeps the EBS volume id without the aws://<zone>/ prefix.
-  if (src.awsElasticBlockStore)
-    return {
-      plugin: IN_TREE_PLUGIN.awsEBS,
-      id: src.awsElasticBlockStore.volumeID.replace(/^aws:\/\/[^/]*\//, ''),
-    };
-  if (src.gcePersistentDisk) return { plugin: IN_TREE_PLUGIN.gcePD, id: src.gcePersistentDisk.pdName };
-  if (src.azureDisk) return { plugin: IN_TREE_PLUGIN.azureDisk, id: src.azureDisk.diskURI };
-  if (src.cinder) return { plugin: IN_TREE_PLUGIN.cinder, id: src.cinder.volumeID };
-  return undefined;
+/**
+ * When a pod's volumes were resolved: the objects and the sum of the claim, PV and class stores'
+ * revisions (each only grows, so any change to one of them changes the sum).
+ */
+interface Revisions {
+  objects: ClusterObjects;
+  sum: number;
 }
 
-/** volume unique name (`driver/handle`) → limit key. */
-type VolumeMap = Map<string, string>;
+/**
+ * What Filter needs of one node, kept until the node's pods, its CSINode or the claims, PVs and
+ * classes change: the limits per key, and the volumes its pods attach (counted per limit key).
+ */
+interface NodeVolumes {
+  csiNode: CSINode | undefined;
+  limits: Map<string, number>;
+  /** Computed on first need: with no limits the node's pods are never looked at. */
+  attached?: {
+    generation: number;
+    revisions: Revisions;
+    volumes: VolumeMap;
+    countByKey: Map<string, number>;
+  };
+}
+
+/** The pod's distinct volumes on one node, as parallel lists (no iterator or map per Filter call). */
+interface NewVolumes {
+  uniques: string[];
+  limitKeys: string[];
+  /** Distinct limit keys in first-seen order. */
+  distinctKeys: string[];
+}
+
+function newVolumesOf(map: VolumeMap): NewVolumes {
+  const uniques = [...map.keys()];
+  const limitKeys = [...map.values()];
+  return { uniques, limitKeys, distinctKeys: [...new Set(limitKeys)] };
+}
+
+/** The incoming pod's volumes as of `revisions`, or the error resolving them. */
+interface IncomingVolumes {
+  pod: Pod;
+  revisions: Revisions;
+  volumes: readonly CSIVolume[];
+  /** The same volumes on every node when none depends on the node (the usual case). */
+  nodeIndependent?: NewVolumes;
+  error?: string;
+}
 
 export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
   readonly name = PluginNames.NodeVolumeLimits;
+  /** Per NodeInfo object, so preemption's and nominated pods' copies never see the original's entry. */
+  private readonly nodes = new WeakMap<NodeInfo, NodeVolumes>();
+  private incoming?: IncomingVolumes;
 
   constructor(private readonly handle: Handle) {
     super();
@@ -66,17 +88,19 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     if ((pod.spec?.volumes ?? []).length === 0) return null;
     const csiNode = this.handle.objects.csiNodes.get(nodeInfo.name);
-    const newVolumes: VolumeMap = new Map();
-    try {
-      this.filterAttachableVolumes(pod, csiNode, true, newVolumes);
-    } catch (e) {
-      return Status.error(e as Error);
+    const incoming = this.incomingVolumes(pod);
+    if (incoming.error !== undefined) return Status.error(new Error(incoming.error));
+    let newVolumes = incoming.nodeIndependent;
+    if (!newVolumes) {
+      const map: VolumeMap = new Map();
+      addVolumesOnNode(incoming.volumes, csiNode, map);
+      newVolumes = newVolumesOf(map);
     }
-    if (newVolumes.size === 0) return null;
+    if (newVolumes.uniques.length === 0) return null;
 
     // From 1.37 (VolumeLimitScaling) a driver that opts in keeps pods off nodes without it.
     if (this.handle.features.enabled('VolumeLimitScaling')) {
-      for (const key of newVolumes.values()) {
+      for (const key of newVolumes.distinctKeys) {
         const driver = key.slice(CSI_ATTACH_LIMIT_PREFIX.length);
         if (!this.driverInstalledOnNode(driver, csiNode)) {
           return Status.unschedulable(`${driver} CSI driver is not installed on the node`);
@@ -84,28 +108,91 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
       }
     }
 
-    const limits = allocatableVolumeLimits(nodeInfo);
-    for (const d of csiNode?.spec?.drivers ?? []) {
-      if (d.allocatable?.count != null) limits.set(csiAttachLimitKey(d.name), d.allocatable.count);
-    }
-    if (limits.size === 0) return null;
-
-    const attached: VolumeMap = new Map();
-    for (const pi of nodeInfo.pods) this.filterAttachableVolumes(pi.pod, csiNode, false, attached);
-    const attachedCount = new Map<string, number>();
-    for (const [unique, key] of attached) {
-      newVolumes.delete(unique);
-      attachedCount.set(key, (attachedCount.get(key) ?? 0) + 1);
-    }
-    const newCount = new Map<string, number>();
-    for (const key of newVolumes.values()) newCount.set(key, (newCount.get(key) ?? 0) + 1);
-    for (const [key, count] of newCount) {
-      const max = limits.get(key);
-      if (max !== undefined && (attachedCount.get(key) ?? 0) + count > max) {
+    const node = this.nodeVolumes(nodeInfo, csiNode);
+    if (node.limits.size === 0) return null;
+    const attached = this.attachedVolumes(nodeInfo, node);
+    const { uniques, limitKeys, distinctKeys } = newVolumes;
+    for (const key of distinctKeys) {
+      const max = node.limits.get(key);
+      if (max === undefined) continue;
+      // A volume already attached to the node is not counted again.
+      let count = 0;
+      for (let i = 0; i < uniques.length; i++) {
+        if (limitKeys[i] === key && !attached.volumes.has(uniques[i])) count++;
+      }
+      if (count > 0 && (attached.countByKey.get(key) ?? 0) + count > max) {
         return Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED);
       }
     }
     return null;
+  }
+
+  /** Claims, PVs and classes decide what a pod's volumes are. */
+  private upToDate(r: Revisions): boolean {
+    const o = this.handle.objects;
+    return (
+      r.objects === o &&
+      r.sum === o.persistentVolumeClaims.revision + o.persistentVolumes.revision + o.storageClasses.revision
+    );
+  }
+
+  private revisions(): Revisions {
+    const o = this.handle.objects;
+    return {
+      objects: o,
+      sum: o.persistentVolumeClaims.revision + o.persistentVolumes.revision + o.storageClasses.revision,
+    };
+  }
+
+  /** The incoming pod's volumes, resolved once per pod and attempt rather than once per node. */
+  private incomingVolumes(pod: Pod): IncomingVolumes {
+    const last = this.incoming;
+    if (last && last.pod === pod && this.upToDate(last.revisions)) return last;
+    const revisions = this.revisions();
+    let next: IncomingVolumes;
+    try {
+      const volumes = resolvePodCSIVolumes(this.handle.objects, pod, true);
+      next = { pod, revisions, volumes };
+      if (nodeIndependent(volumes)) {
+        const map: VolumeMap = new Map();
+        addVolumesOnNode(volumes, undefined, map);
+        next.nodeIndependent = newVolumesOf(map);
+      }
+    } catch (e) {
+      next = { pod, revisions, volumes: [], error: (e as Error).message };
+    }
+    return (this.incoming = next);
+  }
+
+  /** Node allocatable `attachable-volumes-*`, overridden per driver by the CSINode's allocatable count. */
+  private nodeVolumes(nodeInfo: NodeInfo, csiNode: CSINode | undefined): NodeVolumes {
+    const cached = this.nodes.get(nodeInfo);
+    if (cached && cached.csiNode === csiNode) return cached;
+    const limits = allocatableVolumeLimits(nodeInfo);
+    for (const d of csiNode?.spec?.drivers ?? []) {
+      if (d.allocatable?.count != null) limits.set(csiAttachLimitKey(d.name), d.allocatable.count);
+    }
+    const entry: NodeVolumes = { csiNode, limits };
+    this.nodes.set(nodeInfo, entry);
+    return entry;
+  }
+
+  /**
+   * The distinct volumes the node's pods attach. Recomputed when a pod is added to or removed
+   * from the node (its generation) or a claim, PV or class changes; an error from a pod on the
+   * node is thrown again on every call, as before.
+   */
+  private attachedVolumes(nodeInfo: NodeInfo, node: NodeVolumes): NonNullable<NodeVolumes['attached']> {
+    const cached = node.attached;
+    if (cached && cached.generation === nodeInfo.generation && this.upToDate(cached.revisions)) return cached;
+    const revisions = this.revisions();
+    const volumes: VolumeMap = new Map();
+    for (const pi of nodeInfo.pods) {
+      addVolumesOnNode(resolvePodCSIVolumes(this.handle.objects, pi.pod, false), node.csiNode, volumes);
+    }
+    const countByKey = new Map<string, number>();
+    for (const key of volumes.values()) countByKey.set(key, (countByKey.get(key) ?? 0) + 1);
+    return (node.attached = { generation: nodeInfo.generation, revisions, volumes, countByKey });
   }
 
   /** A driver without a CSIDriver object, or one that does not opt in, counts as installed. */
@@ -114,76 +201,5 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
       { spec?: { preventPodSchedulingIfMissing?: boolean } } | undefined;
     if (!csiDriver?.spec?.preventPodSchedulingIfMissing) return true;
     return (csiNode?.spec?.drivers ?? []).some((d) => d.name === driver);
-  }
-
-  /**
-   * Adds the pod's CSI volumes to `out`. For the incoming pod a missing claim is an error; for
-   * pods already on the node it is skipped.
-   */
-  private filterAttachableVolumes(
-    pod: Pod,
-    csiNode: CSINode | undefined,
-    newPod: boolean,
-    out: VolumeMap,
-  ): void {
-    const ns = namespaceOf(pod);
-    for (const vol of pod.spec?.volumes ?? []) {
-      const ref = claimNameOfVolume(pod, vol);
-      if (!ref) {
-        const src = inTreeSource(vol);
-        if (src && isCSIMigrationOn(csiNode, src.plugin)) {
-          const driver = MIGRATION_DRIVER[src.plugin];
-          out.set(`${driver}/${src.id}`, csiAttachLimitKey(driver));
-        }
-        continue;
-      }
-      if (!ref.name) throw new Error('PersistentVolumeClaim had no name');
-      const pvc = this.handle.objects.persistentVolumeClaims.get(ns, ref.name);
-      if (!pvc) {
-        if (newPod)
-          throw new Error(`looking up PVC ${ns}/${ref.name}: persistentvolumeclaim "${ref.name}" not found`);
-        continue;
-      }
-      if (ref.ephemeral) {
-        const err = ephemeralClaimOwnershipError(pod, pvc);
-        if (err) throw new Error(err);
-      }
-      const info = this.csiDriverInfo(csiNode, pvc);
-      if (!info) continue;
-      out.set(`${info.driver}/${info.handle}`, csiAttachLimitKey(info.driver));
-    }
-  }
-
-  private csiDriverInfo(
-    csiNode: CSINode | undefined,
-    pvc: PersistentVolumeClaim,
-  ): { driver: string; handle: string } | undefined {
-    const pvName = pvc.spec?.volumeName;
-    const pv = pvName ? this.handle.objects.persistentVolumes.get(pvName) : undefined;
-    if (!pv) return this.csiDriverInfoFromClass(csiNode, pvc);
-    const csi = pv.spec?.csi;
-    if (csi)
-      return csi.driver && csi.volumeHandle ? { driver: csi.driver, handle: csi.volumeHandle } : undefined;
-    const src = inTreeSource(pv.spec);
-    if (!src || !isCSIMigrationOn(csiNode, src.plugin)) return undefined;
-    return { driver: MIGRATION_DRIVER[src.plugin], handle: src.id };
-  }
-
-  /** A claim without a PV counts under its class's provisioner, with a placeholder handle unique to the claim. */
-  private csiDriverInfoFromClass(
-    csiNode: CSINode | undefined,
-    pvc: PersistentVolumeClaim,
-  ): { driver: string; handle: string } | undefined {
-    const scName = claimClass(pvc);
-    if (!scName) return undefined;
-    const sc = this.handle.objects.storageClasses.get(scName);
-    if (!sc) return undefined;
-    const handle = `${UNBOUND_CLAIM_PREFIX}-${namespaceOf(pvc)}/${pvc.metadata?.name ?? ''}`;
-    const provisioner = sc.provisioner ?? '';
-    if (provisioner in MIGRATION_DRIVER) {
-      if (!isCSIMigrationOn(csiNode, provisioner)) return undefined;
-      return { driver: MIGRATION_DRIVER[provisioner], handle };
-    }
-    return { driver: provisioner, handle };
   }
 }

@@ -5,6 +5,7 @@ import { CycleState } from '../../../cycle-state';
 import { FakeHandle } from '../../../../testing/fake-handle';
 import { makeNode, makePod } from '../../../../testing/builders';
 import { Code } from '../../../status';
+import { PodInfo } from '../../../types';
 import { CSILimits, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, newEBSLimits } from '..';
 
 const vol = (c: string): Volume => ({ name: c, persistentVolumeClaim: { claimName: c } });
@@ -68,6 +69,91 @@ describe('NodeVolumeLimits (CSI)', () => {
       ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
     ]));
   it('no CSINode means no limit', () => expect(run(['claim-a'], ['claim-b', 'claim-c'])).toBeNull());
+
+  // One plugin instance keeps the incoming pod's volumes and each node's attached volumes between
+  // calls; these change what it kept and expect the answer to follow.
+  describe('what it keeps between calls', () => {
+    const setUp = () => {
+      const objects = objectsWith();
+      objects.csiNodes.set({
+        metadata: { name: 'n' },
+        spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'n', allocatable: { count: 2 } }] },
+      });
+      const handle = new FakeHandle({
+        nodes: [makeNode({ name: 'n' })],
+        objects,
+        pods: [podWith('old', [vol('claim-b')], 'n')],
+      });
+      return { objects, handle, plugin: new CSILimits(handle), node: handle.snapshot().get('n')! };
+    };
+
+    it('a pod added to the node counts on the next call', () => {
+      const { handle, plugin, node } = setUp();
+      const incoming = podWith('new', [vol('claim-a')]);
+      expect(plugin.filter(new CycleState(), incoming, node)).toBeNull();
+      handle.snapshot().addPod(new PodInfo(podWith('third', [vol('claim-c')], 'n')), 'n');
+      expect(plugin.filter(new CycleState(), incoming, node)?.reasons).toEqual([
+        ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+      ]);
+    });
+
+    it("a claim bound after the first call counts as its PV (the incoming pod's)", () => {
+      const { objects, handle, plugin, node } = setUp();
+      handle.snapshot().addPod(new PodInfo(podWith('third', [vol('claim-c')], 'n')), 'n');
+      const incoming = podWith('new', [vol('unbound')]);
+      expect(plugin.filter(new CycleState(), incoming, node)?.reasons).toEqual([
+        ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+      ]);
+      // Bound to the PV claim-c already attaches: nothing new on the node.
+      objects.persistentVolumeClaims.set({
+        metadata: { name: 'unbound', namespace: 'default' },
+        spec: { storageClassName: 'ebs-csi', volumeName: 'pv-c' },
+      });
+      expect(plugin.filter(new CycleState(), incoming, node)).toBeNull();
+    });
+
+    it("a claim bound after the first call counts as its PV (a pod's on the node)", () => {
+      const { objects, handle, plugin, node } = setUp();
+      handle.snapshot().addPod(new PodInfo(podWith('third', [vol('unbound')], 'n')), 'n');
+      const incoming = podWith('new', [vol('claim-a')]);
+      expect(plugin.filter(new CycleState(), incoming, node)?.reasons).toEqual([
+        ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+      ]);
+      // The node's pods now attach claim-b's volume twice: one volume, room for claim-a.
+      objects.persistentVolumeClaims.set({
+        metadata: { name: 'unbound', namespace: 'default' },
+        spec: { storageClassName: 'ebs-csi', volumeName: 'pv-b' },
+      });
+      expect(plugin.filter(new CycleState(), incoming, node)).toBeNull();
+    });
+
+    it('a new CSINode limit applies on the next call', () => {
+      const { objects, plugin, node } = setUp();
+      const incoming = podWith('new', [vol('claim-a')]);
+      expect(plugin.filter(new CycleState(), incoming, node)).toBeNull();
+      objects.csiNodes.set({
+        metadata: { name: 'n' },
+        spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'n', allocatable: { count: 1 } }] },
+      });
+      expect(plugin.filter(new CycleState(), incoming, node)?.reasons).toEqual([
+        ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+      ]);
+    });
+
+    it('a missing claim of the incoming pod is an error on every node, until it exists', () => {
+      const { objects, plugin, node } = setUp();
+      const incoming = podWith('new', [vol('later')]);
+      const s = plugin.filter(new CycleState(), incoming, node);
+      expect(s?.code).toBe(Code.Error);
+      expect(s?.reasons).toEqual(['looking up PVC default/later: persistentvolumeclaim "later" not found']);
+      expect(plugin.filter(new CycleState(), incoming, node)?.code).toBe(Code.Error);
+      objects.persistentVolumeClaims.set({
+        metadata: { name: 'later', namespace: 'default' },
+        spec: { volumeName: 'pv-a' },
+      });
+      expect(plugin.filter(new CycleState(), incoming, node)).toBeNull();
+    });
+  });
 });
 
 describe('EBSLimits (in-tree)', () => {
