@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { cleanupOpenApiDoc } from 'nestjs-zod';
 import type { AppConfig } from '@schedlab/config';
 import { ApiModule, GRAPHQL_PATH } from './api.module';
 import { randomUUID } from 'node:crypto';
@@ -41,7 +42,7 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
 
 /** The REST contract as OpenAPI 3, built from the controllers (also committed: apps/api/openapi.json). */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
-  return SwaggerModule.createDocument(
+  const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Schedlab API')
@@ -56,6 +57,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       })
       .build(),
   );
+  // The request bodies' schemas come from zod (nestjs-zod DTOs); this turns them into plain
+  // OpenAPI components.
+  return cleanupOpenApiDoc(document);
 }
 
 /**

@@ -5,4 +5,5 @@ export * from './analysis';
 export * from './cluster';
 export * from './schedule';
 export * from './registry';
+export * from './run-options';
 export * from './pipeline';

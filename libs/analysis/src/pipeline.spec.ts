@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseKubernetesObjects, type KubeObject, type Pod } from '@schedlab/k8s';
-import { ANALYSES, ANALYSIS_TYPES, runAnalysis, settleClaims } from './index';
+import { ANALYSES, ANALYSIS_TYPES, RUN_OPTIONS, RUN_TYPES, runAnalysis, settleClaims } from './index';
 
 const examples = join(__dirname, '../../../examples');
 const objectsOf = (file: string): KubeObject[] =>
@@ -21,6 +21,13 @@ describe('the analysis pipeline', () => {
       expect(['settled', 'running']).toContain(ANALYSES[type].start);
       expect(typeof ANALYSES[type].run).toBe('function');
     }
+  });
+
+  it('names the run types after the registry (scenario is a simulate run with a scenario), each with its options', () => {
+    expect(RUN_TYPES).toEqual(['simulate', 'capacity', 'nodes-needed', 'resilience', 'compare']);
+    expect(Object.keys(RUN_OPTIONS).sort()).toEqual([...RUN_TYPES].sort());
+    expect(RUN_OPTIONS.capacity.safeParse({ podTemplate: {}, tieBreek: 'random' }).success).toBe(false);
+    expect(RUN_OPTIONS.simulate.parse({ explain: 'full' })).toEqual({ explain: 'compact' });
   });
 
   it('settles Immediate claims first unless the PV controller is off', () => {

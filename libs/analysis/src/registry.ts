@@ -1,6 +1,6 @@
 /**
- * Every analysis, keyed by the run type that asks for it. The service's run types
- * (@schedlab/queues RUN_TYPES) and the CLI's commands both resolve here.
+ * Every analysis, keyed by the run type that asks for it. The service's run types (RUN_TYPES
+ * below) and the CLI's commands both resolve here.
  */
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import {
@@ -85,10 +85,10 @@ export const ANALYSES: Analyses = {
   },
   scenario: {
     start: 'running',
-    run: ({ items, engine, report }, request) => {
+    run: ({ items, engine, report, initial }, request) => {
       // Scenario steps have no per-pod progress hook; the phase still tells where the run is.
       report({ phase: 'scenario', podsProcessed: 0, podsTotal: 0 });
-      const run = runScenario(items, request.scenario, engine);
+      const run = runScenario(items, request.scenario, engine, { started: initial });
       return { run, ...outcomeOf(run.world) };
     },
   },
@@ -115,3 +115,13 @@ export const ANALYSES: Analyses = {
 };
 
 export const ANALYSIS_TYPES = Object.keys(ANALYSES) as AnalysisType[];
+
+/**
+ * What a stored run names in `type`: every analysis but `scenario`, which a simulate run selects
+ * by carrying a scenario. The API's enums (REST and GraphQL) are built from this list.
+ */
+export type RunType = Exclude<AnalysisType, 'scenario'>;
+export const RUN_TYPES = ANALYSIS_TYPES.filter((type): type is RunType => type !== 'scenario') as [
+  RunType,
+  ...RunType[],
+];

@@ -7,8 +7,6 @@ export {
   SIMULATE_JOB,
   SWEEPS_QUEUE,
   AGGREGATE_JOB,
-  RUN_TYPES,
-  type RunType,
   simulationJobDataSchema,
   type SimulationJobData,
   runProgressChannel,

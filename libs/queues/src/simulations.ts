@@ -15,9 +15,6 @@ export const AGGREGATE_JOB = 'aggregate';
 /** Finished jobs kept in Redis for inspection (PostgreSQL keeps the runs). */
 const KEEP = { removeOnComplete: 1000, removeOnFail: 5000 } as const;
 
-export const RUN_TYPES = ['simulate', 'capacity', 'nodes-needed', 'resilience', 'compare'] as const;
-export type RunType = (typeof RUN_TYPES)[number];
-
 export const simulationJobDataSchema = z.object({ runId: z.string().uuid() }).strict();
 export type SimulationJobData = z.infer<typeof simulationJobDataSchema>;
 

@@ -1,6 +1,6 @@
 /** What crosses the worker-thread boundary: plain, structured-cloneable data only. */
 import type { NewPlacement } from '@schedlab/db';
-import type { RunType } from '@schedlab/queues';
+import type { RunType } from '@schedlab/analysis';
 import type { RecordedAttempt, ReplayCursor } from '@schedlab/scheduler';
 import type { ClassStorage } from '@schedlab/storage';
 

@@ -7,6 +7,7 @@
 import { gunzipSync } from 'node:zlib';
 import {
   runAnalysis,
+  SCHEDULING_OPTION_NAMES,
   settleClaims,
   type AnalysisOptions,
   type AnalysisType,
@@ -37,25 +38,19 @@ export class RunInputError extends Error {
 /** Pods per report: enough to show where the FitErrors come from without copying every pod. */
 const REASON_SAMPLE = 20;
 
-const SCHEDULING_OPTIONS = [
-  'compatibilityVersion',
-  'featureGates',
-  'tieBreak',
-  'preemption',
-  'percentageOfNodesToScore',
-  'explain',
-] as const;
-
-/** The pipeline's options for the run: the scheduling options, seed, profile and PV controller switch. */
+/**
+ * The pipeline's options for the run: the scheduling options (the names the API validated them
+ * under; `pvController: false` schedules the snapshot as stored, as `--no-pv-controller`), seed
+ * and profile.
+ */
 function analysisOptions(job: EngineJob): AnalysisOptions {
   const picked: Record<string, unknown> = {};
-  for (const key of SCHEDULING_OPTIONS) if (job.options[key] !== undefined) picked[key] = job.options[key];
+  for (const key of SCHEDULING_OPTION_NAMES)
+    if (job.options[key] !== undefined) picked[key] = job.options[key];
   return {
     ...picked,
     seed: job.seed,
     schedulerConfiguration: job.schedulerConfiguration,
-    // `options.pvController: false` schedules the snapshot as stored (as `--no-pv-controller`).
-    ...(job.options.pvController === false ? { pvController: false } : {}),
   } as AnalysisOptions;
 }
 

@@ -11,7 +11,11 @@ import { type AddressPolicy, type Resolver, resolveWebhookTarget, systemResolver
 
 export const registerEndpointSchema = z
   .object({
-    url: z.string().url('must be an absolute http(s) URL').max(2048),
+    url: z
+      .string()
+      .url('must be an absolute http(s) URL')
+      .max(2048)
+      .meta({ example: 'https://hooks.example.com/schedlab' }),
     eventTypes: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1, 'must name at least one event type'),
   })
   .strict();

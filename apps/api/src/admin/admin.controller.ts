@@ -1,15 +1,9 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiProperty,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { ApiRequest as Request } from '../common/http-types';
 import { createTenantWithAdminKey, TenantNameTakenError } from '@schedlab/data';
 import { PrismaService } from '@schedlab/db';
+import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { OperatorOnly } from '../auth/auth-context';
 import { ApiError } from '../common/api-error';
@@ -18,15 +12,14 @@ import { ResourceIdPipe } from '../common/id-param.pipe';
 import { ProfileView } from '../profiles/profile.model';
 import { ProfilesService } from '../profiles/profiles.service';
 
-const createTenantSchema = z.object({ name: z.string().trim().min(1).max(100) }).strict();
+const createTenantSchema = z
+  .object({ name: z.string().trim().min(1).max(100).meta({ example: 'acme' }) })
+  .strict();
 const shareSchema = z.object({ shared: z.boolean() }).strict();
 
-class CreateTenantBody {
-  @ApiProperty({ example: 'acme' }) name!: string;
-}
-class ShareProfileBody {
-  @ApiProperty() shared!: boolean;
-}
+/** The bodies' OpenAPI schemas, derived from the zod schemas that parse them. */
+class CreateTenantBody extends createZodDto(createTenantSchema) {}
+class ShareProfileBody extends createZodDto(shareSchema) {}
 
 /** Operator endpoints: guarded by OPERATOR_TOKEN, they act across tenants. */
 @ApiTags('admin')

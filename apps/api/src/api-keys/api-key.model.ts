@@ -2,20 +2,19 @@ import { Field, ID, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { API_KEY_SCOPES } from '@schedlab/data';
 import type { ApiKey } from '@schedlab/db';
+import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 
 export const createApiKeySchema = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: z.string().trim().min(1).max(100).meta({ example: 'ci' }),
     scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).default(['read', 'write']),
   })
   .strict();
 export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;
 
-export class CreateApiKeyBody {
-  @ApiProperty({ example: 'ci' }) name!: string;
-  @ApiPropertyOptional({ enum: API_KEY_SCOPES, isArray: true, default: ['read', 'write'] }) scopes?: string[];
-}
+/** The create body's OpenAPI schema, derived from the zod schema that parses it. */
+export class CreateApiKeyBody extends createZodDto(createApiKeySchema) {}
 
 @ObjectType('ApiKey')
 export class ApiKeyView {

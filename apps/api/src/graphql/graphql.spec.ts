@@ -41,7 +41,7 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     });
     const submitted = await gql(
       acme.key,
-      'mutation($s: ID!) { submitSimulation(input: {type: "simulate", snapshotId: $s, profile: "spread"}) { id status profile } }',
+      'mutation($s: ID!) { submitSimulation(input: {type: simulate, snapshotId: $s, profile: "spread"}) { id status profile } }',
       { s: snapshotId },
     );
     expect(submitted.body.data.submitSimulation).toMatchObject({ status: 'queued', profile: 'spread@1' });
@@ -99,7 +99,7 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     const { id: runId } = (
       await gql(
         acme.key,
-        'mutation($s: ID!) { submitSimulation(input: {type: "simulate", snapshotId: $s}) { id } }',
+        'mutation($s: ID!) { submitSimulation(input: {type: simulate, snapshotId: $s}) { id } }',
         { s: snapshotId },
       )
     ).body.data.submitSimulation;
@@ -178,5 +178,25 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     } finally {
       await client.dispose();
     }
+  });
+
+  it('takes and answers the run type as the RunType enum, stored under the REST name', async () => {
+    const submitted = await gql(
+      acme.key,
+      'mutation($s: ID!, $t: RunType!, $o: JSON) { submitSimulation(input: {type: $t, snapshotId: $s, options: $o}) { id type } }',
+      { s: snapshotId, t: 'nodes_needed', o: { templates: [{ name: 'a', allocatable: { cpu: '4' } }] } },
+    );
+    expect(submitted.body.errors).toBeUndefined();
+    const run = submitted.body.data.submitSimulation;
+    expect(run.type).toBe('nodes_needed');
+    const rest = await api.http.get(`/v1/simulations/${run.id}`).set(bearer(acme.key)).expect(200);
+    expect(rest.body.type).toBe('nodes-needed');
+    // The REST spelling is not a GraphQL enum value: refused before the resolver, naming the variable.
+    const refused = await gql(
+      acme.key,
+      'mutation($s: ID!, $t: RunType!) { submitSimulation(input: {type: $t, snapshotId: $s}) { id } }',
+      { s: snapshotId, t: 'nodes-needed' },
+    );
+    expect(refused.body.errors[0].message).toContain('$t');
   });
 });

@@ -1,74 +1,52 @@
-import { RUN_TYPES, type RunType } from '@schedlab/queues';
+import {
+  RUN_OPTIONS,
+  RUN_TYPES,
+  SCHEDULING_OPTION_NAMES,
+  schedulingOptionsSchema,
+  type RunType,
+} from '@schedlab/analysis';
 import { ObjectValidationError, validateObject } from '@schedlab/k8s';
 import { z } from 'zod';
 
-/** Engine options any run type takes (names as the worker's engine task reads them). */
-const schedulingOptions = {
-  compatibilityVersion: z
-    .string()
-    .regex(/^v?1\.\d+(\.\d+)?$/, 'must look like "1.33" or, pinning a patch, "1.34.0"')
-    .optional(),
-  featureGates: z.record(z.string(), z.boolean()).optional(),
-  tieBreak: z.enum(['random', 'lowest-node-name']).optional(),
-  preemption: z.boolean().optional(),
-  percentageOfNodesToScore: z.number().int().min(0).max(100).optional(),
-  /**
-   * What each pod's stored explanation holds: `compact` (default: filter failures grouped with
-   * counts, the 10 best-scored nodes with their plugin breakdown) or `summary` (outcome only).
-   * `full` is accepted and stored as `compact`: every pod's full record (every node's verdict,
-   * every plugin's score) is recomputed on demand, `GET …/explanation?detail=full`.
-   */
-  explain: z
-    .enum(['compact', 'summary', 'full'])
-    .transform((level) => (level === 'full' ? 'compact' : level))
-    .optional(),
-  /** false: skip the PV controller's binding of Immediate claims and show the scheduler alone. */
-  pvController: z.boolean().optional(),
-};
-
-const objectValue = z.record(z.string(), z.unknown());
-
-/** Options per run type; unknown fields are rejected so typos do not pass silently. */
-export const OPTIONS_BY_TYPE: Record<RunType, z.ZodType<Record<string, unknown>>> = {
-  simulate: z.object(schedulingOptions).strict(),
-  capacity: z
-    .object({
-      ...schedulingOptions,
-      podTemplate: objectValue,
-      maxReplicas: z.number().int().min(1).max(100_000).optional(),
-    })
-    .strict(),
-  'nodes-needed': z
-    .object({
-      ...schedulingOptions,
-      templates: z.array(objectValue).min(1),
-      maxNodes: z.number().int().min(1).max(10_000).optional(),
-    })
-    .strict(),
-  resilience: z.object({ ...schedulingOptions, by: z.enum(['node', 'zone']).optional() }).strict(),
-  compare: z
-    .object({
-      ...schedulingOptions,
-      /** The "after" side's profile ("name@version"); resolved to its configuration at submit. */
-      afterProfile: z.string().optional(),
-      /** Further engine options for the "after" side. */
-      after: z.object(schedulingOptions).strict().optional(),
-    })
-    .strict(),
-};
+/** The options each run type takes, named from their schemas, for the API docs. */
+function runOptionsDescription(): string {
+  const extras = RUN_TYPES.map((type) => {
+    const own = Object.keys(RUN_OPTIONS[type].shape).filter(
+      (name) => !(name in schedulingOptionsSchema.shape),
+    );
+    return own.length > 0 ? `; ${type} also ${own.join(', ')}` : '';
+  });
+  return `Every run type takes ${SCHEDULING_OPTION_NAMES.join(', ')}${extras.join('')}. Unknown fields are rejected; see docs/api.md`;
+}
 
 export const submitRunSchema = z
   .object({
     type: z.enum(RUN_TYPES),
     snapshotId: z.string().uuid(),
     scenarioId: z.string().uuid().optional(),
-    profile: z.string().min(1).max(100).optional(),
-    seed: z.number().int().min(0).max(2_147_483_647).optional(),
-    options: z.record(z.string(), z.unknown()).optional(),
+    profile: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({
+        description: '"name", "name@latest" or "name@N"; default "default"',
+        example: 'bin-packing@1',
+      }),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .optional()
+      .meta({ description: 'Random seed for tie-breaking; default 0' }),
+    options: z.record(z.string(), z.unknown()).optional().meta({
+      description: runOptionsDescription(),
+    }),
   })
   .strict()
   .transform((input, ctx) => {
-    const parsed = OPTIONS_BY_TYPE[input.type].safeParse(input.options ?? {});
+    const parsed = RUN_OPTIONS[input.type].safeParse(input.options ?? {});
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
         ctx.addIssue({ ...issue, path: ['options', ...issue.path] } as never);

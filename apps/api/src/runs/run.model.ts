@@ -1,7 +1,10 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RUN_TYPES, type RunType } from '@schedlab/analysis';
 import { PlacementStatus, RunStatus, type Placement, type SimulationRun } from '@schedlab/db';
+import { createZodDto } from 'nestjs-zod';
 import { JsonScalar } from '../common/json.scalar';
+import { submitRunSchema } from './run-input';
 
 registerEnumType(RunStatus, { name: 'RunStatus' });
 registerEnumType(PlacementStatus, { name: 'PlacementStatus' });
@@ -19,28 +22,25 @@ export const FINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([
   RunStatus.cancelled,
 ]);
 
-export class SubmitRunBody {
-  @ApiProperty({ enum: ['simulate', 'capacity', 'nodes-needed', 'resilience', 'compare'] }) type!: string;
-  @ApiProperty({ format: 'uuid' }) snapshotId!: string;
-  @ApiPropertyOptional({ format: 'uuid' }) scenarioId?: string;
-  @ApiPropertyOptional({
-    example: 'bin-packing@1',
-    description: '"name", "name@latest" or "name@N"; default "default"',
-  })
-  profile?: string;
-  @ApiPropertyOptional({ description: 'Random seed for tie-breaking; default 0' }) seed?: number;
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description: 'Per type; see docs/api.md',
-  })
-  options?: Record<string, unknown>;
-}
+/** The submit body's OpenAPI schema, derived from the zod schema that parses it. */
+export class SubmitRunBody extends createZodDto(submitRunSchema) {}
+
+/**
+ * The run types as a GraphQL enum, built from the analysis registry's list. GraphQL names cannot
+ * hold '-', so `nodes-needed` is `nodes_needed` on the wire (resolvers see 'nodes-needed').
+ */
+export const RunTypeEnum = Object.fromEntries(
+  RUN_TYPES.map((type) => [type.replace(/-/g, '_'), type]),
+) as Record<string, RunType>;
+registerEnumType(RunTypeEnum, {
+  name: 'RunType',
+  description: 'What a run analyses (the REST API spells nodes_needed "nodes-needed")',
+});
 
 @ObjectType('SimulationRun')
 export class RunView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id!: string;
-  @Field(() => String) @ApiProperty() type!: string;
+  @Field(() => RunTypeEnum) @ApiProperty({ enum: RUN_TYPES, enumName: 'RunType' }) type!: RunType;
   @Field(() => RunStatus) @ApiProperty({ enum: RunStatus, enumName: 'RunStatus' }) status!: RunStatus;
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) snapshotId!: string;
   @Field(() => ID, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) scenarioId!:
@@ -80,7 +80,7 @@ export class RunView {
 export function toRunView(row: SimulationRun): RunView {
   return {
     id: row.id,
-    type: row.type,
+    type: row.type as RunType,
     status: row.status,
     snapshotId: row.snapshotId,
     scenarioId: row.scenarioId,

@@ -1,4 +1,5 @@
 import { Args, ID, InputType, Int, Field, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import type { RunType } from '@schedlab/analysis';
 import type { RunStatus } from '@schedlab/db';
 import { CurrentTenant, RequireScope, type TenantAuth } from '../auth/auth-context';
 import { defined } from '../common/graphql-args';
@@ -8,13 +9,13 @@ import { createdAtCursorOf, pageQuerySchema } from '../common/pagination';
 import { toConnection } from '../graphql/connection';
 import { perItem, RunConnection } from '../graphql/pages';
 import { submitRunSchema } from './run-input';
-import { FINAL_RUN_STATUSES, RunProgressView, RunView } from './run.model';
+import { FINAL_RUN_STATUSES, RunProgressView, RunTypeEnum, RunView } from './run.model';
 import { RunProgressRelay } from './run-progress.relay';
 import { RunsService } from './runs.service';
 
 @InputType()
 class SubmitSimulationInput {
-  @Field(() => String) type!: string;
+  @Field(() => RunTypeEnum) type!: RunType;
   @Field(() => ID) snapshotId!: string;
   @Field(() => ID, { nullable: true }) scenarioId?: string;
   @Field(() => String, { nullable: true }) profile?: string;

@@ -1,28 +1,24 @@
 import { Field, ID, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Scenario } from '@schedlab/db';
+import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { JsonScalar } from '../common/json.scalar';
 
 export const createScenarioSchema = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200).meta({ example: 'drain zone a' }),
     snapshotId: z.string().uuid().optional(),
-    document: z.unknown().refine((d) => d !== undefined, 'is required'),
+    document: z
+      .unknown()
+      .refine((d) => d !== undefined, 'is required')
+      .meta({ description: 'A scenario document (docs/scenarios.md)' }),
   })
   .strict();
 export type CreateScenarioInput = z.infer<typeof createScenarioSchema>;
 
-export class CreateScenarioBody {
-  @ApiProperty({ example: 'drain zone a' }) name!: string;
-  @ApiPropertyOptional({ format: 'uuid' }) snapshotId?: string;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'A scenario document (docs/scenarios.md)',
-  })
-  document!: unknown;
-}
+/** The create body's OpenAPI schema, derived from the zod schema that parses it. */
+export class CreateScenarioBody extends createZodDto(createScenarioSchema) {}
 
 @ObjectType('Scenario', { description: 'A named what-if scenario, validated with the engine.' })
 export class ScenarioView {

@@ -1,9 +1,10 @@
 import { Field, ID, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RUN_OPTIONS } from '@schedlab/analysis';
+import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { JsonScalar } from '../common/json.scalar';
 import { RunView } from '../runs/run.model';
-import { OPTIONS_BY_TYPE } from '../runs/run-input';
 
 const MAX_CHILDREN = 50;
 
@@ -12,10 +13,21 @@ export const submitSweepSchema = z
     snapshotId: z.string().uuid(),
     scenarioId: z.string().uuid().optional(),
     /** Profile references as the runs API takes them ("name", "name@latest", "name@N"). */
-    profiles: z.array(z.string().min(1).max(100)).min(1).max(20).default(['default']),
-    seeds: z.array(z.number().int().min(0).max(2_147_483_647)).min(1).max(20).default([0]),
-    /** Engine options every child run gets (the simulate run type's options). */
-    options: OPTIONS_BY_TYPE.simulate.default({}),
+    profiles: z
+      .array(z.string().min(1).max(100))
+      .min(1)
+      .max(20)
+      .default(['default'])
+      .meta({ description: 'Profiles to compare', example: ['default', 'bin-packing'] }),
+    seeds: z
+      .array(z.number().int().min(0).max(2_147_483_647))
+      .min(1)
+      .max(20)
+      .default([0])
+      .meta({ description: 'Seeds to run each profile with', example: [0, 1, 2] }),
+    options: RUN_OPTIONS.simulate
+      .default({})
+      .meta({ description: 'Engine options for every child (as for a simulate run)' }),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -35,23 +47,8 @@ export const submitSweepSchema = z
   });
 export type SubmitSweepInput = z.output<typeof submitSweepSchema>;
 
-export class SubmitSweepBody {
-  @ApiProperty({ format: 'uuid' }) snapshotId!: string;
-  @ApiPropertyOptional({ format: 'uuid' }) scenarioId?: string;
-  @ApiPropertyOptional({
-    example: ['default', 'bin-packing'],
-    description: 'Profiles to compare; default ["default"]',
-  })
-  profiles?: string[];
-  @ApiPropertyOptional({ example: [0, 1, 2], description: 'Seeds to run each profile with; default [0]' })
-  seeds?: number[];
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description: 'Engine options for every child (as for a simulate run)',
-  })
-  options?: Record<string, unknown>;
-}
+/** The submit body's OpenAPI schema, derived from the zod schema that parses it. */
+export class SubmitSweepBody extends createZodDto(submitSweepSchema) {}
 
 @ObjectType('Sweep', {
   description: 'A fan-out over profiles and seeds on one snapshot, compared when all runs finish',

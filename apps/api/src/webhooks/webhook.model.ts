@@ -1,12 +1,11 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { WEBHOOK_EVENT_TYPES } from '@schedlab/webhooks';
+import { registerEndpointSchema, WEBHOOK_EVENT_TYPES } from '@schedlab/webhooks';
+import { createZodDto } from 'nestjs-zod';
 import { JsonScalar } from '../common/json.scalar';
 
-export class RegisterWebhookBody {
-  @ApiProperty({ example: 'https://hooks.example.com/schedlab' }) url!: string;
-  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true }) eventTypes!: string[];
-}
+/** The register body's OpenAPI schema, derived from the zod schema that parses it. */
+export class RegisterWebhookBody extends createZodDto(registerEndpointSchema) {}
 
 @ObjectType('WebhookEndpoint')
 export class WebhookEndpointView {

@@ -1,0 +1,64 @@
+/**
+ * The options a stored run carries, declared once: the API validates a submitted run's options
+ * with these schemas (and documents them from it), the worker's engine task reads the same names
+ * back. A new run type adds its options here next to its registry entry.
+ */
+import { z } from 'zod';
+import type { RunType } from './registry';
+
+/** Engine options any run type takes. */
+export const schedulingOptionsSchema = z
+  .object({
+    compatibilityVersion: z
+      .string()
+      .regex(/^v?1\.\d+(\.\d+)?$/, 'must look like "1.33" or, pinning a patch, "1.34.0"')
+      .optional(),
+    featureGates: z.record(z.string(), z.boolean()).optional(),
+    tieBreak: z.enum(['random', 'lowest-node-name']).optional(),
+    preemption: z.boolean().optional(),
+    percentageOfNodesToScore: z.number().int().min(0).max(100).optional(),
+    /**
+     * What each pod's stored explanation holds: `compact` (default: filter failures grouped with
+     * counts, the 10 best-scored nodes with their plugin breakdown) or `summary` (outcome only).
+     * `full` is accepted and stored as `compact`: every pod's full record (every node's verdict,
+     * every plugin's score) is recomputed on demand, `GET …/explanation?detail=full`.
+     */
+    explain: z
+      .enum(['compact', 'summary', 'full'])
+      .transform((level) => (level === 'full' ? 'compact' : level))
+      .optional(),
+    /** false: skip the PV controller's binding of Immediate claims and show the scheduler alone. */
+    pvController: z.boolean().optional(),
+  })
+  .strict();
+
+export type SchedulingOptionName = keyof typeof schedulingOptionsSchema.shape;
+export const SCHEDULING_OPTION_NAMES = Object.keys(schedulingOptionsSchema.shape) as SchedulingOptionName[];
+
+const objectValue = z.record(z.string(), z.unknown());
+
+/** Options per run type; unknown fields are rejected so typos do not pass silently. */
+export const RUN_OPTIONS = {
+  simulate: schedulingOptionsSchema,
+  capacity: schedulingOptionsSchema
+    .extend({
+      podTemplate: objectValue,
+      maxReplicas: z.number().int().min(1).max(100_000).optional(),
+    })
+    .strict(),
+  'nodes-needed': schedulingOptionsSchema
+    .extend({
+      templates: z.array(objectValue).min(1),
+      maxNodes: z.number().int().min(1).max(10_000).optional(),
+    })
+    .strict(),
+  resilience: schedulingOptionsSchema.extend({ by: z.enum(['node', 'zone']).optional() }).strict(),
+  compare: schedulingOptionsSchema
+    .extend({
+      /** The "after" side's profile ("name@version"); resolved to its configuration at submit. */
+      afterProfile: z.string().optional(),
+      /** Further engine options for the "after" side. */
+      after: schedulingOptionsSchema.optional(),
+    })
+    .strict(),
+} satisfies Record<RunType, z.ZodType<Record<string, unknown>>>;
