@@ -25,6 +25,8 @@ export interface AnalysisContext {
   /** The validated profile and release. */
   setup: EngineSetup;
   report: ProgressReport;
+  /** `running` analyses: how the workloads' pods were scheduled when the cluster was started. */
+  initial?: readonly PodSchedulingResult[];
 }
 
 export interface Analysis<Request, Result> {

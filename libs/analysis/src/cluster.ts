@@ -5,7 +5,7 @@
  */
 import { podKeyOf, type KubeObject, type Pod } from '@schedlab/k8s';
 import type { PodSchedulingResult } from '@schedlab/scheduler';
-import { settleImmediateClaims } from '@schedlab/storage';
+import { replaceStorageObjects, settleImmediateClaims } from '@schedlab/storage';
 import {
   InvalidWorkloadsError,
   hasUnexpandedWorkloads,
@@ -74,7 +74,7 @@ export function materializeWorkloads(
       : o;
   };
   const e = run.expansion;
-  const items = [
+  const started = [
     ...e.passthrough,
     ...(e.replicaSets as unknown as KubeObject[]),
     ...(e.statefulSets.map((c) => c.set) as unknown as KubeObject[]),
@@ -84,5 +84,12 @@ export function materializeWorkloads(
   ]
     .filter((o) => !(o.kind === 'Pod' && victims.has(podKeyOf(o))))
     .map(place);
+  // The claims the scheduler bound and the volumes it had provisioned stay bound in the cluster.
+  const items = run.results.some((r) => r.volumes)
+    ? replaceStorageObjects(started, [
+        ...(run.simulator.objects.persistentVolumes.list() as unknown as KubeObject[]),
+        ...(run.simulator.objects.persistentVolumeClaims.list() as unknown as KubeObject[]),
+      ])
+    : started;
   return { items, initial: run.results, rejected: e.rejected };
 }

@@ -53,7 +53,9 @@ export function runAnalysis<T extends AnalysisType>(
   const started =
     analysis.start === 'running' ? inCluster(() => materializeWorkloads(settled, engine)) : undefined;
   const items = started?.items ?? settled;
-  const result = (hooks.analysis ?? inCluster)(() => analysis.run({ items, engine, setup, report }, request));
+  const result = (hooks.analysis ?? inCluster)(() =>
+    analysis.run({ items, engine, setup, report, initial: started?.initial }, request),
+  );
   return {
     result,
     compatibilityVersion: setup.features.version,

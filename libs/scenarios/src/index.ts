@@ -4,6 +4,7 @@ export * from './analyses/node-loss';
 export * from './scenario/schema';
 export { parseScenario, ScenarioError } from './scenario/parse';
 export { runScenario, type ScenarioRun, type StepRecord, type RunOptions } from './scenario/run';
+export * from './scenario/storage-report';
 export { World, type Change, type ChangeType, type EngineOptions } from './scenario/world';
 export { parseLabelSelector, nodeFromTemplate } from './scenario/nodes';
 export { budgetStatus, checkEviction, PDB_VIOLATION_MESSAGE, type BudgetStatus } from './scenario/disruption';

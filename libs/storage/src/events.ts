@@ -18,6 +18,8 @@ export interface StorageEvent {
 
 export const PV_CONTROLLER = 'persistentvolume-controller';
 export const EXPAND_CONTROLLER = 'volume_expand';
+export const STATEFULSET_CONTROLLER = 'statefulset-controller';
+export const SCHEDULER = 'default-scheduler';
 
 export const Reasons = {
   FailedBinding: 'FailedBinding',
@@ -31,6 +33,12 @@ export const Reasons = {
   VolumeFailedRecycle: 'VolumeFailedRecycle',
   VolumeFailedDelete: 'VolumeFailedDelete',
   ExternalExpanding: 'ExternalExpanding',
+  /** The scheduler's pod events. */
+  Scheduled: 'Scheduled',
+  FailedScheduling: 'FailedScheduling',
+  /** The StatefulSet controller's events on the set (Successful<Verb>). */
+  SuccessfulCreate: 'SuccessfulCreate',
+  SuccessfulDelete: 'SuccessfulDelete',
 } as const;
 
 export const Messages = {
@@ -52,4 +60,36 @@ export const Messages = {
   noDeletablePlugin: 'no deletable volume plugin matched',
   noRecyclablePlugin: 'no recyclable volume plugin matched',
   externalExpanding: 'waiting for an external controller to expand this PVC',
+  scheduled: (podKey: string, node: string) => `Successfully assigned ${podKey} to ${node}`,
+  statefulSetPod: (verb: 'create' | 'delete', pod: string, set: string) =>
+    `${verb} Pod ${pod} in StatefulSet ${set} successful`,
+  statefulSetClaim: (claim: string, pod: string, set: string) =>
+    `create Claim ${claim} Pod ${pod} in StatefulSet ${set} success`,
 } as const;
+
+/**
+ * What a volume provisioned for a scheduled pod (WaitForFirstConsumer) leaves on its claim: the PV
+ * controller hands it to the external provisioner, which provisions it.
+ */
+export function provisioningEvents(
+  claimKey: string,
+  provisioner: string,
+  pvName: string,
+  legacyEventWording = false,
+): { reason: string; message: string; source: string }[] {
+  return [
+    {
+      reason: Reasons.ExternalProvisioning,
+      message: legacyEventWording
+        ? Messages.externalProvisioningLegacy(provisioner)
+        : Messages.externalProvisioning(provisioner),
+      source: PV_CONTROLLER,
+    },
+    { reason: Reasons.Provisioning, message: Messages.provisioning(claimKey), source: provisioner },
+    {
+      reason: Reasons.ProvisioningSucceeded,
+      message: Messages.provisioningSucceeded(pvName),
+      source: provisioner,
+    },
+  ];
+}

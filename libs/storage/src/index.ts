@@ -30,3 +30,4 @@ export {
 } from './storage-state';
 export * from './summary';
 export { settleImmediateClaims, type SettledClaims } from './settle';
+export * from './lifecycle';

@@ -28,6 +28,7 @@ import {
   Messages,
   PV_CONTROLLER,
   Reasons,
+  provisioningEvents,
   type EventType,
   type StorageEvent,
 } from './events';
@@ -560,18 +561,8 @@ export class StorageState {
       },
     });
     const obj = claimObject(pvc);
-    const ext = this.options.legacyEventWording
-      ? Messages.externalProvisioningLegacy(provisioner)
-      : Messages.externalProvisioning(provisioner);
-    this.record(obj, 'Normal', Reasons.ExternalProvisioning, ext, PV_CONTROLLER);
-    this.record(obj, 'Normal', Reasons.Provisioning, Messages.provisioning(claim), provisioner);
-    this.record(
-      obj,
-      'Normal',
-      Reasons.ProvisioningSucceeded,
-      Messages.provisioningSucceeded(pvName),
-      provisioner,
-    );
+    for (const e of provisioningEvents(claim, provisioner, pvName, this.options.legacyEventWording))
+      this.record(obj, 'Normal', e.reason, e.message, e.source);
   }
 
   /** Storage per class and zone now, with the placements and reasons of the latest scheduling step. */

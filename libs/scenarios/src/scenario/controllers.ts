@@ -6,6 +6,7 @@
  */
 import { podKeyOf, namespaceOf } from '@schedlab/k8s';
 import type { KubeObject, ObjectMeta, OwnerReference, Pod } from '@schedlab/k8s';
+import { withStatefulSetClaims } from './storage-steps';
 import { Change, World } from './world';
 
 export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -156,7 +157,8 @@ export function reconcileReplicas(world: World, owner: WorkloadObject, changes: 
       const podName = owner.kind === 'StatefulSet' ? `${name}-${ordinal}` : `${name}-${randomSuffix(world)}`;
       if (taken.has(`${ns}/${podName}`)) continue;
       taken.add(`${ns}/${podName}`);
-      const pod = newPod(world, owner, podName);
+      const fresh = newPod(world, owner, podName);
+      const pod = owner.kind === 'StatefulSet' ? withStatefulSetClaims(world, owner, fresh) : fresh;
       world.add(pod);
       changes.push({
         type: 'podCreated',

@@ -19,6 +19,7 @@ import {
   reconcileReplicas,
 } from './controllers';
 import { EXPANDED_ON_APPLY, applyWorkload } from './apply-workloads';
+import { deleteClaim, deleteNamespace, setReclaimPolicy, condemnClaimsOnScaleDown } from './storage-steps';
 import { checkEviction } from './disruption';
 import { StepError, buildAddedNodes, parseLabelSelector, selectNodes } from './nodes';
 import type { NodeTemplate, StepArgs, StepKind } from './schema';
@@ -207,6 +208,7 @@ function scaleWorkload(args: StepArgs['scale'], ctx: OperationContext): void {
   }
   const next = { ...controlled, spec: { ...controlled.spec, replicas: args.replicas } } as Workload;
   world.replace(controlled, next);
+  if (next.kind === 'StatefulSet') condemnClaimsOnScaleDown(ctx, next, args.replicas);
   changes.push({
     type: 'objectScaled',
     object: `${next.kind}/${ns}/${next.metadata?.name}`,
@@ -367,6 +369,19 @@ export const OPERATIONS: { [K in StepKind]: Handler<K> } = {
     }
   },
   delete: deleteObjects,
+  deletePod(args, ctx) {
+    const key = `${args.namespace ?? 'default'}/${args.name}`;
+    const pod = ctx.world.pod(key);
+    if (!pod)
+      throw new StepError(
+        'name',
+        `pods "${args.name}" not found in namespace "${args.namespace ?? 'default'}"`,
+      );
+    podGone(ctx.world, pod, 'podDeleted', ctx.changes, { reason: 'deleted' });
+  },
+  deletePVC: deleteClaim,
+  deleteNamespace,
+  setReclaimPolicy,
   scale: scaleWorkload,
   setProfile(args, ctx) {
     const engine = { ...ctx.world.engine };

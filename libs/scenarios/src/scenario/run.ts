@@ -5,11 +5,12 @@
  */
 import type { KubeObject } from '@schedlab/k8s';
 import type { PodSchedulingResult } from '@schedlab/scheduler';
+import { hasStorage, type StorageTimeline } from '@schedlab/storage';
 import { podGone } from './controllers';
 import { StepError } from './nodes';
 import { OPERATIONS, OperationContext } from './operations';
 import { ScenarioError, parseScenario } from './parse';
-import type { Scenario, StepKind } from './schema';
+import type { Scenario, Step, StepKind } from './schema';
 import { runTaintManager } from './taint-manager';
 import { Change, EngineOptions, World } from './world';
 
@@ -26,6 +27,11 @@ export interface ScenarioRun {
   /** Scheduling of the snapshot's own pending pods, before the first step. */
   initial: PodSchedulingResult[];
   steps: StepRecord[];
+  /**
+   * What the storage controllers did at each step (events in `kubectl describe` words) and the
+   * data-loss report at the end; absent when the cluster never had a claim or volume.
+   */
+  storage?: StorageTimeline;
 }
 
 const MAX_SETTLE_ROUNDS = 20;
@@ -33,6 +39,7 @@ const MAX_SETTLE_ROUNDS = 20;
 function settle(world: World, changes: Change[], scheduling: PodSchedulingResult[]): void {
   for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
     runTaintManager(world, changes);
+    world.reconcileStorage();
     const results = world.schedulePending((victim) =>
       podGone(world, victim, 'podDeleted', changes, { reason: 'preempted' }),
     );
@@ -51,11 +58,15 @@ function settle(world: World, changes: Change[], scheduling: PodSchedulingResult
       break;
     }
   }
+  // What the last pass freed (claims of pods that went) is released and reclaimed too.
+  world.reconcileStorage();
 }
 
 export interface RunOptions {
   /** Schedule the snapshot's pending pods before the first step (default true). */
   scheduleInitialPending?: boolean;
+  /** How the workloads' pods were scheduled when the cluster was started: their storage events open the timeline. */
+  started?: readonly PodSchedulingResult[];
 }
 
 export function runScenario(
@@ -66,13 +77,16 @@ export function runScenario(
 ): ScenarioRun {
   const scenario = parseScenario(scenarioInput);
   const world = new World(items, engine);
+  if (opts.started) world.items = world.storage.scheduled(world.items, opts.started, 0, 'initial state');
   const initialChanges: Change[] = [];
   const initial: PodSchedulingResult[] = [];
   if (opts.scheduleInitialPending ?? true) settle(world, initialChanges, initial);
   const steps: StepRecord[] = [];
+  let hadStorage = hasStorage(world.items);
   scenario.steps.forEach((step, index) => {
     const operation = Object.keys(step)[0] as StepKind;
     const record: StepRecord = { index, operation, changes: [], scheduling: [] };
+    world.storageStep = { step: index + 1, operation: describeStep(step) };
     const ctx: OperationContext = {
       world,
       templates: scenario.nodeTemplates ?? [],
@@ -90,7 +104,33 @@ export function runScenario(
       throw new ScenarioError(`steps[${index}].${operation}`, (e as Error).message, index);
     }
     ctx.settle();
+    hadStorage ||= hasStorage(world.items);
     steps.push(record);
   });
-  return { world, initial, steps };
+  return {
+    world,
+    initial,
+    steps,
+    ...(hadStorage ? { storage: world.storage.timeline(world.items, world.lastResults) } : {}),
+  };
+}
+
+/** A step as one line for the storage timeline: `deletePVC default/data-web-0`. */
+export function describeStep(step: Step): string {
+  const [operation, args] = Object.entries(step)[0] as [string, Record<string, unknown>];
+  const ns = typeof args.namespace === 'string' ? `${args.namespace}/` : '';
+  if (typeof args.name === 'string') {
+    const kind = typeof args.kind === 'string' ? `${args.kind} ` : '';
+    const replicas = typeof args.replicas === 'number' ? ` to ${args.replicas}` : '';
+    return `${operation} ${kind}${ns}${args.name}${replicas}`;
+  }
+  if (typeof args.zone === 'string') return `${operation} ${args.zone}`;
+  if (typeof args.seconds === 'number') return `${operation} ${args.seconds}s`;
+  if (operation === 'setReclaimPolicy') {
+    const target = args.storageClass
+      ? `StorageClass ${args.storageClass}`
+      : `PersistentVolume ${args.volume}`;
+    return `${operation} ${target} ${args.reclaimPolicy}`;
+  }
+  return operation;
 }

@@ -104,6 +104,24 @@ const setProfile = z.strictObject({
   featureGates: z.record(z.string(), z.boolean()).optional(),
 });
 
+/** A namespaced object by name (namespace defaults to "default"). */
+const namespacedName = z.strictObject({ namespace: z.string().optional(), name: z.string().min(1) });
+
+const deleteNamespace = z.strictObject({ name: z.string().min(1) });
+
+const setReclaimPolicy = z.strictObject({
+  /**
+   * A StorageClass: its reclaimPolicy is immutable, so the update is refused as the API server
+   * refuses it, unless `replace` (delete and create, as `kubectl replace --force`); either way the
+   * volumes it already provisioned keep the policy they were provisioned with.
+   */
+  storageClass: z.string().min(1).optional(),
+  replace: z.boolean().optional(),
+  /** A PersistentVolume: its persistentVolumeReclaimPolicy can be patched (`kubectl patch pv`). */
+  volume: z.string().min(1).optional(),
+  reclaimPolicy: z.enum(['Retain', 'Delete']),
+});
+
 const advanceTime = z.strictObject({ seconds: z.number().int().nonnegative() });
 
 const apply = z.strictObject({
@@ -124,6 +142,10 @@ export const STEP_SCHEMAS = {
   unlabel,
   zoneOutage,
   delete: objectRef,
+  deletePod: namespacedName,
+  deletePVC: namespacedName,
+  deleteNamespace,
+  setReclaimPolicy,
   scale,
   setProfile,
   advanceTime,

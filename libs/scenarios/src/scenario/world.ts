@@ -7,6 +7,7 @@
 import { podKeyOf, SeededRandom, type KubeObject, type Node, type Pod } from '@schedlab/k8s';
 import { buildClusterState, createSimulator, setupEngine } from '@schedlab/scheduler';
 import type { EngineSetup, PodSchedulingResult, SimulateOptions } from '@schedlab/scheduler';
+import { StorageLifecycle, replaceStorageObjects } from '@schedlab/storage';
 
 export type EngineOptions = Omit<SimulateOptions, 'onProgress'>;
 
@@ -28,6 +29,7 @@ export type ChangeType =
   | 'objectApplied'
   | 'objectDeleted'
   | 'objectScaled'
+  | 'objectUpdated'
   | 'unsupported'
   | 'objectRejected'
   | 'profileChanged'
@@ -50,6 +52,12 @@ export class World {
   readonly noExecuteDeadlines = new Map<string, number>();
   /** The latest scheduling result of each pod that went through the scheduler. */
   readonly lastResults = new Map<string, PodSchedulingResult>();
+  /** The storage controllers' record of the scenario (timeline, data loss). */
+  readonly storage: StorageLifecycle;
+  /** The step the storage controllers' events are recorded against (0: before the first step). */
+  storageStep = { step: 0, operation: 'initial state' };
+  /** Claims created during the scenario, for uids no earlier claim of the same name had. */
+  claimsCreated = 0;
   private setup?: EngineSetup;
   private sequence = 0;
   private readonly rng: SeededRandom;
@@ -60,6 +68,12 @@ export class World {
   ) {
     this.items = items.map((i) => structuredClone(i));
     this.rng = new SeededRandom(engine.seed ?? 0);
+    this.storage = new StorageLifecycle({ seed: engine.seed ?? 0 });
+  }
+
+  /** The storage controllers' pass (garbage collection, PVC protection, PV controller) over the objects. */
+  reconcileStorage(): void {
+    this.items = this.storage.reconcile(this.items, this.storageStep.step, this.storageStep.operation);
   }
 
   setEngine(engine: EngineOptions): void {
@@ -129,9 +143,11 @@ export class World {
     if (cluster.pendingPods.length === 0) return [];
     const sim = createSimulator(cluster, this.engineSetup(), this.engine);
     const results: PodSchedulingResult[] = [];
+    let volumesBound = false;
     for (const pod of sim.queueOrder(cluster.pendingPods)) {
       const r = sim.scheduleOne(pod, this.sequence++);
       results.push(r);
+      volumesBound ||= r.volumes !== undefined;
       this.lastResults.set(r.pod, r);
       for (const victimKey of r.victims ?? []) {
         const victim = this.pod(victimKey);
@@ -147,6 +163,18 @@ export class World {
           });
       }
     }
+    // VolumeBinding's PreBind bound claims or provisioned volumes: the cluster keeps them.
+    if (volumesBound)
+      this.items = replaceStorageObjects(this.items, [
+        ...(sim.objects.persistentVolumes.list() as unknown as KubeObject[]),
+        ...(sim.objects.persistentVolumeClaims.list() as unknown as KubeObject[]),
+      ]);
+    this.items = this.storage.scheduled(
+      this.items,
+      results,
+      this.storageStep.step,
+      this.storageStep.operation,
+    );
     return results;
   }
 }
