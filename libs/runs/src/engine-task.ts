@@ -21,7 +21,7 @@ import {
   type SimulateOptions,
   setupEngine,
 } from '@schedlab/scheduler';
-import { controllerOf, type NodeTemplate, utilization } from '@schedlab/scenarios';
+import { controllerOf, storageReport, type NodeTemplate, utilization } from '@schedlab/scenarios';
 import { storageSummary } from '@schedlab/storage';
 import { hasUnexpandedWorkloads, type RejectedObject, rejectedKey } from '@schedlab/workloads';
 import type { EngineJob, EngineOutput, EngineProgress, PlacementRow, PodReplay } from './engine-job';
@@ -137,6 +137,7 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
   if (job.scenario !== undefined) {
     const outcome = analyze(job, 'scenario', items, { scenario: job.scenario }, report);
     const { run } = outcome.result;
+    const storage = storageReport(run);
     // The workloads' pods were placed when the cluster was started, later moves by the steps.
     const last = new Map<string, PodSchedulingResult>();
     for (const r of outcome.initial ?? []) last.set(r.pod, r);
@@ -157,7 +158,11 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
         utilization: outcome.result.utilization,
         ...(outcome.rejected.length ? { rejected: outcome.rejected } : {}),
       },
-      analysis: { steps: run.steps.map((s) => ({ changes: s.changes.length })) },
+      analysis: {
+        steps: run.steps.map((s) => ({ changes: s.changes.length })),
+        // The storage timeline and data-loss report, as `simulate --scenario` prints them.
+        ...(storage ? { storage } : {}),
+      },
       storageSummary: null,
       placements,
       explanations: [],
