@@ -173,9 +173,16 @@ export class RunResultView {
   storageSummary!: unknown;
   @Field(() => JsonScalar, {
     nullable: true,
-    description: 'capacity / nodes-needed / resilience / compare result',
+    description:
+      'capacity / nodes-needed / resilience / compare result; for a simulate run with a scenario, its steps and `storage` (timeline of storage events, dataLoss: destroyed, retained, stranded, waiting)',
   })
-  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true })
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description:
+      'capacity / nodes-needed / resilience / compare result; for a simulate run with a scenario, its steps and `storage` (timeline of storage events, dataLoss: destroyed, retained, stranded, waiting)',
+  })
   analysis!: unknown;
 }
 
