@@ -6,7 +6,7 @@
 import { podKeyOf } from '@schedlab/k8s';
 import type { Node } from '@schedlab/k8s';
 import { runAnalysis } from '@schedlab/analysis';
-import type { Change, ScenarioRun } from '@schedlab/scenarios';
+import { storageReport, type Change, type ScenarioRun, type StorageReport } from '@schedlab/scenarios';
 import type { PodSchedulingResult, SimulationSummary } from '@schedlab/scheduler';
 import { analysisOptionsOf, pipelineHooks, type SimulationFlags } from '../engine/run-simulation';
 import { attributeScenarioErrors, loadScenarioFile } from '../engine/scenario-file';
@@ -23,9 +23,16 @@ import {
   type SimulationDocument,
 } from '../output/placements';
 import { formatStepTable, stepSummaries, type StepSummary } from '../output/scenario-steps';
+import { formatDataLoss, formatStorageTimeline } from '../output/storage-timeline';
 
 export interface ScenarioDocument extends SimulationDocument {
-  scenario: { file: string; name?: string; steps: StepSummary[] };
+  scenario: {
+    file: string;
+    name?: string;
+    steps: StepSummary[];
+    /** Present when the cluster has claims or volumes: the storage timeline and data-loss report. */
+    storage?: StorageReport;
+  };
 }
 
 export interface ScenarioOutput {
@@ -103,6 +110,7 @@ export function simulateScenarioDump(flags: SimulationFlags, scenarioFile: strin
   ];
   const unmodelledKinds: Record<string, number> = {};
   for (const o of dump.state.unmodelled) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
+  const storage = storageReport(run);
   return {
     document: {
       compatibilityVersion: outcome.compatibilityVersion,
@@ -110,7 +118,12 @@ export function simulateScenarioDump(flags: SimulationFlags, scenarioFile: strin
       placements,
       orphanPods: dump.state.orphanPods.map((p) => podKeyOf(p)),
       unmodelledKinds: outcome.initial ? {} : unmodelledKinds,
-      scenario: { file: scenarioFile, ...(scenario.name ? { name: scenario.name } : {}), steps },
+      scenario: {
+        file: scenarioFile,
+        ...(scenario.name ? { name: scenario.name } : {}),
+        steps,
+        ...(storage ? { storage } : {}),
+      },
     },
     warnings: describeSkipped(flags.cluster, dump.skipped),
   };
@@ -127,6 +140,14 @@ export function renderScenarioSimulation(document: ScenarioDocument, format: Out
     '',
     'Final placements',
     ...formatPlacementTable(document),
+    ...(document.scenario.storage
+      ? [
+          '',
+          ...formatStorageTimeline(document.scenario.storage),
+          '',
+          ...formatDataLoss(document.scenario.storage.dataLoss),
+        ]
+      : []),
   ];
   return `${lines.join('\n')}\n`;
 }
