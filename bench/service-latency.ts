@@ -15,7 +15,7 @@ import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTenantWithAdminKey } from '@schedlab/data';
+import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import { createPrismaClient } from '@schedlab/db';
 import { createTestDatabase, uniqueName } from '@schedlab/testing';
 import { type ServiceProcess, startService } from '../apps/e2e/src/service-process';

@@ -12,7 +12,7 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createTenantWithAdminKey } from '@schedlab/data';
+import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import { createPrismaClient } from '@schedlab/db';
 import { createTestDatabase, uniqueName } from '@schedlab/testing';
 

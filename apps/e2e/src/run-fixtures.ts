@@ -5,7 +5,8 @@
  */
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
+import { packSnapshotItems } from '@schedlab/db';
+import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import type { createPrismaClient } from '@schedlab/db';
 import { enqueueRun, redisOptionsFromUrl, SIMULATIONS_QUEUE } from '@schedlab/queues';
 import { syntheticCluster } from '@schedlab/runs';

@@ -9,6 +9,7 @@ export {
   isUniqueViolation,
 } from './database';
 export * from './repositories';
+export { packSnapshotItems, unpackSnapshotItems, type PackedSnapshot } from './snapshot-content';
 export {
   RunStatus,
   PlacementStatus,

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { parse as parseYaml } from 'yaml';
 import { runAnalysis } from '@schedlab/analysis';
-import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
-import { createPrismaClient } from '@schedlab/db';
+import { createTenantWithAdminKey } from '@schedlab/tenancy';
+import { createPrismaClient, packSnapshotItems } from '@schedlab/db';
 import { redisOptionsFromUrl } from '@schedlab/queues';
 import { type KubeObject, parseKubernetesObjects, type Pod } from '@schedlab/k8s';
 import {

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
-import { createPrismaClient } from '@schedlab/db';
+import { createTenantWithAdminKey } from '@schedlab/tenancy';
+import { createPrismaClient, packSnapshotItems } from '@schedlab/db';
 import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/queues';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
 import { RunExecutor } from './run-executor';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { createTenantWithAdminKey, packSnapshotItems } from '@schedlab/data';
-import { createPrismaClient } from '@schedlab/db';
+import { createTenantWithAdminKey } from '@schedlab/tenancy';
+import { createPrismaClient, packSnapshotItems } from '@schedlab/db';
 import { redisOptionsFromUrl } from '@schedlab/queues';
 import { parseKubernetesObjects } from '@schedlab/k8s';
 import type { ClassStorage } from '@schedlab/storage';

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { createTenantWithAdminKey } from '@schedlab/data';
+import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import { createPrismaClient } from '@schedlab/db';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
 import { WebhookDispatcher } from './dispatcher';

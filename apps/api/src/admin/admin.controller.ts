@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { ApiRequest as Request } from '../common/http-types';
-import { createTenantWithAdminKey, TenantNameTakenError } from '@schedlab/data';
+import { createTenantWithAdminKey, TenantNameTakenError } from '@schedlab/tenancy';
 import { PrismaService } from '@schedlab/db';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { API_KEY_SCOPES } from '@schedlab/data';
+import { API_KEY_SCOPES } from '@schedlab/tenancy';
 import type { ApiKey } from '@schedlab/db';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';

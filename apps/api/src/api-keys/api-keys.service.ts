@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { generateApiKey } from '@schedlab/data';
+import { generateApiKey } from '@schedlab/tenancy';
 import { ApiKeyRepository } from '@schedlab/db';
 import { ApiError } from '../common/api-error';
 import { TenantData } from '../common/tenant-data';

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { GqlExecutionContext } from '@nestjs/graphql';
-import type { ApiKeyScope } from '@schedlab/data';
+import type { ApiKeyScope } from '@schedlab/tenancy';
 
 /** Who is calling: the tenant of the API key, and what that key may do. */
 export interface TenantAuth {

@@ -3,7 +3,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { ApiResponse as Response } from '../common/http-types';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
-import { API_KEY_SCOPES, type ApiKeyScope, findApiKeyBySecret, isWellFormedApiKey } from '@schedlab/data';
+import { API_KEY_SCOPES, type ApiKeyScope, findApiKeyBySecret, isWellFormedApiKey } from '@schedlab/tenancy';
 import { PrismaService } from '@schedlab/db';
 import { ApiError } from '../common/api-error';
 import { OPERATOR_ONLY, REQUIRED_SCOPE, requestOf, type TenantAuth } from './auth-context';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { generateApiKey } from '@schedlab/data';
+import { generateApiKey } from '@schedlab/tenancy';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
 import {
   type FuzzRequest,

@@ -1,7 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
-import { unpackSnapshotItems } from '@schedlab/data';
-import { PrismaService, RunRepository, RunResultRepository } from '@schedlab/db';
+import { PrismaService, RunRepository, RunResultRepository, unpackSnapshotItems } from '@schedlab/db';
 import type { KubeObject } from '@schedlab/k8s';
 import { renderReportHtml } from '@schedlab/report';
 import { ApiError } from '../common/api-error';

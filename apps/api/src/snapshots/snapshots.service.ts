@@ -10,8 +10,7 @@ import {
   parseKubernetesObjects,
   type SkippedObject,
 } from '@schedlab/k8s';
-import { packSnapshotItems } from '@schedlab/data';
-import { isUniqueViolation, SnapshotRepository, type TenantTx } from '@schedlab/db';
+import { isUniqueViolation, SnapshotRepository, type TenantTx, packSnapshotItems } from '@schedlab/db';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { ApiError } from '../common/api-error';
 import { inputLimitApiError, malformedTextApiError } from '../common/body-parsing';

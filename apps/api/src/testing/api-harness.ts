@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createTenantWithAdminKey } from '@schedlab/data';
+import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import { createPrismaClient, type PrismaClient } from '@schedlab/db';
 import { createTestDatabase, testConfig, type TestDatabase } from '@schedlab/testing';
 import { createApiApp } from '../app';

@@ -1,5 +1,5 @@
 import { createPrismaClient } from '@schedlab/db';
-import { findApiKeyBySecret } from '@schedlab/data';
+import { findApiKeyBySecret } from '@schedlab/tenancy';
 import { createTestDatabase, type TestDatabase } from '@schedlab/testing';
 import { createProgram } from '../program';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '@schedlab/config';
-import { type CreatedTenant, createTenantWithAdminKey, TenantNameTakenError } from '@schedlab/data';
+import { type CreatedTenant, createTenantWithAdminKey, TenantNameTakenError } from '@schedlab/tenancy';
 import { createPrismaClient } from '@schedlab/db';
 
 /**

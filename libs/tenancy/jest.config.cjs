@@ -1,6 +1,6 @@
 module.exports = {
   ...require('../../jest.preset.cjs'),
-  displayName: 'data',
+  displayName: 'tenancy',
   setupFilesAfterEnv: ['<rootDir>/../../tools/jest/integration-timeout.cjs'],
   rootDir: __dirname,
 };

@@ -1,7 +1,6 @@
 import { createPrismaClient, type PrismaClient, withTenant } from '@schedlab/db';
 import { createTestDatabase, type TestDatabase } from '@schedlab/testing';
 import { findApiKeyBySecret, createTenantWithAdminKey, TenantNameTakenError } from './tenants';
-import { packSnapshotItems, unpackSnapshotItems } from './snapshot-content';
 
 describe('tenant scope and row-level security (real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -51,17 +50,5 @@ describe('tenant scope and row-level security (real PostgreSQL)', () => {
       ),
     ).rejects.toThrow(/row-level security/);
     expect(await prisma.scenario.count({ where: { name: 'sneaky' } })).toBe(0);
-  });
-
-  it('packs snapshot content canonically: key order does not change the hash', () => {
-    const one = packSnapshotItems([{ kind: 'Node', metadata: { name: 'n', labels: { a: '1', b: '2' } } }]);
-    const two = packSnapshotItems([{ metadata: { labels: { b: '2', a: '1' }, name: 'n' }, kind: 'Node' }]);
-    expect(one.contentHash).toBe(two.contentHash);
-    expect(unpackSnapshotItems(one.content)).toEqual([
-      { kind: 'Node', metadata: { labels: { a: '1', b: '2' }, name: 'n' } },
-    ]);
-    expect(packSnapshotItems([{ kind: 'Node', metadata: { name: 'm' } }]).contentHash).not.toBe(
-      one.contentHash,
-    );
   });
 });

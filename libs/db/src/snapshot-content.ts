@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { canonicalJson } from '@schedlab/k8s';
 
-// One canonical JSON for snapshots and generated-object hashes: @schedlab/k8s's.
-export { canonicalJson };
-
+/**
+ * How a snapshot's objects are stored in `snapshots.content`: the canonical JSON `{"items": […]}`
+ * (one canonical JSON, @schedlab/k8s's), hashed for de-duplication and gzipped.
+ */
 export interface PackedSnapshot {
   contentHash: string;
   sizeBytes: number;

@@ -1,3 +1,4 @@
+// Public API of @schedlab/tenancy: tenants and their API keys (creation, hashing, lookup by secret).
 export { API_KEY_SCOPES, type ApiKeyScope, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-keys';
 export {
   createTenantWithAdminKey,
@@ -6,9 +7,3 @@ export {
   type CreatedTenant,
   type AuthenticatedKey,
 } from './tenants';
-export {
-  canonicalJson,
-  packSnapshotItems,
-  unpackSnapshotItems,
-  type PackedSnapshot,
-} from './snapshot-content';
