@@ -5,7 +5,7 @@ import { type AffinityTerm, type NodeInfo, type PodInfo, affinityTermMatches } f
 import { PluginNames } from '../names';
 import { PodsSelectedByTerms, TermsSelectingPod } from './match-memo';
 import { podMatchesAllTerms } from './terms';
-import { TopologyCounts } from './topology-counts';
+import { type PairCounts, TopologyCounts } from './topology-counts';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilter' + PluginNames.InterPodAffinity;
 
@@ -27,11 +27,11 @@ export class PreFilterState implements StateData {
   constructor(
     readonly incoming: IncomingPod,
     /** Pairs where existing pods' required anti-affinity terms match the incoming pod. */
-    readonly existingAntiAffinityCounts: TopologyCounts,
+    readonly existingAntiAffinityCounts: PairCounts,
     /** Pairs where existing pods match all of the incoming pod's required affinity terms. */
-    readonly affinityCounts: TopologyCounts,
+    readonly affinityCounts: PairCounts,
     /** Pairs where existing pods match one of the incoming pod's required anti-affinity terms. */
-    readonly antiAffinityCounts: TopologyCounts,
+    readonly antiAffinityCounts: PairCounts,
   ) {}
 
   clone(): PreFilterState {
@@ -74,7 +74,7 @@ export class PreFilterState implements StateData {
 
 /** When `pod` matches all terms, every term's pair on the node changes by `delta`. */
 export function addAffinityMatches(
-  counts: TopologyCounts,
+  counts: PairCounts,
   terms: readonly AffinityTerm[],
   pod: Pod,
   nodeLabels: Labels | undefined,
@@ -86,7 +86,7 @@ export function addAffinityMatches(
 
 /** Each term that `pod` matches changes its pair on the node by `delta`. */
 export function addAntiAffinityMatches(
-  counts: TopologyCounts,
+  counts: PairCounts,
   terms: readonly AffinityTerm[],
   pod: Pod,
   nsLabels: Labels | undefined,
@@ -124,11 +124,12 @@ export function existingAntiAffinityCounts(
 export function incomingAffinityCounts(
   incoming: IncomingPod,
   allNodes: readonly NodeInfo[],
+  which: { affinity: boolean; antiAffinity: boolean } = { affinity: true, antiAffinity: true },
 ): { affinity: TopologyCounts; antiAffinity: TopologyCounts } {
   const affinity = new TopologyCounts();
   const antiAffinity = new TopologyCounts();
-  const aff = incoming.requiredAffinityTerms;
-  const anti = incoming.requiredAntiAffinityTerms;
+  const aff = which.affinity ? incoming.requiredAffinityTerms : [];
+  const anti = which.antiAffinity ? incoming.requiredAntiAffinityTerms : [];
   if (aff.length === 0 && anti.length === 0) return { affinity, antiAffinity };
   const affMatches = new PodsSelectedByTerms(aff);
   const antiMatches = new PodsSelectedByTerms(anti);
@@ -159,7 +160,7 @@ export function satisfiesExistingPodsAntiAffinity(
 
 /** No pod matching one of the incoming pod's anti-affinity terms in the node's domain of that term. */
 export function satisfiesPodAntiAffinity(s: PreFilterState, nodeLabels: Labels | undefined): boolean {
-  if (s.antiAffinityCounts.size === 0 || !nodeLabels) return true;
+  if (!nodeLabels || !s.antiAffinityCounts.hasPairs()) return true;
   for (const t of s.incoming.requiredAntiAffinityTerms) {
     const v = nodeLabels[t.topologyKey];
     if (v !== undefined && s.antiAffinityCounts.get(t.topologyKey, v) > 0) return false;
@@ -179,5 +180,5 @@ export function satisfiesPodAffinity(s: PreFilterState, nodeLabels: Labels | und
     if (s.affinityCounts.get(t.topologyKey, v) <= 0) podsExist = false;
   }
   if (podsExist) return true;
-  return s.affinityCounts.size === 0 && podMatchesAllTerms(s.incoming.requiredAffinityTerms, s.incoming.pod);
+  return !s.affinityCounts.hasPairs() && podMatchesAllTerms(s.incoming.requiredAffinityTerms, s.incoming.pod);
 }

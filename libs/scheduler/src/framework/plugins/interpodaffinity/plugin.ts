@@ -4,6 +4,7 @@ import type { CycleState } from '../../cycle-state';
 import type {
   FilterPlugin,
   Handle,
+  NodeInfoLister,
   NodeScore,
   PreFilterExtensions,
   PreFilterPlugin,
@@ -16,6 +17,9 @@ import { type MaybeStatus, Status } from '../../status';
 import { type NodeInfo, PodInfo } from '../../types';
 import { PluginNames } from '../names';
 import type { InterPodAffinityArgs } from './args';
+import { TermsSelectingPod } from './match-memo';
+import { TermCountsIndex } from './term-counts-index';
+import { LayeredCounts, type PairCounts } from './topology-counts';
 import {
   ERR_REASON_AFFINITY_RULES_NOT_MATCH,
   ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
@@ -86,16 +90,10 @@ export class InterPodAffinity
       requiredAntiAffinityTerms: pi.requiredAntiAffinityTerms.map((t) => mergeTermNamespaces(t, objects)),
       namespaceLabels: this.namespaceLabels(pod),
     };
-    const lister = this.handle.snapshot();
-    const existing = existingAntiAffinityCounts(
-      incoming,
-      lister.havePodsWithRequiredAntiAffinityList(),
-      this.effective,
-    );
-    const { affinity, antiAffinity } = incomingAffinityCounts(incoming, lister.list());
+    const { existing, affinity, antiAffinity } = this.preFilterCounts(incoming, pi);
     if (
       this.handle.features.behaviour.interPodAffinityPreFilterSkips &&
-      existing.size === 0 &&
+      !existing.hasPairs() &&
       incoming.requiredAffinityTerms.length === 0 &&
       incoming.requiredAntiAffinityTerms.length === 0
     ) {
@@ -103,6 +101,70 @@ export class InterPodAffinity
     }
     state.write(PRE_FILTER_STATE_KEY, new PreFilterState(incoming, existing, affinity, antiAffinity));
     return { status: null };
+  }
+
+  /**
+   * The three counts of the PreFilter state. With a snapshot that logs its pod changes (the
+   * simulator's), summed from per-term counts kept across attempts; otherwise, and for what those
+   * cannot answer (an incoming term whose namespaceSelector was merged into a new term, or
+   * several required affinity terms, which count only pods matching all of them), by visiting
+   * the pods as upstream does.
+   */
+  private preFilterCounts(
+    incoming: IncomingPod,
+    parsed: PodInfo,
+  ): { existing: PairCounts; affinity: PairCounts; antiAffinity: PairCounts } {
+    const lister = this.handle.snapshot();
+    const index = this.termCounts(lister);
+    if (!index) {
+      const existing = existingAntiAffinityCounts(
+        incoming,
+        lister.havePodsWithRequiredAntiAffinityList(),
+        this.effective,
+      );
+      return { existing, ...incomingAffinityCounts(incoming, lister.list()) };
+    }
+    index.sync();
+    const selecting = new TermsSelectingPod(incoming.pod, incoming.namespaceLabels);
+    const existing = new LayeredCounts(
+      index.existingSelecting((t) => selecting.matches(t)),
+      index,
+    );
+    // mergeTermNamespaces keeps a term without namespaceSelector as the interned object.
+    const anti = incoming.requiredAntiAffinityTerms;
+    const antiKept = anti.every((t, i) => t === parsed.requiredAntiAffinityTerms[i]);
+    const aff = incoming.requiredAffinityTerms;
+    const affKept = aff.length === 0 || (aff.length === 1 && aff[0] === parsed.requiredAffinityTerms[0]);
+    const visited = incomingAffinityCounts(incoming, lister.list(), {
+      affinity: !affKept,
+      antiAffinity: !antiKept,
+    });
+    return {
+      existing,
+      affinity: affKept
+        ? new LayeredCounts(
+            aff.map((t) => index.matchedBy(t)),
+            index,
+          )
+        : visited.affinity,
+      antiAffinity: antiKept
+        ? new LayeredCounts(
+            anti.map((t) => index.matchedBy(t)),
+            index,
+          )
+        : visited.antiAffinity,
+    };
+  }
+
+  /** Kept per snapshot: a new snapshot (a rebuilt simulator) starts a new index. */
+  private termCountsIndex?: TermCountsIndex;
+
+  private termCounts(lister: NodeInfoLister): TermCountsIndex | undefined {
+    if (!lister.podChangeLog) return undefined;
+    const current = this.termCountsIndex;
+    if (current && current.lister === lister) return current;
+    const logging = lister as Required<Pick<NodeInfoLister, 'list' | 'podChangeLog'>>;
+    return (this.termCountsIndex = new TermCountsIndex(logging, this.effective));
   }
 
   preFilterExtensions(): PreFilterExtensions {

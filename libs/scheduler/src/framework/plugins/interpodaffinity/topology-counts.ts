@@ -5,13 +5,17 @@
  */
 import type { Labels } from '@schedlab/k8s';
 
-export class TopologyCounts {
+export class TopologyCounts implements PairCounts {
   private readonly byKey = new Map<string, Map<string, number>>();
   private pairs = 0;
 
   /** Number of (key, value) pairs with a non-zero count. */
   get size(): number {
     return this.pairs;
+  }
+
+  hasPairs(): boolean {
+    return this.pairs > 0;
   }
 
   get(key: string, value: string): number {
@@ -52,6 +56,15 @@ export class TopologyCounts {
     return false;
   }
 
+  forEachPair(fn: (key: string, value: string, count: number) => void): void {
+    for (const [k, values] of this.byKey) for (const [v, n] of values) fn(k, v, n);
+  }
+
+  /** The topology keys with at least one pair. */
+  keyNames(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
+
   clone(): TopologyCounts {
     const c = new TopologyCounts();
     for (const [k, values] of this.byKey) c.byKey.set(k, new Map(values));
@@ -63,6 +76,137 @@ export class TopologyCounts {
   toRecord(): Record<string, number> {
     const out: Record<string, number> = {};
     for (const [k, values] of this.byKey) for (const [v, n] of values) out[`${k}=${v}`] = n;
+    return out;
+  }
+}
+
+/** What InterPodAffinity's PreFilter state needs of its counts (TopologyCounts or a layered view). */
+export interface PairCounts {
+  readonly size: number;
+  /** size > 0, without counting. */
+  hasPairs(): boolean;
+  get(key: string, value: string): number;
+  addForNode(nodeLabels: Labels | undefined, key: string, delta: number): void;
+  anyPositiveForNode(nodeLabels: Labels | undefined): boolean;
+  clone(): PairCounts;
+  toRecord(): Record<string, number>;
+}
+
+/** Tells a view whether the counts it was given are still those of its attempt. */
+export interface Freshness {
+  readonly epoch: number;
+}
+
+/**
+ * Sums of counts kept elsewhere across attempts (the bases: positive counts only, never written
+ * here) plus this
+ * attempt's own changes (preemption's and nominated pods' what-ifs), read as one TopologyCounts.
+ * The bases move on when the next attempt syncs them, so a view may only be read during its own
+ * attempt; `freshness` makes a later read throw instead of answering from other pods' counts.
+ */
+export class LayeredCounts implements PairCounts {
+  private own?: TopologyCounts;
+  /** Cached over the bases and own changes; dropped on every own change. */
+  private pairs?: number;
+  private keys?: string[];
+  private readonly epoch: number;
+
+  constructor(
+    private readonly bases: readonly TopologyCounts[],
+    private readonly freshness: Freshness,
+    own?: TopologyCounts,
+  ) {
+    this.epoch = freshness.epoch;
+    this.own = own;
+  }
+
+  private checkFresh(): void {
+    if (this.freshness.epoch !== this.epoch)
+      throw new Error('InterPodAffinity: pre-filter counts read after a later attempt moved them on');
+  }
+
+  /** Number of (key, value) pairs whose sum is not 0, as TopologyCounts.size. */
+  get size(): number {
+    this.checkFresh();
+    if (this.pairs === undefined) {
+      if (this.own === undefined && this.bases.length === 1) this.pairs = this.bases[0].size;
+      else {
+        let pairs = 0;
+        for (const values of this.summed().values()) for (const n of values.values()) if (n !== 0) pairs++;
+        this.pairs = pairs;
+      }
+    }
+    return this.pairs;
+  }
+
+  /** With positive bases and no own changes, any non-empty base has a pair; else count. */
+  hasPairs(): boolean {
+    this.checkFresh();
+    if (this.own === undefined) {
+      for (const b of this.bases) if (b.size > 0) return true;
+      return false;
+    }
+    return this.size > 0;
+  }
+
+  get(key: string, value: string): number {
+    this.checkFresh();
+    let n = this.own?.get(key, value) ?? 0;
+    for (const b of this.bases) n += b.get(key, value);
+    return n;
+  }
+
+  addForNode(nodeLabels: Labels | undefined, key: string, delta: number): void {
+    this.checkFresh();
+    const value = nodeLabels?.[key];
+    if (value === undefined) return;
+    (this.own ??= new TopologyCounts()).add(key, value, delta);
+    this.pairs = undefined;
+    this.keys = undefined;
+  }
+
+  anyPositiveForNode(nodeLabels: Labels | undefined): boolean {
+    if (!nodeLabels || !this.hasPairs()) return false;
+    for (const key of this.allKeys()) {
+      const v = nodeLabels[key];
+      if (v !== undefined && this.get(key, v) > 0) return true;
+    }
+    return false;
+  }
+
+  private allKeys(): string[] {
+    if (this.keys === undefined) {
+      const keys = new Set<string>();
+      for (const b of this.bases) for (const k of b.keyNames()) keys.add(k);
+      if (this.own) for (const k of this.own.keyNames()) keys.add(k);
+      this.keys = [...keys];
+    }
+    return this.keys;
+  }
+
+  clone(): LayeredCounts {
+    this.checkFresh();
+    return new LayeredCounts(this.bases, this.freshness, this.own?.clone());
+  }
+
+  /** key → value → summed count (zeros included). */
+  private summed(): Map<string, Map<string, number>> {
+    const out = new Map<string, Map<string, number>>();
+    for (const counts of this.own ? [...this.bases, this.own] : this.bases) {
+      counts.forEachPair((key, value, n) => {
+        let values = out.get(key);
+        if (!values) out.set(key, (values = new Map()));
+        values.set(value, (values.get(value) ?? 0) + n);
+      });
+    }
+    return out;
+  }
+
+  /** "key=value" → summed count, pairs summing to 0 left out. */
+  toRecord(): Record<string, number> {
+    this.checkFresh();
+    const out: Record<string, number> = {};
+    for (const [k, values] of this.summed()) for (const [v, n] of values) if (n !== 0) out[`${k}=${v}`] = n;
     return out;
   }
 }
