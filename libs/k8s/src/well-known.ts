@@ -57,3 +57,7 @@ export function regionOf(node: Pick<Node, 'metadata'> | undefined): string | und
   const labels = node?.metadata?.labels;
   return labels?.[LABEL_TOPOLOGY_REGION] ?? labels?.[LABEL_FAILURE_DOMAIN_BETA_REGION];
 }
+
+/** Taints the node lifecycle controller puts on a node whose kubelet stopped reporting, or reports NotReady. */
+export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';

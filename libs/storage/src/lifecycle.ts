@@ -5,7 +5,15 @@
  * destroys or leaves retained. The report adds what the cluster is left with: volumes no
  * reachable node can attach (stranded) and WaitForFirstConsumer claims still waiting on a pod.
  */
-import { namespaceOf, podKeyOf, type KubeObject, type Node, type PersistentVolume } from '@schedlab/k8s';
+import {
+  namespaceOf,
+  podKeyOf,
+  TAINT_NODE_NOT_READY,
+  TAINT_NODE_UNREACHABLE,
+  type KubeObject,
+  type Node,
+  type PersistentVolume,
+} from '@schedlab/k8s';
 import type { PersistentVolumeClaim, Pod } from '@schedlab/k8s';
 import { volumeBinding, type PodSchedulingResult } from '@schedlab/scheduler';
 import {
@@ -92,9 +100,6 @@ const STORAGE_INPUT_KINDS = new Set([
   'CSIStorageCapacity',
 ]);
 
-const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
-const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
-
 const isClaim = (o: KubeObject) => o.kind === 'PersistentVolumeClaim';
 const isVolume = (o: KubeObject) => o.kind === 'PersistentVolume';
 const asClaim = (o: KubeObject) => o as unknown as PersistentVolumeClaim;
@@ -121,7 +126,9 @@ function claimProtected(items: readonly KubeObject[], namespace: string, name: s
 export function nodeIsReachable(node: Node): boolean {
   const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
   if (ready && ready.status !== 'True') return false;
-  return !(node.spec?.taints ?? []).some((t) => t.key === TAINT_UNREACHABLE || t.key === TAINT_NOT_READY);
+  return !(node.spec?.taints ?? []).some(
+    (t) => t.key === TAINT_NODE_UNREACHABLE || t.key === TAINT_NODE_NOT_READY,
+  );
 }
 
 export class StorageLifecycle {

@@ -4,7 +4,7 @@
  * then the cumulative data-loss report.
  */
 import type { StorageReport } from '@schedlab/scenarios';
-import type { StorageDataLossReport } from '@schedlab/storage';
+import type { StorageDataLossReport, VolumeFate } from '@schedlab/storage';
 import { formatTable } from './table';
 
 /** One block per step: its phase changes, then its events in `kubectl describe` columns. */
@@ -28,29 +28,22 @@ export function formatStorageTimeline(doc: StorageReport): string[] {
   return lines;
 }
 
+const fateRow = (fate: string, f: VolumeFate): string[] => [
+  fate,
+  f.volume,
+  f.claim,
+  f.storageClass,
+  f.capacity,
+  f.zone ?? '',
+  f.reclaimPolicy,
+  f.reason,
+];
+
 /** FATE, VOLUME, CLAIM, CLASS, CAPACITY, ZONE, POLICY/PODS, WHY: one row per volume or claim at risk. */
 export function formatDataLoss(loss: StorageDataLossReport): string[] {
   const rows: string[][] = [
-    ...loss.destroyed.map((f) => [
-      'destroyed',
-      f.volume,
-      f.claim,
-      f.storageClass,
-      f.capacity,
-      f.zone ?? '',
-      f.reclaimPolicy,
-      f.reason,
-    ]),
-    ...loss.retained.map((f) => [
-      'retained (orphaned)',
-      f.volume,
-      f.claim,
-      f.storageClass,
-      f.capacity,
-      f.zone ?? '',
-      f.reclaimPolicy,
-      f.reason,
-    ]),
+    ...loss.destroyed.map((f) => fateRow('destroyed', f)),
+    ...loss.retained.map((f) => fateRow('retained (orphaned)', f)),
     ...loss.stranded.map((s) => [
       'stranded',
       s.volume,

@@ -5,12 +5,20 @@
  * DefaultTolerationSeconds admission tolerations (not-ready/unreachable for 300s) unless they
  * already tolerate those taints, as the API server would have given them.
  */
-import { podKeyOf, Pod, Taint, Toleration, tolerationToleratesTaint } from '@schedlab/k8s';
+import {
+  podKeyOf,
+  Pod,
+  TAINT_NODE_NOT_READY,
+  TAINT_NODE_UNREACHABLE,
+  Taint,
+  Toleration,
+  tolerationToleratesTaint,
+} from '@schedlab/k8s';
 import { podGone } from './controllers';
 import { Change, World } from './world';
 
-export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
-export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const TAINT_NOT_READY = TAINT_NODE_NOT_READY;
+export const TAINT_UNREACHABLE = TAINT_NODE_UNREACHABLE;
 export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 export const DEFAULT_TOLERATION_SECONDS = 300;
 
