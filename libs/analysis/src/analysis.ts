@@ -27,6 +27,8 @@ export interface AnalysisContext {
   report: ProgressReport;
   /** `running` analyses: how the workloads' pods were scheduled when the cluster was started. */
   initial?: readonly PodSchedulingResult[];
+  /** Whether the PV controller runs (AnalysisOptions.pvController); scenarios run it between steps. */
+  pvController: boolean;
 }
 
 export interface Analysis<Request, Result> {

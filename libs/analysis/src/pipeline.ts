@@ -54,7 +54,17 @@ export function runAnalysis<T extends AnalysisType>(
     analysis.start === 'running' ? inCluster(() => materializeWorkloads(settled, engine)) : undefined;
   const items = started?.items ?? settled;
   const result = (hooks.analysis ?? inCluster)(() =>
-    analysis.run({ items, engine, setup, report, initial: started?.initial }, request),
+    analysis.run(
+      {
+        items,
+        engine,
+        setup,
+        report,
+        initial: started?.initial,
+        pvController: options.pvController !== false,
+      },
+      request,
+    ),
   );
   return {
     result,

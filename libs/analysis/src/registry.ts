@@ -85,10 +85,10 @@ export const ANALYSES: Analyses = {
   },
   scenario: {
     start: 'running',
-    run: ({ items, engine, report, initial }, request) => {
+    run: ({ items, engine, report, initial, pvController }, request) => {
       // Scenario steps have no per-pod progress hook; the phase still tells where the run is.
       report({ phase: 'scenario', podsProcessed: 0, podsTotal: 0 });
-      const run = runScenario(items, request.scenario, engine, { started: initial });
+      const run = runScenario(items, request.scenario, engine, { started: initial, pvController });
       return { run, ...outcomeOf(run.world) };
     },
   },

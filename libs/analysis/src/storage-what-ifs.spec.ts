@@ -213,6 +213,24 @@ describe('storage what-ifs', () => {
     ]);
   });
 
+  it('with the PV controller off (--no-pv-controller) claims go but their volumes are not reclaimed', () => {
+    const outcome = runAnalysis(
+      'scenario',
+      cluster,
+      { seed: 0, pvController: false },
+      { scenario: { steps: [{ deleteNamespace: { name: 'shop' } }] } },
+    );
+    const report = storageReport(outcome.result.run)!;
+    const step = report.timeline.find((s) => s.index === 0)!;
+    expect(step.transitions.filter((t) => t.to === 'deleted').map((t) => t.object)).toEqual([
+      'PersistentVolumeClaim/shop/data-orders-0',
+      'PersistentVolumeClaim/shop/data-orders-1',
+      'PersistentVolumeClaim/shop/data-orders-2',
+    ]);
+    expect(report.dataLoss.destroyed).toEqual([]);
+    expect(report.dataLoss.retained).toEqual([]);
+  });
+
   it('names the step and field of a claim, pod or namespace that does not exist', () => {
     const error = (steps: unknown[]) => {
       try {

@@ -138,7 +138,11 @@ export class StorageLifecycle {
   /** Zone of every volume seen, for the report once a volume is deleted. */
   private readonly zones = new Map<string, string>();
 
-  constructor(private readonly options: StorageStateOptions = {}) {}
+  /**
+   * `pvController: false` (the CLI's --no-pv-controller) leaves claims and volumes as the steps
+   * and the scheduler leave them: no release, no reclaim, no binding by the controller.
+   */
+  constructor(private readonly options: StorageStateOptions & { pvController?: boolean } = {}) {}
 
   private record(step: number, operation: string): StorageStepRecord {
     let r = this.steps.find((s) => s.step === step);
@@ -230,7 +234,10 @@ export class StorageLifecycle {
           !claimProtected(next, namespaceOf(o), o.metadata?.name ?? '')
         ),
     );
-    if (!hasStorage(next)) return next;
+    if (!hasStorage(next) || this.options.pvController === false) {
+      r.phases = phasesOf(next);
+      return next;
+    }
     const state = StorageState.fromItems(
       next.filter((o) => STORAGE_INPUT_KINDS.has(o.kind)),
       this.options,

@@ -67,6 +67,8 @@ export interface RunOptions {
   scheduleInitialPending?: boolean;
   /** How the workloads' pods were scheduled when the cluster was started: their storage events open the timeline. */
   started?: readonly PodSchedulingResult[];
+  /** false: no PV controller between steps (claims are not released, volumes not reclaimed). Default true. */
+  pvController?: boolean;
 }
 
 export function runScenario(
@@ -76,7 +78,7 @@ export function runScenario(
   opts: RunOptions = {},
 ): ScenarioRun {
   const scenario = parseScenario(scenarioInput);
-  const world = new World(items, engine);
+  const world = new World(items, engine, opts.pvController ?? true);
   if (opts.started) world.items = world.storage.scheduled(world.items, opts.started, 0, 'initial state');
   const initialChanges: Change[] = [];
   const initial: PodSchedulingResult[] = [];

@@ -65,10 +65,12 @@ export class World {
   constructor(
     items: readonly KubeObject[],
     public engine: EngineOptions = {},
+    /** false: the PV controller does not run between steps (--no-pv-controller). */
+    pvController = true,
   ) {
     this.items = items.map((i) => structuredClone(i));
     this.rng = new SeededRandom(engine.seed ?? 0);
-    this.storage = new StorageLifecycle({ seed: engine.seed ?? 0 });
+    this.storage = new StorageLifecycle({ seed: engine.seed ?? 0, pvController });
   }
 
   /** The storage controllers' pass (garbage collection, PVC protection, PV controller) over the objects. */
