@@ -1,5 +1,5 @@
 // Turns user-supplied JSON / multi-document YAML into validated Kubernetes objects.
-import { parseAllDocuments } from 'yaml';
+import type * as Yaml from 'yaml';
 import type { z } from 'zod';
 import type { ObjectMeta } from './types';
 import { KIND_SCHEMAS, metadataSchema } from './schemas';
@@ -13,6 +13,9 @@ import {
   isYamlAliasExhaustion,
 } from './input-limits';
 import { dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors } from './validation';
+
+/** The YAML parser, loaded on first use: JSON dumps (the large ones) never need it. */
+const yamlLibrary = () => require('yaml') as typeof Yaml;
 
 export type KubeObject = { apiVersion?: string; kind: string; metadata: ObjectMeta; [k: string]: unknown };
 
@@ -157,7 +160,7 @@ function parseJson(text: string, source?: string): unknown {
       throw new ParseError(`invalid JSON: ${msg}`, line, column, source);
     }
     // Older/newer V8 messages may lack a position: ask the YAML parser (JSON is YAML) where it breaks.
-    const docs = parseAllDocuments(text);
+    const docs = yamlLibrary().parseAllDocuments(text);
     const err = (Array.isArray(docs) ? docs : [docs]).flatMap((d) => d.errors)[0];
     const lp = err?.linePos?.[0];
     throw new ParseError(
@@ -170,9 +173,9 @@ function parseJson(text: string, source?: string): unknown {
 }
 
 function parseYaml(text: string, source: string | undefined, limits: InputLimits): unknown[] {
-  let parsed: ReturnType<typeof parseAllDocuments>;
+  let parsed: ReturnType<typeof Yaml.parseAllDocuments>;
   try {
-    parsed = parseAllDocuments(text);
+    parsed = yamlLibrary().parseAllDocuments(text);
   } catch (e) {
     if (isStackExhaustion(e)) throw new InputLimitError('maxDepth', limits.maxDepth, '', 'nested too deeply');
     throw e;

@@ -5,7 +5,7 @@
  */
 import { ObjectValidationError, ParseError, parseKubernetesObjects } from '@schedlab/k8s';
 import type { KubeObject, SkippedObject } from '@schedlab/k8s';
-import { parseAllDocuments } from 'yaml';
+import type * as Yaml from 'yaml';
 import {
   ExpandOptions,
   ExpansionResult,
@@ -39,7 +39,7 @@ function parsePieces(text: string, source?: string): ParsedPieces {
       throw new ParseError('invalid JSON', undefined, undefined, source);
     }
   } else {
-    const parsed = parseAllDocuments(text);
+    const parsed = (require('yaml') as typeof Yaml).parseAllDocuments(text); // YAML input only
     const all = Array.isArray(parsed) ? parsed : [parsed];
     if (all.some((d) => d.errors.length > 0)) {
       parseKubernetesObjects(text, { source });

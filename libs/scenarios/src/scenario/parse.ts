@@ -1,5 +1,5 @@
 /** Reads a scenario (YAML/JSON text or an object) and reports the first problem with its path. */
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
 import type { z } from 'zod';
 import { STEP_KINDS, STEP_SCHEMAS, Scenario, StepKind, nodeTemplateSchema } from './schema';
 
@@ -36,7 +36,7 @@ export function parseScenario(input: string | unknown): Scenario {
   let raw: unknown = input;
   if (typeof input === 'string') {
     try {
-      raw = parseYaml(input);
+      raw = (require('yaml') as typeof Yaml).parse(input); // loaded only when a scenario is read
     } catch (e) {
       throw new ScenarioError('', `invalid YAML/JSON: ${(e as Error).message.split('\n')[0]}`);
     }

@@ -2,7 +2,7 @@
  * Strict decoding of a KubeSchedulerConfiguration (YAML/JSON text or a parsed object), as
  * upstream's strict codec: unknown fields and wrong types are errors naming the field path.
  */
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
 import { ConfigValidationError, type ConfigFieldError } from './errors';
 import type {
   KubeSchedulerConfigurationInput,
@@ -174,7 +174,8 @@ export function decodeConfiguration(input: string | unknown): KubeSchedulerConfi
   let raw: unknown = input;
   if (typeof input === 'string') {
     try {
-      raw = parseYaml(input);
+      // Loaded here only: a run without a profile file never needs the YAML parser.
+      raw = (require('yaml') as typeof Yaml).parse(input);
     } catch (e) {
       throw new ConfigValidationError([
         { field: '', message: `couldn't parse configuration: ${(e as Error).message}` },
