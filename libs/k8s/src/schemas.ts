@@ -19,6 +19,23 @@ const optStr = str.nullish();
 const stringMap = z.record(z.string(), z.string()).nullish();
 const int = z.number().int();
 
+/**
+ * Values already found valid, so each is parsed once per process: a dump repeats a handful of
+ * amounts ("32000m", "128Gi", "110") across thousands of nodes and pods, and parsing one is
+ * BigInt arithmetic. Bounded, since a dump may also hold many distinct amounts.
+ */
+class ValidValues {
+  private readonly values = new Set<string | number>();
+  has(v: string | number): boolean {
+    return this.values.has(v);
+  }
+  add(v: string | number): void {
+    if (this.values.size >= 10_000) this.values.clear();
+    this.values.add(v);
+  }
+}
+const parsedQuantities = new ValidValues();
+
 export const quantitySchema = z.unknown().superRefine((v, ctx: Ctx) => {
   if (typeof v !== 'string' && typeof v !== 'number') {
     ctx.addIssue({
@@ -27,8 +44,10 @@ export const quantitySchema = z.unknown().superRefine((v, ctx: Ctx) => {
     });
     return;
   }
+  if (parsedQuantities.has(v)) return;
   try {
     parseQuantity(v);
+    parsedQuantities.add(v);
   } catch (e) {
     if (!(e instanceof QuantityError)) throw e;
     ctx.addIssue({ code: 'custom', message: `${e.reason} (got ${JSON.stringify(v)})` });
@@ -41,8 +60,20 @@ export const quantitySchema = z.unknown().superRefine((v, ctx: Ctx) => {
  */
 export const MAX_RESOURCE_AMOUNT = Number.MAX_SAFE_INTEGER;
 
+/** Amounts with no problem, for cpu (millicores) and for every other resource (whole units). */
+const usableCpuAmounts = new ValidValues();
+const usableOtherAmounts = new ValidValues();
+
 /** Why `value` is not a usable amount of `resource` (negative, or beyond MAX_RESOURCE_AMOUNT), or undefined. */
 export function resourceQuantityProblem(resource: string, value: string | number): string | undefined {
+  const usable = resource === 'cpu' ? usableCpuAmounts : usableOtherAmounts;
+  if (usable.has(value)) return undefined;
+  const problem = quantityProblem(resource, value);
+  if (problem === undefined) usable.add(value);
+  return problem;
+}
+
+function quantityProblem(resource: string, value: string | number): string | undefined {
   let q;
   try {
     q = parseQuantity(value);
