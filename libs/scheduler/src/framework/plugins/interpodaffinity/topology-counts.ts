@@ -65,6 +65,11 @@ export class TopologyCounts implements PairCounts {
     return this.byKey.keys();
   }
 
+  /** value → count of one topology key (read only), if it has any pair. */
+  valuesOf(key: string): ReadonlyMap<string, number> | undefined {
+    return this.byKey.get(key);
+  }
+
   clone(): TopologyCounts {
     const c = new TopologyCounts();
     for (const [k, values] of this.byKey) c.byKey.set(k, new Map(values));
@@ -108,7 +113,11 @@ export class LayeredCounts implements PairCounts {
   private own?: TopologyCounts;
   /** Cached over the bases and own changes; dropped on every own change. */
   private pairs?: number;
-  private keys?: string[];
+  /** Per topology key, the value maps to sum (Filter asks per node, so one lookup per key). */
+  private byKey?: Map<string, ReadonlyMap<string, number>[]>;
+  /** The same as parallel lists, for iterating without an iterator per call. */
+  private keyList?: string[];
+  private mapList?: ReadonlyMap<string, number>[][];
   private readonly epoch: number;
 
   constructor(
@@ -141,18 +150,38 @@ export class LayeredCounts implements PairCounts {
 
   /** With positive bases and no own changes, any non-empty base has a pair; else count. */
   hasPairs(): boolean {
-    this.checkFresh();
     if (this.own === undefined) {
-      for (const b of this.bases) if (b.size > 0) return true;
-      return false;
+      this.checkFresh();
+      return this.valueMaps().size > 0;
     }
     return this.size > 0;
   }
 
+  private valueMaps(): Map<string, ReadonlyMap<string, number>[]> {
+    if (this.byKey === undefined) {
+      const byKey = new Map<string, ReadonlyMap<string, number>[]>();
+      const layers = this.own ? [...this.bases, this.own] : this.bases;
+      for (let i = 0; i < layers.length; i++) {
+        for (const key of layers[i].keyNames()) {
+          const maps = byKey.get(key);
+          const values = layers[i].valuesOf(key)!;
+          if (maps) maps.push(values);
+          else byKey.set(key, [values]);
+        }
+      }
+      this.byKey = byKey;
+      this.keyList = [...byKey.keys()];
+      this.mapList = [...byKey.values()];
+    }
+    return this.byKey;
+  }
+
   get(key: string, value: string): number {
     this.checkFresh();
-    let n = this.own?.get(key, value) ?? 0;
-    for (const b of this.bases) n += b.get(key, value);
+    const maps = this.valueMaps().get(key);
+    if (maps === undefined) return 0;
+    let n = 0;
+    for (let i = 0; i < maps.length; i++) n += maps[i].get(value) ?? 0;
     return n;
   }
 
@@ -162,26 +191,22 @@ export class LayeredCounts implements PairCounts {
     if (value === undefined) return;
     (this.own ??= new TopologyCounts()).add(key, value, delta);
     this.pairs = undefined;
-    this.keys = undefined;
+    this.byKey = undefined;
   }
 
   anyPositiveForNode(nodeLabels: Labels | undefined): boolean {
     if (!nodeLabels || !this.hasPairs()) return false;
-    for (const key of this.allKeys()) {
-      const v = nodeLabels[key];
-      if (v !== undefined && this.get(key, v) > 0) return true;
+    this.valueMaps();
+    const keys = this.keyList!;
+    for (let k = 0; k < keys.length; k++) {
+      const v = nodeLabels[keys[k]];
+      if (v === undefined) continue;
+      const maps = this.mapList![k];
+      let n = 0;
+      for (let i = 0; i < maps.length; i++) n += maps[i].get(v) ?? 0;
+      if (n > 0) return true;
     }
     return false;
-  }
-
-  private allKeys(): string[] {
-    if (this.keys === undefined) {
-      const keys = new Set<string>();
-      for (const b of this.bases) for (const k of b.keyNames()) keys.add(k);
-      if (this.own) for (const k of this.own.keyNames()) keys.add(k);
-      this.keys = [...keys];
-    }
-    return this.keys;
   }
 
   clone(): LayeredCounts {
