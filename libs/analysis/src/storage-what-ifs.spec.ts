@@ -231,6 +231,27 @@ describe('storage what-ifs', () => {
     expect(report.dataLoss.retained).toEqual([]);
   });
 
+  it('reports as stranded only volumes whose claim still exists', () => {
+    const outcome = runAnalysis(
+      'scenario',
+      cluster,
+      { seed: 0, pvController: false },
+      {
+        scenario: {
+          steps: [
+            { zoneOutage: { zone: 'eu-west-1b' } },
+            { advanceTime: { seconds: 301 } },
+            { deleteNamespace: { name: 'shop' } },
+          ],
+        },
+      },
+    );
+    // shop's volume in eu-west-1b stays Bound to its deleted claim (no PV controller): not stranded.
+    expect(storageReport(outcome.result.run)!.dataLoss.stranded.map((s) => s.claim)).toEqual([
+      'ledger/data-ledger-1',
+    ]);
+  });
+
   it('names the step and field of a claim, pod or namespace that does not exist', () => {
     const error = (steps: unknown[]) => {
       try {

@@ -137,6 +137,8 @@ export class StorageLifecycle {
   private readonly seenErrors = new Set<string>();
   /** Zone of every volume seen, for the report once a volume is deleted. */
   private readonly zones = new Map<string, string>();
+  /** The storage objects as the last controller pass left them. */
+  private settled: readonly KubeObject[] = [];
 
   /**
    * `pvController: false` (the CLI's --no-pv-controller) leaves claims and volumes as the steps
@@ -234,14 +236,15 @@ export class StorageLifecycle {
           !claimProtected(next, namespaceOf(o), o.metadata?.name ?? '')
         ),
     );
-    if (!hasStorage(next) || this.options.pvController === false) {
+    const input = next.filter((o) => STORAGE_INPUT_KINDS.has(o.kind));
+    // The objects are replaced, never edited, when they change: the same references as the last
+    // pass left means the controller has nothing new to do.
+    const unchanged = input.length === this.settled.length && input.every((o, i) => o === this.settled[i]);
+    if (!hasStorage(next) || this.options.pvController === false || unchanged) {
       r.phases = phasesOf(next);
       return next;
     }
-    const state = StorageState.fromItems(
-      next.filter((o) => STORAGE_INPUT_KINDS.has(o.kind)),
-      this.options,
-    );
+    const state = StorageState.fromItems(input, this.options);
     const pass = state.timeline[0];
     for (const e of pass.events) this.event(r, e.object, e.type, e.reason, e.message, e.source);
     const withZone = (f: VolumeFate): VolumeFate => {
@@ -262,6 +265,7 @@ export class StorageLifecycle {
       ...(o.persistentVolumeClaims.list() as unknown as KubeObject[]),
     ]);
     r.phases = phasesOf(next);
+    this.settled = next.filter((o) => STORAGE_INPUT_KINDS.has(o.kind));
     return next;
   }
 
@@ -438,6 +442,9 @@ export function strandedVolumes(items: readonly KubeObject[]): StrandedVolume[] 
     const ref = pv.spec?.claimRef;
     if (pv.status?.phase !== 'Bound' || !ref || !volumeMatchesNoNode(pv, reachable)) continue;
     const ns = ref.namespace || 'default';
+    const claim = items.find((o) => isClaim(o) && namespaceOf(o) === ns && o.metadata?.name === ref.name);
+    // A volume whose claim is gone is no one's data in use (the reclaim report covers it).
+    if (!claim || (ref.uid && h.claimUid(asClaim(claim)) !== ref.uid)) continue;
     const matching = nodes.filter((n) => h.pvNodeAffinityMatches(pv, n.metadata?.labels));
     const zone = zoneOfVolume(pv, nodes) || zoneFromAffinity(pv);
     out.push({
