@@ -1,7 +1,7 @@
 /**
  * Service latency, end to end through real processes (a measurement, not a test):
- *   1. submit → result for a small run: sequential `POST /v1/simulations` (simulate,
- *      examples/cluster-small.yaml), each polled with `GET /v1/simulations/{id}` every 20 ms
+ *   1. submit → result for a small run: sequential `POST /v1/runs` (simulate,
+ *      examples/cluster-small.yaml), each polled with `GET /v1/runs/{id}` every 20 ms
  *      until it is final; p50/p90/max.
  *   2. the GraphQL placements page (first 50) of a finished run under steady open-loop load from
  *      a second Node process (requests scheduled by wall clock, not by responses, to 127.0.0.1
@@ -157,11 +157,11 @@ async function submitToResult(baseUrl: string, key: string, snapshotId: string, 
     baseUrl,
     key,
     'POST',
-    '/v1/simulations',
+    '/v1/runs',
     JSON.stringify({ type: 'simulate', snapshotId, seed }),
   );
   for (;;) {
-    const current = await call(baseUrl, key, 'GET', `/v1/simulations/${run.id}`);
+    const current = await call(baseUrl, key, 'GET', `/v1/runs/${run.id}`);
     if (['succeeded', 'failed', 'cancelled'].includes(current.status)) {
       const ms = performance.now() - started;
       if (current.status !== 'succeeded')

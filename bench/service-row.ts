@@ -3,8 +3,8 @@
  * SchedulingBasic) run through the service as users run it. The compiled api and one worker
  * (apps/e2e/src/service-process.ts, `WORKER_CONCURRENCY=1`) start on a fresh PostgreSQL database
  * with a private queue prefix; the dump is imported once over REST (`POST /v1/snapshots`, timed on
- * its own), then `reps` times `POST /v1/simulations` (type simulate, default options) is polled
- * with `GET /v1/simulations/{id}` every 50 ms until it is final. Figures: submit → succeeded
+ * its own), then `reps` times `POST /v1/runs` (type simulate, default options) is polled
+ * with `GET /v1/runs/{id}` every 50 ms until it is final. Figures: submit → succeeded
  * (median), pending pods ÷ that, and the worker's peak RSS (VmHWM, threads included) and the
  * api's. Prints one JSON line last; without PostgreSQL or Redis it prints {"skipped": why}.
  *
@@ -136,12 +136,12 @@ export async function serviceRow(
         baseUrl,
         key,
         'POST',
-        '/v1/simulations',
+        '/v1/runs',
         JSON.stringify({ type: 'simulate', snapshotId: snapshot.id }),
       );
       let run: Record<string, unknown>;
       for (;;) {
-        run = await call(baseUrl, key, 'GET', `/v1/simulations/${String(submitted.id)}`);
+        run = await call(baseUrl, key, 'GET', `/v1/runs/${String(submitted.id)}`);
         if (['succeeded', 'failed', 'cancelled'].includes(String(run.status))) break;
         if (performance.now() - started > RUN_LIMIT_MS)
           throw new Error(`run ${String(submitted.id)} not final after ${RUN_LIMIT_MS} ms`);
@@ -151,7 +151,7 @@ export async function serviceRow(
       if (run.status !== 'succeeded')
         throw new Error(`run ${String(run.id)} ${String(run.status)}: ${String(run.error)}`);
       all.push(seconds);
-      const result = await call(baseUrl, key, 'GET', `/v1/simulations/${String(submitted.id)}/result`);
+      const result = await call(baseUrl, key, 'GET', `/v1/runs/${String(submitted.id)}/result`);
       scheduled = (result.summary as { scheduled?: number } | undefined)?.scheduled ?? scheduled;
       console.error(`service: ${w.name}: run ${i + 1}/${reps} submit → succeeded ${seconds.toFixed(2)} s`);
     }

@@ -2,7 +2,7 @@
  * Large runs through the service, end to end (a measurement, not a test): the compiled api and
  * one worker as their own processes on a fresh PostgreSQL database, default run options
  * (compact explanations). Per run size:
- *   1. submit → succeeded: `POST /v1/simulations`, polled with `GET /v1/simulations/{id}` every
+ *   1. submit → succeeded: `POST /v1/runs`, polled with `GET /v1/runs/{id}` every
  *      100 ms; also the run's own durationMs (claim → final flip, the write included), the time
  *      spent in phase `writing`, the worker's peak RSS, and its slowest /metrics answer and worst
  *      event-loop delay (prom-client's, read from /metrics) during the run (polled every 250 ms).
@@ -192,13 +192,13 @@ async function measure(
     baseUrl,
     key,
     'POST',
-    '/v1/simulations',
+    '/v1/runs',
     JSON.stringify({ type: 'simulate', snapshotId: snapshot.id }),
   );
   let run: any;
   let writingSeenAt: number | undefined;
   for (;;) {
-    run = await call(baseUrl, key, 'GET', `/v1/simulations/${submitted.id}`);
+    run = await call(baseUrl, key, 'GET', `/v1/runs/${submitted.id}`);
     if (run.phase === 'writing') writingSeenAt ??= performance.now();
     if (['succeeded', 'failed', 'cancelled'].includes(run.status)) break;
     if (performance.now() - started > RUN_LIMIT_MS)
@@ -222,7 +222,7 @@ async function measure(
       baseUrl,
       key,
       'GET',
-      `/v1/simulations/${run.id}/placements?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+      `/v1/runs/${run.id}/placements?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
     );
     pods.push(...page.items.map((p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`));
     cursor = page.nextCursor;
@@ -230,7 +230,7 @@ async function measure(
   }
   const explanationUrl = (pod: string, query = '') => {
     const [ns, name] = pod.split('/');
-    return `/v1/simulations/${run.id}/pods/${ns}/${name}/explanation${query}`;
+    return `/v1/runs/${run.id}/pods/${ns}/${name}/explanation${query}`;
   };
   const timed = async (url: string) => {
     const t = performance.now();

@@ -15,6 +15,7 @@ import {
   rejectMalformedText,
   v1BodyMiddleware,
 } from './common/body-parsing';
+import { deprecatedSimulationsAlias } from './common/deprecated-routes';
 import { errorBody } from './common/error-body';
 
 export const OPENAPI_PATH = 'docs';
@@ -29,6 +30,7 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
     bodyParser: false,
   });
   answerClientErrorsInOurShape(app.getHttpServer() as Server);
+  app.use(deprecatedSimulationsAlias());
   app.use(GRAPHQL_PATH, graphqlAcceptGuard());
   app.use('/v1', v1BodyMiddleware(config.apiLimits.bodyBytes, config.inputLimits));
   app.useBodyParser('json', { limit: config.apiLimits.graphqlBodyBytes, reviver: rejectMalformedText });
@@ -47,7 +49,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     new DocumentBuilder()
       .setTitle('Schedlab API')
       .setDescription(
-        `REST endpoints. GraphQL (queries, mutations, graphql-ws subscriptions) is at ${GRAPHQL_PATH}.`,
+        `REST endpoints. GraphQL (queries, mutations, graphql-ws subscriptions) is at ${GRAPHQL_PATH}. ` +
+          '/v1/simulations… is a deprecated alias of /v1/runs… (answers carry Deprecation and Link headers).',
       )
       .setVersion(process.env.npm_package_version ?? '0.1.0')
       .addBearerAuth({

@@ -72,7 +72,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
     const snap = await importYaml(clusterSmall).expect(201);
     runId = (
       await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(acme.key))
         .send({ type: 'simulate', snapshotId: snap.body.id })
         .expect(202)
@@ -163,12 +163,12 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
       const bad = await gql('{ snapshot(id: "not-a-uuid") { id } }');
       expect(bad.status).toBeLessThan(500);
       expect(bad.body.errors[0].extensions).toMatchObject({ code: 'not_found', status: 404 });
-      for (const field of ['simulation', 'scenario']) {
+      for (const field of ['run', 'scenario']) {
         const r = await gql(`{ ${field}(id: "zzz") { id } }`);
         expect(r.body.errors[0].extensions).toMatchObject({ code: 'not_found', status: 404 });
       }
       for (const m of [
-        'cancelSimulation(id: "zzz") { id }',
+        'cancelRun(id: "zzz") { id }',
         'revokeApiKey(id: "zzz") { id }',
         'deleteSnapshot(id: "zzz")',
       ]) {
@@ -176,7 +176,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
         expect(r.body.errors[0].extensions).toMatchObject({ code: 'not_found', status: 404 });
       }
       const negative = await gql(
-        'query($id: ID!) { simulation(id: $id) { placements(first: -1) { edges { node { name } } } } }',
+        'query($id: ID!) { run(id: $id) { placements(first: -1) { edges { node { name } } } } }',
         {
           id: runId,
         },
@@ -208,7 +208,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
         .send('x');
       expect(media.status).toBe(415);
       expect(media.body.error.requestId).toEqual(media.headers['x-request-id']);
-      const path = await api.http.get('/v1/simulations/%zz/unschedulable').set(bearer(acme.key));
+      const path = await api.http.get('/v1/runs/%zz/unschedulable').set(bearer(acme.key));
       expect(path.status).toBe(400);
       expect(path.body.error.requestId).toEqual(expect.any(String));
     });
@@ -286,7 +286,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
     });
 
     it('a subscription over HTTP answers 400, not an internal error', async () => {
-      const res = await gql(`subscription { simulationProgress(id: "${runId}") { status } }`);
+      const res = await gql(`subscription { runProgress(id: "${runId}") { status } }`);
       expect(res.status).toBe(400);
       expect(res.body.errors[0].extensions.code).toBe('subscription_over_http');
     });
@@ -328,7 +328,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
     it('300 aliased simulation { result } are refused before execution, quickly', async () => {
       const fields = Array.from(
         { length: 300 },
-        (_, i) => `r${i}: simulation(id: "${runId}") { result { summary } }`,
+        (_, i) => `r${i}: run(id: "${runId}") { result { summary } }`,
       );
       const started = Date.now();
       const res = await gql(`{ ${fields.join(' ')} }`);
@@ -340,7 +340,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
     it('counts what result, explanations and placement pages really cost', async () => {
       const results = Array.from(
         { length: 60 },
-        (_, i) => `r${i}: simulation(id: "${runId}") { result { summary } }`,
+        (_, i) => `r${i}: run(id: "${runId}") { result { summary } }`,
       );
       const res = await gql(`{ ${results.slice(0, 25).join(' ')} }`);
       expect(res.status).toBe(400);
@@ -349,15 +349,15 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
         { length: 40 },
         (_, i) => `e${i}: explanation(namespace: "default", name: "p${i}")`,
       );
-      const ex = await gql(`{ simulation(id: "${runId}") { ${explanations.join(' ')} } }`);
+      const ex = await gql(`{ run(id: "${runId}") { ${explanations.join(' ')} } }`);
       expect(ex.body.errors[0].extensions.code).toMatch(/query_too_complex|too_many_aliases/);
       const pages = await gql(
-        `{ simulations(first: 100) { edges { node { placements(first: 1000) { edges { node { name } } } } } } }`,
+        `{ runs(first: 100) { edges { node { placements(first: 1000) { edges { node { name } } } } } } }`,
       );
       expect(pages.body.errors[0].extensions.code).toBe('query_too_complex');
       // an ordinary query still runs
       const ok = await gql(
-        `{ simulation(id: "${runId}") { id result { summary } placements(first: 100) { edges { node { name } } } } }`,
+        `{ run(id: "${runId}") { id result { summary } placements(first: 100) { edges { node { name } } } } }`,
       );
       expect(ok.body.errors).toBeUndefined();
     });
@@ -475,8 +475,7 @@ profiles:
 
     it('run options carrying objects are validated at submit: capacity podTemplate, nodes-needed templates', async () => {
       const snapshotId = (await api.prisma.snapshot.findFirstOrThrow({ where: { tenantId: acme.id } })).id;
-      const submit = (body: object) => () =>
-        api.http.post('/v1/simulations').set(bearer(acme.key)).send(body);
+      const submit = (body: object) => () => api.http.post('/v1/runs').set(bearer(acme.key)).send(body);
       const capacity = await rejected(
         submit({
           type: 'capacity',
@@ -502,7 +501,7 @@ profiles:
         expect.objectContaining({ field: 'options.templates.0.allocatable.memory' }),
       ]);
       await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(acme.key))
         .send({
           type: 'nodes-needed',
@@ -516,7 +515,7 @@ profiles:
       const error = await rejected(
         () =>
           api.http
-            .get(`/v1/simulations/${runId}/placements?node=${encodeURIComponent('nöde/../x')}`)
+            .get(`/v1/runs/${runId}/placements?node=${encodeURIComponent('nöde/../x')}`)
             .set(bearer(acme.key)),
         400,
       );

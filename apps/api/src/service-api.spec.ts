@@ -112,7 +112,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
   describe('runs', () => {
     it('records the run, resolves the profile version and enqueues a job with jobId = runId', async () => {
       const res = await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(acme.key))
         .send({ type: 'simulate', snapshotId, profile: 'packed@1', seed: 7, options: { explain: 'summary' } })
         .expect(202);
@@ -130,13 +130,26 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
       } finally {
         await queue.close();
       }
-      const got = await api.http.get(`/v1/simulations/${runId}`).set(bearer(acme.key)).expect(200);
+      const got = await api.http.get(`/v1/runs/${runId}`).set(bearer(acme.key)).expect(200);
       expect(got.body.status).toBe('queued');
+    });
+
+    it('serves the deprecated /v1/simulations paths as /v1/runs, saying so in Deprecation and Link', async () => {
+      const old = await api.http.get(`/v1/simulations/${runId}`).set(bearer(acme.key)).expect(200);
+      expect(old.body).toMatchObject({ id: runId, status: 'queued' });
+      expect(old.headers.deprecation).toMatch(/^@\d+$/);
+      expect(old.headers.link).toBe('</v1/runs>; rel="successor-version"');
+      const listed = await api.http.get('/v1/simulations?limit=1').set(bearer(acme.key)).expect(200);
+      expect(listed.body.items).toHaveLength(1);
+      const current = await api.http.get(`/v1/runs/${runId}`).set(bearer(acme.key)).expect(200);
+      expect(current.headers.deprecation).toBeUndefined();
+      // Only the whole path segment is the alias.
+      await api.http.get('/v1/simulationsX').set(bearer(acme.key)).expect(404);
     });
 
     it('rejects unknown option fields per run type, naming them', async () => {
       const res = await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(acme.key))
         .send({ type: 'capacity', snapshotId, options: { podTemplat: {} } })
         .expect(400);
@@ -148,14 +161,14 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
 
     it('accepts pvController: false and stores it with the run, and rejects a non-boolean', async () => {
       const ok = await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(acme.key))
         .send({ type: 'simulate', snapshotId, options: { pvController: false } })
         .expect(202);
       const row = await api.prisma.simulationRun.findUniqueOrThrow({ where: { id: ok.body.id } });
       expect(row.options).toMatchObject({ pvController: false });
       const bad = await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(acme.key))
         .send({ type: 'simulate', snapshotId, options: { pvController: 'no' } })
         .expect(400);
@@ -191,25 +204,22 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
         })),
       });
       const first = await api.http
-        .get(`/v1/simulations/${runId}/placements?limit=2`)
+        .get(`/v1/runs/${runId}/placements?limit=2`)
         .set(bearer(acme.key))
         .expect(200);
       expect(first.body.items.map((p: { name: string }) => p.name)).toEqual(['p0', 'p1']);
       const second = await api.http
-        .get(`/v1/simulations/${runId}/placements?limit=2&cursor=${first.body.nextCursor}`)
+        .get(`/v1/runs/${runId}/placements?limit=2&cursor=${first.body.nextCursor}`)
         .set(bearer(acme.key))
         .expect(200);
       expect(second.body.items.map((p: { name: string }) => p.name)).toEqual(['p2', 'p3']);
       const unsched = await api.http
-        .get(`/v1/simulations/${runId}/placements?status=unschedulable`)
+        .get(`/v1/runs/${runId}/placements?status=unschedulable`)
         .set(bearer(acme.key))
         .expect(200);
       expect(unsched.body).toMatchObject({ nextCursor: null });
       expect(unsched.body.items.map((p: { name: string }) => p.name)).toEqual(['p1', 'p3']);
-      const groups = await api.http
-        .get(`/v1/simulations/${runId}/unschedulable`)
-        .set(bearer(acme.key))
-        .expect(200);
+      const groups = await api.http.get(`/v1/runs/${runId}/unschedulable`).set(bearer(acme.key)).expect(200);
       expect(groups.body).toEqual([
         {
           reason: '0/3 nodes are available: 3 Insufficient cpu.',
@@ -229,17 +239,14 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
         },
       });
       const queued = await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(acme.key))
         .send({ type: 'simulate', snapshotId })
         .expect(202);
-      const res = await api.http
-        .post(`/v1/simulations/${queued.body.id}/cancel`)
-        .set(bearer(acme.key))
-        .expect(200);
+      const res = await api.http.post(`/v1/runs/${queued.body.id}/cancel`).set(bearer(acme.key)).expect(200);
       expect(res.body.status).toBe('cancelled');
       expect(res.body.cancelRequestedAt).not.toBeNull();
-      await api.http.post(`/v1/simulations/${queued.body.id}/cancel`).set(bearer(acme.key)).expect(409);
+      await api.http.post(`/v1/runs/${queued.body.id}/cancel`).set(bearer(acme.key)).expect(409);
       const deliveries = await api.prisma.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
       expect(deliveries).toHaveLength(1);
       expect(deliveries[0].eventType).toBe('simulation.cancelled');
@@ -256,10 +263,10 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
       ['snapshot delete', () => `/v1/snapshots/${snapshotId}`, 'delete'],
       ['scenario read', () => `/v1/scenarios/${scenarioId}`, 'get'],
       ['scenario delete', () => `/v1/scenarios/${scenarioId}`, 'delete'],
-      ['run read', () => `/v1/simulations/${runId}`, 'get'],
-      ['run cancel (update)', () => `/v1/simulations/${runId}/cancel`, 'post'],
-      ['run placements', () => `/v1/simulations/${runId}/placements`, 'get'],
-      ['run explanation', () => `/v1/simulations/${runId}/pods/default/p0/explanation`, 'get'],
+      ['run read', () => `/v1/runs/${runId}`, 'get'],
+      ['run cancel (update)', () => `/v1/runs/${runId}/cancel`, 'post'],
+      ['run placements', () => `/v1/runs/${runId}/placements`, 'get'],
+      ['run explanation', () => `/v1/runs/${runId}/pods/default/p0/explanation`, 'get'],
       ['profile read', () => '/v1/profiles/packed', 'get'],
     ];
     it.each(cases)('%s', async (_name, url, method) => {
@@ -273,7 +280,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     });
 
     it("lists show only the caller's own resources", async () => {
-      for (const url of ['/v1/snapshots', '/v1/scenarios', '/v1/simulations']) {
+      for (const url of ['/v1/snapshots', '/v1/scenarios', '/v1/runs']) {
         const res = await api.http.get(url).set(bearer(rival.key)).expect(200);
         expect(res.body.items).toEqual([]);
       }
@@ -292,7 +299,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
         { type: 'simulate', snapshotId: own, scenarioId },
         { type: 'simulate', snapshotId: own, profile: 'packed@1' },
       ]) {
-        const res = await api.http.post('/v1/simulations').set(bearer(rival.key)).send(body).expect(404);
+        const res = await api.http.post('/v1/runs').set(bearer(rival.key)).send(body).expect(404);
         expect(res.body.error.code).toBe('not_found');
       }
       expect(await api.prisma.simulationRun.count({ where: { tenantId: rival.id } })).toBe(0);
@@ -318,7 +325,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
       expect(entry.secret).toBeUndefined();
       await api.http.get('/v1/snapshots').set(bearer(created.body.secret)).expect(200);
       const forbidden = await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(created.body.secret))
         .send({ type: 'simulate', snapshotId })
         .expect(403);
@@ -353,11 +360,11 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
         '/v1/snapshots/{id}',
         '/v1/profiles',
         '/v1/scenarios',
-        '/v1/simulations',
-        '/v1/simulations/{id}',
-        '/v1/simulations/{id}/placements',
-        '/v1/simulations/{id}/pods/{namespace}/{name}/explanation',
-        '/v1/simulations/{id}/cancel',
+        '/v1/runs',
+        '/v1/runs/{id}',
+        '/v1/runs/{id}/placements',
+        '/v1/runs/{id}/pods/{namespace}/{name}/explanation',
+        '/v1/runs/{id}/cancel',
         '/v1/api-keys',
         '/v1/admin/tenants',
       ]),
@@ -368,7 +375,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
   describe('bad input', () => {
     it('malformed JSON answers 400 with line and column', async () => {
       const res = await api.http
-        .post('/v1/simulations')
+        .post('/v1/runs')
         .set(bearer(acme.key))
         .set('content-type', 'application/json')
         .send('{\n  "type": "simulate",\n  "snapshotId": oops\n}')

@@ -85,7 +85,7 @@ describe('service API round trip (real PostgreSQL, Redis, api and worker process
 
     const run = await call(
       'POST',
-      '/v1/simulations',
+      '/v1/runs',
       key,
       JSON.stringify({
         type: 'simulate',
@@ -105,13 +105,13 @@ describe('service API round trip (real PostgreSQL, Redis, api and worker process
     });
     const statuses: string[] = [];
     await new Promise<void>((resolve, reject) => {
-      client.subscribe<{ simulationProgress: { status: string } }>(
-        { query: `subscription { simulationProgress(id: "${run.body.id}") { status percent } }` },
+      client.subscribe<{ runProgress: { status: string } }>(
+        { query: `subscription { runProgress(id: "${run.body.id}") { status percent } }` },
         {
           next: (m) =>
             m.errors
               ? reject(new Error(JSON.stringify(m.errors)))
-              : statuses.push(m.data!.simulationProgress.status),
+              : statuses.push(m.data!.runProgress.status),
           error: reject,
           complete: resolve,
         },
@@ -119,26 +119,26 @@ describe('service API round trip (real PostgreSQL, Redis, api and worker process
     }).finally(() => client.dispose());
     expect(statuses.at(-1)).toBe('succeeded');
 
-    const done = await call('GET', `/v1/simulations/${run.body.id}`, key);
+    const done = await call('GET', `/v1/runs/${run.body.id}`, key);
     expect(done.body).toMatchObject({ status: 'succeeded', profile: 'packed@1' });
     expect(done.body.engineVersion).toBeTruthy();
 
-    const placements = await call('GET', `/v1/simulations/${run.body.id}/placements?limit=1000`, key);
+    const placements = await call('GET', `/v1/runs/${run.body.id}/placements?limit=1000`, key);
     // Pods already bound in the dump (spec.nodeName) are cluster state, not scheduled again.
     const boundInDump = 11;
     expect(placements.body.items.length).toBe(snapshot.body.counts.Pod - boundInDump);
     const scheduled = placements.body.items.find((p: { status: string }) => p.status === 'scheduled');
     expect(scheduled.node).toBeTruthy();
-    const onNode = await call('GET', `/v1/simulations/${run.body.id}/placements?node=${scheduled.node}`, key);
+    const onNode = await call('GET', `/v1/runs/${run.body.id}/placements?node=${scheduled.node}`, key);
     expect(onNode.body.items.every((p: { node: string }) => p.node === scheduled.node)).toBe(true);
 
     const explanation = await call(
       'GET',
-      `/v1/simulations/${run.body.id}/pods/${scheduled.namespace}/${scheduled.name}/explanation`,
+      `/v1/runs/${run.body.id}/pods/${scheduled.namespace}/${scheduled.name}/explanation`,
       key,
     );
     expect(explanation.status).toBe(200);
-    const result = await call('GET', `/v1/simulations/${run.body.id}/result`, key);
+    const result = await call('GET', `/v1/runs/${run.body.id}/result`, key);
     expect(result.status).toBe(200);
     expect(result.body.summary).toBeTruthy();
   });

@@ -59,7 +59,7 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
   }
 
   async function submitRun(): Promise<string> {
-    const res = await call<{ id: string }>('POST', '/v1/simulations', {
+    const res = await call<{ id: string }>('POST', '/v1/runs', {
       type: 'simulate',
       snapshotId: owner.snapshotId,
       options: { explain: 'summary' },
@@ -147,7 +147,7 @@ describe('webhooks (real PostgreSQL, Redis, api and worker processes)', () => {
       type: 'simulation.succeeded',
       data: { runId, status: 'succeeded', summary: { scheduled: 12 } },
     });
-    expect(payload.data.links.self).toMatch(new RegExp(`/v1/simulations/${runId}$`));
+    expect(payload.data.links.self).toMatch(new RegExp(`/v1/runs/${runId}$`));
     expect(() =>
       new Webhook(`whsec_${Buffer.from('wrong key, 32 bytes long......').toString('base64')}`).verify(
         first!.body,

@@ -158,7 +158,7 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
         data: {
           runId: id,
           status: 'succeeded',
-          links: { self: `https://schedlab.example/v1/simulations/${id}` },
+          links: { self: `https://schedlab.example/v1/runs/${id}` },
         },
       },
     });

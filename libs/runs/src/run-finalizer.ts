@@ -44,8 +44,8 @@ const EVENT_OF: Record<FinalStatus, WebhookEventType> = {
 
 export function runLinks(publicApiUrl: string, runId: string) {
   return {
-    self: `${publicApiUrl}/v1/simulations/${runId}`,
-    placements: `${publicApiUrl}/v1/simulations/${runId}/placements`,
+    self: `${publicApiUrl}/v1/runs/${runId}`,
+    placements: `${publicApiUrl}/v1/runs/${runId}/placements`,
   };
 }
 

@@ -114,11 +114,7 @@ describe('API fuzzer (fast-check, OpenAPI + GraphQL schema; real PostgreSQL and 
         .send({ name: 'drain', snapshotId, document: { steps: [{ drain: { nodes: ['node-a1'] } }] } })
     ).body.id;
     const runId = (
-      await http
-        .post('/v1/simulations')
-        .set(bearer(acme.key))
-        .send({ type: 'simulate', snapshotId })
-        .expect(202)
+      await http.post('/v1/runs').set(bearer(acme.key)).send({ type: 'simulate', snapshotId }).expect(202)
     ).body.id;
     await api.prisma.placement.createMany({
       data: [0, 1].map((i) => ({

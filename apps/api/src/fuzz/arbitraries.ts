@@ -279,7 +279,7 @@ function bodyTemplates(world: FuzzWorld): Record<string, unknown[]> {
       { name: 'drain', snapshotId: id, document: { steps: [{ drain: { nodes: ['node-a1'] } }] } },
       { name: 's', document: { steps: [] } },
     ],
-    '/v1/simulations': [
+    '/v1/runs': [
       { type: 'simulate', snapshotId: id, options: { explain: 'summary' } },
       {
         type: 'capacity',
@@ -643,18 +643,18 @@ export class GraphqlFuzz {
     const malicious = fc
       .tuple(
         fc.constantFrom(
-          `{ ${Array.from({ length: 300 }, (_, i) => `a${i}: simulation(id: "${id}") { result { summary } }`).join(' ')} }`,
-          `{ ${'simulations { edges { node { snapshot { id } } } } '.repeat(1)}${'__typename '.repeat(5000)} }`,
+          `{ ${Array.from({ length: 300 }, (_, i) => `a${i}: run(id: "${id}") { result { summary } }`).join(' ')} }`,
+          `{ ${'runs { edges { node { snapshot { id } } } } '.repeat(1)}${'__typename '.repeat(5000)} }`,
           `{ __schema { types { fields { type { fields { type { fields { type { fields { type { name } } } } } } } } } } }`,
           'query Q { ...F } fragment F on Query { ...G } fragment G on Query { ...F }',
           `{ ${'a: __typename @include(if: true) '.repeat(500)} }`,
-          `{ simulations(first: 500) { edges { node { placements(first: 1000) { edges { node { name } } } } } } }`,
-          `{ simulation(id: "${id}") { placements(first: -1) { edges { node { name } } } } }`,
+          `{ runs(first: 500) { edges { node { placements(first: 1000) { edges { node { name } } } } } } }`,
+          `{ run(id: "${id}") { placements(first: -1) { edges { node { name } } } } }`,
           '{ snapshot(id: "not-a-uuid") { id } }',
           `${'{ a '.repeat(2000)}${'}'.repeat(2000)}`,
           '{ snapshot(',
           'mutation { revokeApiKey(id: "zzz") { id } }',
-          'subscription { simulationProgress(id: "x") { status } }',
+          'subscription { runProgress(id: "x") { status } }',
         ),
         headersArb(this.world, true),
         fc.constantFrom('json', 'batch', 'variables-string', 'raw'),

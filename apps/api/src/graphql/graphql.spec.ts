@@ -41,19 +41,19 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     });
     const submitted = await gql(
       acme.key,
-      'mutation($s: ID!) { submitSimulation(input: {type: simulate, snapshotId: $s, profile: "spread"}) { id status profile } }',
+      'mutation($s: ID!) { submitRun(input: {type: simulate, snapshotId: $s, profile: "spread"}) { id status profile } }',
       { s: snapshotId },
     );
-    expect(submitted.body.data.submitSimulation).toMatchObject({ status: 'queued', profile: 'spread@1' });
+    expect(submitted.body.data.submitRun).toMatchObject({ status: 'queued', profile: 'spread@1' });
     const list = await gql(
       acme.key,
-      '{ simulations(first: 10) { edges { cursor node { id snapshot { id name } placements(first: 5) { edges { node { name } } pageInfo { hasNextPage endCursor } } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }',
+      '{ runs(first: 10) { edges { cursor node { id snapshot { id name } placements(first: 5) { edges { node { name } } pageInfo { hasNextPage endCursor } } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }',
     );
     expect(list.body.errors).toBeUndefined();
-    const { edges, pageInfo } = list.body.data.simulations;
+    const { edges, pageInfo } = list.body.data.runs;
     expect(edges.map((e: { node: unknown }) => e.node)).toEqual([
       {
-        id: submitted.body.data.submitSimulation.id,
+        id: submitted.body.data.submitRun.id,
         snapshot: { id: snapshotId, name: 'small' },
         placements: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
       },
@@ -68,9 +68,8 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
   });
 
   it("answers another tenant's run as not found, with the error code in extensions", async () => {
-    const [{ node: run }] = (await gql(acme.key, '{ simulations { edges { node { id } } } }')).body.data
-      .simulations.edges;
-    const res = await gql(rival.key, 'query($id: ID!) { simulation(id: $id) { id } }', { id: run.id });
+    const [{ node: run }] = (await gql(acme.key, '{ runs { edges { node { id } } } }')).body.data.runs.edges;
+    const res = await gql(rival.key, 'query($id: ID!) { run(id: $id) { id } }', { id: run.id });
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'not_found', status: 404 });
   });
 
@@ -80,7 +79,7 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
   });
 
   it('refuses operations that are too deep or too costly before running them', async () => {
-    const deep = `{ simulations { edges { node { snapshot { id } ${'placements { edges { node { name } } }'} } } } }`;
+    const deep = `{ runs { edges { node { snapshot { id } ${'placements { edges { node { name } } }'} } } } }`;
     expect((await gql(acme.key, deep)).body.errors).toBeUndefined();
     const tooDeep = `{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }`;
     const deepRes = await gql(acme.key, tooDeep);
@@ -90,19 +89,17 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     });
     const costly = await gql(
       acme.key,
-      '{ simulations(first: 500) { edges { node { placements(first: 1000) { edges { node { name node } } } } } } }',
+      '{ runs(first: 500) { edges { node { placements(first: 1000) { edges { node { name node } } } } } } }',
     );
     expect(costly.body.errors[0].extensions.code).toBe('query_too_complex');
   });
 
   it('streams progress that a worker publishes on Redis to a graphql-ws subscriber', async () => {
     const { id: runId } = (
-      await gql(
-        acme.key,
-        'mutation($s: ID!) { submitSimulation(input: {type: simulate, snapshotId: $s}) { id } }',
-        { s: snapshotId },
-      )
-    ).body.data.submitSimulation;
+      await gql(acme.key, 'mutation($s: ID!) { submitRun(input: {type: simulate, snapshotId: $s}) { id } }', {
+        s: snapshotId,
+      })
+    ).body.data.submitRun;
     const { port } = api.app.getHttpServer().address() as AddressInfo;
     const client = createClient({
       url: `ws://127.0.0.1:${port}/graphql`,
@@ -113,14 +110,14 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     const seen: Array<{ status: string; percent: number }> = [];
     try {
       await new Promise<void>((resolve, reject) => {
-        client.subscribe<{ simulationProgress: { status: string; percent: number } }>(
+        client.subscribe<{ runProgress: { status: string; percent: number } }>(
           {
-            query: `subscription { simulationProgress(id: "${runId}") { runId status percent podsProcessed } }`,
+            query: `subscription { runProgress(id: "${runId}") { runId status percent podsProcessed } }`,
           },
           {
             next: (msg) => {
               if (msg.errors) return reject(new Error(JSON.stringify(msg.errors)));
-              seen.push(msg.data!.simulationProgress);
+              seen.push(msg.data!.runProgress);
               if (seen.length === 1) {
                 // The first message is the row's current state; the listener is subscribed by then.
                 const publish = (status: string, percent: number) =>
@@ -155,8 +152,7 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
   });
 
   it("will not subscribe to another tenant's run", async () => {
-    const [{ node: run }] = (await gql(acme.key, '{ simulations { edges { node { id } } } }')).body.data
-      .simulations.edges;
+    const [{ node: run }] = (await gql(acme.key, '{ runs { edges { node { id } } } }')).body.data.runs.edges;
     const { port } = api.app.getHttpServer().address() as AddressInfo;
     const client = createClient({
       url: `ws://127.0.0.1:${port}/graphql`,
@@ -166,7 +162,7 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
     try {
       const errors = await new Promise<unknown>((resolve) => {
         client.subscribe(
-          { query: `subscription { simulationProgress(id: "${run.id}") { status } }` },
+          { query: `subscription { runProgress(id: "${run.id}") { status } }` },
           {
             next: (msg) => resolve(msg.errors),
             error: resolve,
@@ -183,20 +179,51 @@ describe('GraphQL (real PostgreSQL and Redis)', () => {
   it('takes and answers the run type as the RunType enum, stored under the REST name', async () => {
     const submitted = await gql(
       acme.key,
-      'mutation($s: ID!, $t: RunType!, $o: JSON) { submitSimulation(input: {type: $t, snapshotId: $s, options: $o}) { id type } }',
+      'mutation($s: ID!, $t: RunType!, $o: JSON) { submitRun(input: {type: $t, snapshotId: $s, options: $o}) { id type } }',
       { s: snapshotId, t: 'nodes_needed', o: { templates: [{ name: 'a', allocatable: { cpu: '4' } }] } },
     );
     expect(submitted.body.errors).toBeUndefined();
-    const run = submitted.body.data.submitSimulation;
+    const run = submitted.body.data.submitRun;
     expect(run.type).toBe('nodes_needed');
-    const rest = await api.http.get(`/v1/simulations/${run.id}`).set(bearer(acme.key)).expect(200);
+    const rest = await api.http.get(`/v1/runs/${run.id}`).set(bearer(acme.key)).expect(200);
     expect(rest.body.type).toBe('nodes-needed');
     // The REST spelling is not a GraphQL enum value: refused before the resolver, naming the variable.
     const refused = await gql(
       acme.key,
-      'mutation($s: ID!, $t: RunType!) { submitSimulation(input: {type: $t, snapshotId: $s}) { id } }',
+      'mutation($s: ID!, $t: RunType!) { submitRun(input: {type: $t, snapshotId: $s}) { id } }',
       { s: snapshotId, t: 'nodes-needed' },
     );
     expect(refused.body.errors[0].message).toContain('$t');
+  });
+
+  it('still answers the deprecated simulation spellings, marked deprecated in the schema', async () => {
+    const submitted = await gql(
+      acme.key,
+      'mutation($input: SubmitSimulationInput!) { submitSimulation(input: $input) { id type } }',
+      { input: { type: 'simulate', snapshotId } },
+    );
+    expect(submitted.body.errors).toBeUndefined();
+    const { id } = submitted.body.data.submitSimulation;
+    const read = await gql(
+      acme.key,
+      'query($id: ID!) { simulation(id: $id) { id } simulations(first: 1) { edges { node { id } } } }',
+      { id },
+    );
+    expect(read.body.data.simulation).toEqual({ id });
+    expect(read.body.data.simulations.edges).toEqual([{ node: { id } }]);
+    const cancelled = await gql(acme.key, 'mutation($id: ID!) { cancelSimulation(id: $id) { status } }', {
+      id,
+    });
+    expect(cancelled.body.data.cancelSimulation).toEqual({ status: 'cancelled' });
+    const fields = await gql(
+      acme.key,
+      '{ __type(name: "Query") { fields(includeDeprecated: true) { name isDeprecated deprecationReason } } }',
+    );
+    const byName = new Map(fields.body.data.__type.fields.map((f: { name: string }) => [f.name, f] as const));
+    expect(byName.get('simulations')).toMatchObject({
+      isDeprecated: true,
+      deprecationReason: expect.stringContaining('runs'),
+    });
+    expect(byName.get('runs')).toMatchObject({ isDeprecated: false });
   });
 });

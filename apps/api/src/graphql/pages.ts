@@ -22,7 +22,7 @@ export const perItem = ({
 
 export const SnapshotConnection = ConnectionType(SnapshotView, 'Snapshot');
 export const ScenarioConnection = ConnectionType(ScenarioView, 'Scenario');
-export const RunConnection = ConnectionType(RunView, 'SimulationRun');
+export const RunConnection = ConnectionType(RunView, 'Run');
 export const PlacementConnection = ConnectionType(PlacementView, 'Placement');
 
 @ObjectType('SnapshotImport')

@@ -25,7 +25,7 @@ function sendHtml(res: ServerResponse, html: string): void {
 export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
 
-  @Get('simulations/:id/report')
+  @Get('runs/:id/report')
   @RequireScope('read')
   @ApiBearerAuth()
   @ApiProduces('text/html')

@@ -3,6 +3,6 @@ import { ReportsController } from './reports.controller';
 import { ReportsResolver } from './reports.resolver';
 import { ReportsService } from './reports.service';
 
-/** Run reports: GET /v1/simulations/{id}/report, signed links (GraphQL reportUrl) and GET /v1/reports/{runId}. */
+/** Run reports: GET /v1/runs/{id}/report, signed links (GraphQL reportUrl) and GET /v1/reports/{runId}. */
 @Module({ controllers: [ReportsController], providers: [ReportsService, ReportsResolver] })
 export class ReportsModule {}

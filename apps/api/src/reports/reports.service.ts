@@ -28,10 +28,10 @@ export class ReportsService {
 
   /** The HTML report of one of the tenant's finished simulate runs. */
   async html(tenantId: string, runId: string): Promise<string> {
-    if (!isUuid(runId)) throw ApiError.notFound('SimulationRun', runId);
+    if (!isUuid(runId)) throw ApiError.notFound('Run', runId);
     const stored = await this.tenantData.run(tenantId, async (tx) => {
       const run = await this.runs.findForReport(tx, tenantId, runId);
-      if (!run) throw ApiError.notFound('SimulationRun', runId);
+      if (!run) throw ApiError.notFound('Run', runId);
       if (run.status !== 'succeeded') {
         throw ApiError.conflict(
           'run_not_finished',
@@ -72,9 +72,9 @@ export class ReportsService {
 
   /** A link to the report that works without an API key until it expires. */
   async signedLink(tenantId: string, runId: string): Promise<ReportLinkView> {
-    if (!isUuid(runId)) throw ApiError.notFound('SimulationRun', runId);
+    if (!isUuid(runId)) throw ApiError.notFound('Run', runId);
     const exists = await this.tenantData.run(tenantId, (tx) => this.runs.exists(tx, tenantId, runId));
-    if (!exists) throw ApiError.notFound('SimulationRun', runId);
+    if (!exists) throw ApiError.notFound('Run', runId);
     const { expires, sig } = signReportLink(this.config.reportLinkSecret, runId.toLowerCase(), nowSeconds());
     const url = `${this.config.publicApiUrl}/v1/reports/${runId.toLowerCase()}?expires=${expires}&sig=${sig}`;
     return { url, expiresAt: new Date(expires * 1000) };
@@ -100,7 +100,7 @@ export class ReportsService {
       );
     // Which tenant owns the run: read as the schema owner (outside row-level security), by id only.
     const owner = await this.runs.tenantOf(this.prisma, runId.toLowerCase());
-    if (!owner) throw ApiError.notFound('SimulationRun', runId);
+    if (!owner) throw ApiError.notFound('Run', runId);
     return this.html(owner, runId.toLowerCase());
   }
 }

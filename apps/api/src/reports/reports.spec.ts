@@ -102,9 +102,9 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
     await db?.drop();
   });
 
-  it('GET /v1/simulations/{id}/report serves the self-contained HTML report rebuilt from the stored run', async () => {
+  it('GET /v1/runs/{id}/report serves the self-contained HTML report rebuilt from the stored run', async () => {
     const res = await request(server)
-      .get(`/v1/simulations/${runId}/report`)
+      .get(`/v1/runs/${runId}/report`)
       .set('authorization', `Bearer ${owner.key}`)
       .expect(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -136,23 +136,23 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
 
   it("answers another tenant's run exactly like a missing one, and needs an API key", async () => {
     const foreign = await request(server)
-      .get(`/v1/simulations/${runId}/report`)
+      .get(`/v1/runs/${runId}/report`)
       .set('authorization', `Bearer ${stranger.key}`)
       .expect(404);
     const missingId = '00000000-0000-4000-8000-000000000000';
     const missing = await request(server)
-      .get(`/v1/simulations/${missingId}/report`)
+      .get(`/v1/runs/${missingId}/report`)
       .set('authorization', `Bearer ${stranger.key}`)
       .expect(404);
     expect(foreign.body.error.code).toBe(missing.body.error.code);
     expect(foreign.body.error.message).toBe(missing.body.error.message.replace(missingId, runId));
-    await request(server).get(`/v1/simulations/${runId}/report`).expect(401);
+    await request(server).get(`/v1/runs/${runId}/report`).expect(401);
   });
 
   it('answers 409 for a run that has not finished', async () => {
     const queued = await storeRun(owner.tenantId, 'queued');
     const res = await request(server)
-      .get(`/v1/simulations/${queued}/report`)
+      .get(`/v1/runs/${queued}/report`)
       .set('authorization', `Bearer ${owner.key}`)
       .expect(409);
     expect(res.body.error).toMatchObject({ code: 'run_not_finished', details: { status: 'queued' } });
@@ -196,6 +196,6 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
       .send({ query: 'query($id: ID!) { reportUrl(runId: $id) { url } }', variables: { id: runId } })
       .expect(200);
     expect(gql.body.data).toBeNull();
-    expect(gql.body.errors[0].message).toBe(`SimulationRun ${runId} not found`);
+    expect(gql.body.errors[0].message).toBe(`Run ${runId} not found`);
   });
 });

@@ -39,7 +39,7 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
         .expect(201)
     ).body.id;
     const run = await api.http
-      .post('/v1/simulations')
+      .post('/v1/runs')
       .set(bearer(acme.key))
       .send({ type: 'simulate', snapshotId, ...submit })
       .expect(202);
@@ -80,12 +80,10 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
     expect(expected.size).toBeGreaterThan(3);
     for (const [pod, record] of expected) {
       const [namespace, name] = pod.split('/');
-      const full = await get(
-        `/v1/simulations/${id}/pods/${namespace}/${name}/explanation?detail=full`,
-      ).expect(200);
+      const full = await get(`/v1/runs/${id}/pods/${namespace}/${name}/explanation?detail=full`).expect(200);
       expect(full.body).toEqual(record);
       // The compact view is the stored row: the same decision, without the per-node maps of scored pods.
-      const compact = await get(`/v1/simulations/${id}/pods/${namespace}/${name}/explanation`).expect(200);
+      const compact = await get(`/v1/runs/${id}/pods/${namespace}/${name}/explanation`).expect(200);
       expect(compact.body).toMatchObject({ pod, outcome: (record as { outcome: string }).outcome });
       expect(compact.body).not.toHaveProperty('pluginScores');
     }
@@ -102,9 +100,7 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
     });
     for (const pod of ['default/pod-0', 'default/pod-450', 'default/pod-899']) {
       const name = pod.split('/')[1];
-      const full = await get(`/v1/simulations/${id}/pods/default/${name}/explanation?detail=full`).expect(
-        200,
-      );
+      const full = await get(`/v1/runs/${id}/pods/default/${name}/explanation?detail=full`).expect(200);
       expect(full.body).toEqual(expected.get(pod));
     }
     const last = expected.get('default/pod-899') as {
@@ -113,9 +109,7 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
       filterReasons: Record<string, string[]>;
     };
     // One node's part: the chosen node's plugin breakdown, from the same replay (cached).
-    const chosen = await get(
-      `/v1/simulations/${id}/pods/default/pod-899/explanation?node=${last.node}`,
-    ).expect(200);
+    const chosen = await get(`/v1/runs/${id}/pods/default/pod-899/explanation?node=${last.node}`).expect(200);
     expect(chosen.body).toMatchObject({
       pod: 'default/pod-899',
       node: last.node,
@@ -128,7 +122,7 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
     );
     expect(unreached).toBeDefined();
     const notEvaluated = await get(
-      `/v1/simulations/${id}/pods/default/pod-899/explanation?node=${unreached}`,
+      `/v1/runs/${id}/pods/default/pod-899/explanation?node=${unreached}`,
     ).expect(200);
     expect(notEvaluated.body.verdict).toEqual({ status: 'not-evaluated' });
 
@@ -137,7 +131,7 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
       .post('/graphql')
       .set(bearer(acme.key))
       .send({
-        query: `query($id: ID!) { simulation(id: $id) {
+        query: `query($id: ID!) { run(id: $id) {
           full: explanation(namespace: "default", name: "pod-450", detail: full)
           node: explanation(namespace: "default", name: "pod-899", node: "${last.node}")
           compact: explanation(namespace: "default", name: "pod-450")
@@ -146,24 +140,18 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
       })
       .expect(200);
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data.simulation.full).toEqual(expected.get('default/pod-450'));
-    expect(gql.body.data.simulation.node).toEqual(chosen.body);
-    expect(gql.body.data.simulation.compact.explanation.topScores.length).toBeLessThanOrEqual(11);
+    expect(gql.body.data.run.full).toEqual(expected.get('default/pod-450'));
+    expect(gql.body.data.run.node).toEqual(chosen.body);
+    expect(gql.body.data.run.compact.explanation.topScores.length).toBeLessThanOrEqual(11);
 
     // Bad input: 4xx naming the field, never a replay.
-    const badNode = await get(`/v1/simulations/${id}/pods/default/pod-1/explanation?node=Not_A_Node`).expect(
-      400,
-    );
+    const badNode = await get(`/v1/runs/${id}/pods/default/pod-1/explanation?node=Not_A_Node`).expect(400);
     expect(JSON.stringify(badNode.body.error)).toContain('node');
-    const badDetail = await get(`/v1/simulations/${id}/pods/default/pod-1/explanation?detail=all`).expect(
-      400,
-    );
+    const badDetail = await get(`/v1/runs/${id}/pods/default/pod-1/explanation?detail=all`).expect(400);
     expect(JSON.stringify(badDetail.body.error)).toContain('detail');
-    const missingNode = await get(
-      `/v1/simulations/${id}/pods/default/pod-1/explanation?node=node-9999`,
-    ).expect(404);
+    const missingNode = await get(`/v1/runs/${id}/pods/default/pod-1/explanation?node=node-9999`).expect(404);
     expect(missingNode.body.error.details).toMatchObject({ field: 'node' });
-    await get(`/v1/simulations/${id}/pods/default/no-such-pod/explanation?detail=full`).expect(404);
+    await get(`/v1/runs/${id}/pods/default/no-such-pod/explanation?detail=full`).expect(404);
   });
 
   it('maps explain full to compact at submit (full detail is served per pod on demand)', async () => {
@@ -177,21 +165,21 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
     ) // the same content is stored once
     .body.id;
     const run = await api.http
-      .post('/v1/simulations')
+      .post('/v1/runs')
       .set(bearer(acme.key))
       .send({ type: 'simulate', snapshotId, options: { explain: 'full' } })
       .expect(202);
     expect(run.body.options).toEqual({ explain: 'compact' });
     const bad = await api.http
-      .post('/v1/simulations')
+      .post('/v1/runs')
       .set(bearer(acme.key))
       .send({ type: 'simulate', snapshotId, options: { explain: 'everything' } })
       .expect(400);
     expect(JSON.stringify(bad.body.error)).toContain('explain');
     // Not finished yet: no explanation to serve.
-    const pending = await get(
-      `/v1/simulations/${run.body.id}/pods/db/postgres-1/explanation?detail=full`,
-    ).expect(409);
+    const pending = await get(`/v1/runs/${run.body.id}/pods/db/postgres-1/explanation?detail=full`).expect(
+      409,
+    );
     expect(pending.body.error.code).toBe('result_not_ready');
   });
 });
@@ -222,7 +210,7 @@ describe('pod explanation replays have a time limit', () => {
         .expect(201)
     ).body.id;
     const run = await api.http
-      .post('/v1/simulations')
+      .post('/v1/runs')
       .set(bearer(acme.key))
       .send({ type: 'simulate', snapshotId })
       .expect(202);
@@ -233,7 +221,7 @@ describe('pod explanation replays have a time limit', () => {
       databaseUrl: api.db.url,
     });
     expect(await executor.execute(run.body.id)).toMatchObject({ status: 'succeeded' });
-    const url = `/v1/simulations/${run.body.id}/pods/default/pod-49/explanation`;
+    const url = `/v1/runs/${run.body.id}/pods/default/pod-49/explanation`;
     const full = await api.http.get(`${url}?detail=full`).set(bearer(acme.key)).expect(503);
     expect(full.body.error.code).toBe('replay_timeout');
     await api.http.get(url).set(bearer(acme.key)).expect(200);

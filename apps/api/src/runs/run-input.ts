@@ -24,15 +24,10 @@ export const submitRunSchema = z
     type: z.enum(RUN_TYPES),
     snapshotId: z.string().uuid(),
     scenarioId: z.string().uuid().optional(),
-    profile: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .meta({
-        description: '"name", "name@latest" or "name@N"; default "default"',
-        example: 'bin-packing@1',
-      }),
+    profile: z.string().min(1).max(100).optional().meta({
+      description: '"name", "name@latest" or "name@N"; default "default"',
+      example: 'bin-packing@1',
+    }),
     seed: z
       .number()
       .int()

@@ -37,7 +37,7 @@ registerEnumType(RunTypeEnum, {
   description: 'What a run analyses (the REST API spells nodes_needed "nodes-needed")',
 });
 
-@ObjectType('SimulationRun')
+@ObjectType('Run')
 export class RunView {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id!: string;
   @Field(() => RunTypeEnum) @ApiProperty({ enum: RUN_TYPES, enumName: 'RunType' }) type!: RunType;

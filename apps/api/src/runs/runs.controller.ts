@@ -17,11 +17,11 @@ import { explanationQuerySchema, placementQuerySchema, submitRunSchema } from '.
 import { PlacementPage, RunResultView, RunView, SubmitRunBody, UnschedulableGroup } from './run.model';
 import { RunsService } from './runs.service';
 
-const runId = () => new ResourceIdPipe('Simulation run');
+const runId = () => new ResourceIdPipe('Run');
 
-@ApiTags('simulations')
+@ApiTags('runs')
 @ApiBearerAuth()
-@Controller('v1/simulations')
+@Controller('v1/runs')
 export class RunsController {
   constructor(private readonly runs: RunsService) {}
 
@@ -29,7 +29,7 @@ export class RunsController {
   @RequireScope('write')
   @HttpCode(202)
   @ApiBody({ type: SubmitRunBody })
-  @ApiAcceptedResponse({ type: RunView, description: 'Recorded and queued; poll GET /v1/simulations/{id}' })
+  @ApiAcceptedResponse({ type: RunView, description: 'Recorded and queued; poll GET /v1/runs/{id}' })
   submit(@CurrentTenant() auth: TenantAuth, @Req() req: Request) {
     return this.runs.submit(auth.tenantId, submitRunSchema.parse(parseBodyDocument(req)));
   }

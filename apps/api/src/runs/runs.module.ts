@@ -11,9 +11,10 @@ import { RunsResolver } from './runs.resolver';
 import { RunsService } from './runs.service';
 
 /**
- * Runs: REST /v1/simulations (submit, list, get, cancel, result, placements, unschedulable,
- * explanations) and GraphQL simulations, simulation, submitSimulation, cancelSimulation,
- * simulationProgress, with a run's nested fields.
+ * Runs: REST /v1/runs (submit, list, get, cancel, result, placements, unschedulable,
+ * explanations) and GraphQL runs, run, submitRun, cancelRun, runProgress, with a run's nested
+ * fields (the old "simulation" spellings are deprecated aliases: common/deprecated-routes.ts and
+ * the resolver's deprecated fields).
  */
 @Module({
   imports: [QueuesModule, SnapshotsModule, ScenariosModule, ProfilesModule],

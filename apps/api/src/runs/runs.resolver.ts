@@ -13,8 +13,8 @@ import { FINAL_RUN_STATUSES, RunProgressView, RunTypeEnum, RunView } from './run
 import { RunProgressRelay } from './run-progress.relay';
 import { RunsService } from './runs.service';
 
-@InputType()
-class SubmitSimulationInput {
+@InputType('SubmitRunInput')
+class SubmitRunInput {
   @Field(() => RunTypeEnum) type!: RunType;
   @Field(() => ID) snapshotId!: string;
   @Field(() => ID, { nullable: true }) scenarioId?: string;
@@ -23,46 +23,82 @@ class SubmitSimulationInput {
   @Field(() => JsonScalar, { nullable: true }) options?: Record<string, unknown>;
 }
 
+/** The input's old name, kept so operations declaring `$input: SubmitSimulationInput!` still validate. */
+@InputType('SubmitSimulationInput')
+class SubmitSimulationInput extends SubmitRunInput {}
+
+const runIdPipe = () => new ResourceIdPipe('Run');
+/** The old "simulation" spellings of the run fields: served, marked deprecated (docs/api.md). */
+const renamed = (field: string) => `Renamed to ${field}: one word for a run across REST, GraphQL and code`;
+
 @Resolver(() => RunView)
 export class RunsResolver {
   constructor(
-    private readonly runs: RunsService,
+    private readonly runsService: RunsService,
     private readonly progress: RunProgressRelay,
   ) {}
 
   @Query(() => RunConnection, { complexity: perItem })
   @RequireScope('read')
-  async simulations(
+  async runs(
     @CurrentTenant() auth: TenantAuth,
     @Args('first', { type: () => Int, nullable: true }) first?: number,
     @Args('after', { nullable: true }) after?: string,
   ) {
     const page = pageQuerySchema.parse(defined({ limit: first, cursor: after }));
-    return toConnection(await this.runs.list(auth.tenantId, page.limit, page.cursor), createdAtCursorOf);
+    return toConnection(
+      await this.runsService.list(auth.tenantId, page.limit, page.cursor),
+      createdAtCursorOf,
+    );
+  }
+
+  @Query(() => RunConnection, { complexity: perItem, deprecationReason: renamed('runs') })
+  @RequireScope('read')
+  simulations(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('first', { type: () => Int, nullable: true }) first?: number,
+    @Args('after', { nullable: true }) after?: string,
+  ) {
+    return this.runs(auth, first, after);
   }
 
   @Query(() => RunView)
   @RequireScope('read')
-  simulation(
-    @CurrentTenant() auth: TenantAuth,
-    @Args('id', { type: () => ID }, new ResourceIdPipe('Simulation run')) id: string,
-  ) {
-    return this.runs.get(auth.tenantId, id);
+  run(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }, runIdPipe()) id: string) {
+    return this.runsService.get(auth.tenantId, id);
+  }
+
+  @Query(() => RunView, { deprecationReason: renamed('run') })
+  @RequireScope('read')
+  simulation(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }, runIdPipe()) id: string) {
+    return this.run(auth, id);
   }
 
   @Mutation(() => RunView)
   @RequireScope('write')
+  submitRun(@CurrentTenant() auth: TenantAuth, @Args('input') input: SubmitRunInput) {
+    return this.runsService.submit(auth.tenantId, submitRunSchema.parse(defined({ ...input })));
+  }
+
+  @Mutation(() => RunView, { deprecationReason: renamed('submitRun') })
+  @RequireScope('write')
   submitSimulation(@CurrentTenant() auth: TenantAuth, @Args('input') input: SubmitSimulationInput) {
-    return this.runs.submit(auth.tenantId, submitRunSchema.parse(defined({ ...input })));
+    return this.submitRun(auth, input);
   }
 
   @Mutation(() => RunView)
+  @RequireScope('write')
+  cancelRun(@CurrentTenant() auth: TenantAuth, @Args('id', { type: () => ID }, runIdPipe()) id: string) {
+    return this.runsService.cancel(auth.tenantId, id);
+  }
+
+  @Mutation(() => RunView, { deprecationReason: renamed('cancelRun') })
   @RequireScope('write')
   cancelSimulation(
     @CurrentTenant() auth: TenantAuth,
-    @Args('id', { type: () => ID }, new ResourceIdPipe('Simulation run')) id: string,
+    @Args('id', { type: () => ID }, runIdPipe()) id: string,
   ) {
-    return this.runs.cancel(auth.tenantId, id);
+    return this.cancelRun(auth, id);
   }
 
   @Subscription(() => RunProgressView, {
@@ -70,11 +106,27 @@ export class RunsResolver {
     resolve: (progress: RunProgressView) => progress,
   })
   @RequireScope('read')
+  runProgress(
+    @CurrentTenant() auth: TenantAuth,
+    @Args('id', { type: () => ID }, runIdPipe()) id: string,
+  ): AsyncIterable<RunProgressView> {
+    return this.progressOf(auth, id);
+  }
+
+  @Subscription(() => RunProgressView, {
+    deprecationReason: renamed('runProgress'),
+    resolve: (progress: RunProgressView) => progress,
+  })
+  @RequireScope('read')
   simulationProgress(
     @CurrentTenant() auth: TenantAuth,
-    @Args('id', { type: () => ID }, new ResourceIdPipe('Simulation run')) id: string,
+    @Args('id', { type: () => ID }, runIdPipe()) id: string,
   ): AsyncIterable<RunProgressView> {
-    const runs = this.runs;
+    return this.progressOf(auth, id);
+  }
+
+  private progressOf(auth: TenantAuth, id: string): AsyncIterable<RunProgressView> {
+    const runs = this.runsService;
     const relay = this.progress;
     return (async function* () {
       const stop = new AbortController();

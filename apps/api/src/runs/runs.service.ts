@@ -63,7 +63,7 @@ export class RunsService implements OnModuleInit {
   /** The tenant's run or 404, inside the caller's tenant transaction. */
   async require(tx: TenantTx, tenantId: string, id: string) {
     const row = await this.runs.find(tx, tenantId, id);
-    if (!row) throw ApiError.notFound('Simulation run', id);
+    if (!row) throw ApiError.notFound('Run', id);
     return row;
   }
 
