@@ -135,4 +135,14 @@ export class ClusterObjects {
   namespaceLabels(name: string): Record<string, string> | undefined {
     return this.namespaces.get(name)?.metadata?.labels;
   }
+
+  /**
+   * Changes as long as a claim, PV or class changes (each store's revision only grows, so their
+   * sum does too): what the volume plugins date their per-pod resolutions by.
+   */
+  storageRevision(): number {
+    return (
+      this.persistentVolumeClaims.revision + this.persistentVolumes.revision + this.storageClasses.revision
+    );
+  }
 }

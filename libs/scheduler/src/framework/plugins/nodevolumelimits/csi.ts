@@ -26,10 +26,7 @@ import {
   resolvePodCSIVolumes,
 } from './csi-volumes';
 
-/**
- * When a pod's volumes were resolved: the objects and the sum of the claim, PV and class stores'
- * revisions (each only grows, so any change to one of them changes the sum).
- */
+/** When a pod's volumes were resolved: the objects and their storage revision. */
 interface Revisions {
   objects: ClusterObjects;
   sum: number;
@@ -130,18 +127,12 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
   /** Claims, PVs and classes decide what a pod's volumes are. */
   private upToDate(r: Revisions): boolean {
     const o = this.handle.objects;
-    return (
-      r.objects === o &&
-      r.sum === o.persistentVolumeClaims.revision + o.persistentVolumes.revision + o.storageClasses.revision
-    );
+    return r.objects === o && r.sum === o.storageRevision();
   }
 
   private revisions(): Revisions {
     const o = this.handle.objects;
-    return {
-      objects: o,
-      sum: o.persistentVolumeClaims.revision + o.persistentVolumes.revision + o.storageClasses.revision,
-    };
+    return { objects: o, sum: o.storageRevision() };
   }
 
   /** The incoming pod's volumes, resolved once per pod and attempt rather than once per node. */

@@ -9,6 +9,7 @@ import {
   LABEL_TOPOLOGY_ZONE,
   type Pod,
 } from '@schedlab/k8s';
+import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
 import type { CycleState } from '../../cycle-state';
 import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
@@ -60,40 +61,76 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin {
     const volumes = pod.spec?.volumes ?? [];
     if (volumes.length === 0) return null;
     const nodeLabels = nodeInfo.node.metadata?.labels ?? {};
-    const nodeConstraints = new Map<string, string>();
-    for (const k of VOLUME_ZONE_LABELS) if (k in nodeLabels) nodeConstraints.set(k, nodeLabels[k]);
     // Nodes without zone labels accept any volume.
-    if (nodeConstraints.size === 0) return null;
-    const objects = this.handle.objects;
-    const ns = namespaceOf(pod);
-    for (const vol of volumes) {
-      if (!vol.persistentVolumeClaim) continue;
-      const pvcName = vol.persistentVolumeClaim.claimName;
-      if (!pvcName) return Status.unresolvable('PersistentVolumeClaim had no name');
-      const pvc = objects.persistentVolumeClaims.get(ns, pvcName);
-      if (!pvc) return Status.unresolvable(`persistentvolumeclaim "${pvcName}" not found`);
-      const pvName = pvc.spec?.volumeName ?? '';
-      if (!pvName) {
-        const scName = claimClass(pvc);
-        if (!scName) return Status.unresolvable('PersistentVolumeClaim had no pv name and storageClass name');
-        const sc = objects.storageClasses.get(scName);
-        if (!sc) return Status.unresolvable(`storageclass.storage.k8s.io "${scName}" not found`);
-        if (!sc.volumeBindingMode)
-          return Status.unresolvable(`VolumeBindingMode not set for StorageClass "${scName}"`);
-        if (sc.volumeBindingMode === BINDING_MODE_WAIT_FOR_FIRST_CONSUMER) continue;
-        return Status.unresolvable('PersistentVolume had no name');
-      }
-      const pv = objects.persistentVolumes.get(pvName);
-      if (!pv) return Status.unresolvable(`persistentvolume "${pvName}" not found`);
-      for (const [k, v] of Object.entries(pv.metadata?.labels ?? {})) {
-        if (!VOLUME_ZONE_LABELS.has(k)) continue;
-        const zones = labelZonesToSet(v);
-        // Unparsable values are ignored, as upstream logs and skips them.
-        if (!zones) continue;
-        if (!zones.has(nodeConstraints.get(k) ?? ''))
+    let zoned = false;
+    for (const k of VOLUME_ZONE_LABELS) if (k in nodeLabels) zoned = true;
+    if (!zoned) return null;
+    for (const step of this.podVolumes(pod)) {
+      if (step.error !== undefined) return Status.unresolvable(step.error);
+      for (const [k, zones] of step.zones) {
+        if (!zones.has(k in nodeLabels ? nodeLabels[k] : ''))
           return Status.unresolvable(ERR_REASON_VOLUME_ZONE_CONFLICT);
       }
     }
     return null;
   }
+
+  private last?: { pod: Pod; objects: ClusterObjects; revision: number; steps: VolumeStep[] };
+
+  /** The pod's claims resolved once per pod and attempt (they do not depend on the node). */
+  private podVolumes(pod: Pod): VolumeStep[] {
+    const objects = this.handle.objects;
+    const revision = objects.storageRevision();
+    const last = this.last;
+    if (last && last.pod === pod && last.objects === objects && last.revision === revision) return last.steps;
+    const steps = resolveVolumeSteps(objects, pod);
+    this.last = { pod, objects, revision, steps };
+    return steps;
+  }
+}
+
+/**
+ * What Filter checks for one of the pod's claims, in volume order: an error (the same on every
+ * node), or the zone/region labels of its PV with the zones each allows (unparsable values left
+ * out, as upstream logs and skips them).
+ */
+interface VolumeStep {
+  error?: string;
+  zones: [label: string, zones: Set<string>][];
+}
+
+function resolveVolumeSteps(objects: ClusterObjects, pod: Pod): VolumeStep[] {
+  const steps: VolumeStep[] = [];
+  const ns = namespaceOf(pod);
+  const fail = (error: string) => {
+    steps.push({ error, zones: [] });
+    return steps;
+  };
+  for (const vol of pod.spec?.volumes ?? []) {
+    if (!vol.persistentVolumeClaim) continue;
+    const pvcName = vol.persistentVolumeClaim.claimName;
+    if (!pvcName) return fail('PersistentVolumeClaim had no name');
+    const pvc = objects.persistentVolumeClaims.get(ns, pvcName);
+    if (!pvc) return fail(`persistentvolumeclaim "${pvcName}" not found`);
+    const pvName = pvc.spec?.volumeName ?? '';
+    if (!pvName) {
+      const scName = claimClass(pvc);
+      if (!scName) return fail('PersistentVolumeClaim had no pv name and storageClass name');
+      const sc = objects.storageClasses.get(scName);
+      if (!sc) return fail(`storageclass.storage.k8s.io "${scName}" not found`);
+      if (!sc.volumeBindingMode) return fail(`VolumeBindingMode not set for StorageClass "${scName}"`);
+      if (sc.volumeBindingMode === BINDING_MODE_WAIT_FOR_FIRST_CONSUMER) continue;
+      return fail('PersistentVolume had no name');
+    }
+    const pv = objects.persistentVolumes.get(pvName);
+    if (!pv) return fail(`persistentvolume "${pvName}" not found`);
+    const zones: VolumeStep['zones'] = [];
+    for (const [k, v] of Object.entries(pv.metadata?.labels ?? {})) {
+      if (!VOLUME_ZONE_LABELS.has(k)) continue;
+      const set = labelZonesToSet(v);
+      if (set) zones.push([k, set]);
+    }
+    steps.push({ zones });
+  }
+  return steps;
 }

@@ -99,4 +99,34 @@ describe('VolumeZone', () => {
       new VolumeZone(handle).filter(new CycleState(), pod, handle.snapshot().get('host1')!)?.message(),
     ).toBe('persistentvolumeclaim "nope" not found');
   });
+
+  // The plugin keeps the pod's resolved claims between calls; changing a PV or a claim must show.
+  it('follows a PV and a claim changed after the first call', () => {
+    const nodeLabels = { 'topology.kubernetes.io/zone': 'us-west1-a' };
+    const { handle } = handleFor(nodeLabels);
+    const objects = handle.objects;
+    const plugin = new VolumeZone(handle);
+    const host = handle.snapshot().get('host1')!;
+    const pod = makePod({
+      name: 'p',
+      spec: {
+        containers: [{ name: 'c' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'PVC_Vol_Stable_1' } }],
+      },
+    });
+    expect(plugin.filter(new CycleState(), pod, host)).toBeNull();
+    objects.persistentVolumes.set({
+      metadata: { name: 'Vol_Stable_1', labels: { 'topology.kubernetes.io/zone': 'us-west1-c' } },
+    });
+    expect(plugin.filter(new CycleState(), pod, host)?.reasons).toEqual([ERR_REASON_VOLUME_ZONE_CONFLICT]);
+    objects.persistentVolumeClaims.set({
+      metadata: { name: 'PVC_Vol_Stable_1', namespace: 'default' },
+      spec: { volumeName: 'Vol_Multi' },
+    });
+    expect(plugin.filter(new CycleState(), pod, host)).toBeNull();
+    objects.persistentVolumeClaims.delete('default', 'PVC_Vol_Stable_1');
+    expect(plugin.filter(new CycleState(), pod, host)?.message()).toBe(
+      'persistentvolumeclaim "PVC_Vol_Stable_1" not found',
+    );
+  });
 });
