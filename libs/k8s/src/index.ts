@@ -19,4 +19,5 @@ export {
 } from './validation';
 export * from './well-known';
 export * from './random';
+export * from './names';
 export * from './canonical-json';

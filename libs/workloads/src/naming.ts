@@ -3,10 +3,9 @@
  * upstream's unambiguous alphabet, FNV-32a hashes rendered with rand.SafeEncodeString. The seeded
  * random source and canonical JSON are @schedlab/k8s's.
  */
-import type { RandomInt } from '@schedlab/k8s';
+import { SAFE_ALPHABET, fnv32a, type RandomInt } from '@schedlab/k8s';
 
-/** util/rand's alphabet: no vowels (no accidental words) and no easily confused characters. */
-export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+export { SAFE_ALPHABET, fnv32a };
 /** names.SimpleNameGenerator appends 5 random characters to generateName. */
 export const GENERATED_SUFFIX_LENGTH = 5;
 /** Longest generateName prefix kept (63 - 5), as upstream truncates. */
@@ -21,16 +20,6 @@ export function randomSuffix(random: RandomInt, length = GENERATED_SUFFIX_LENGTH
 /** What the API server does with metadata.generateName. */
 export function generateName(prefix: string, random: RandomInt): string {
   return prefix.slice(0, MAX_GENERATED_PREFIX) + randomSuffix(random);
-}
-
-/** FNV-1a, 32 bit, over the UTF-8 bytes of `text`. */
-export function fnv32a(text: string, start = 0x811c9dc5): number {
-  let h = start >>> 0;
-  for (const b of Buffer.from(text, 'utf8')) {
-    h ^= b;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
 }
 
 /** rand.SafeEncodeString: every byte mapped onto SAFE_ALPHABET by its value modulo 27. */
