@@ -236,6 +236,7 @@ const GROUP_OF_KIND: Record<string, string> = {
   CSIStorageCapacity: 'storage.k8s.io',
   RuntimeClass: 'node.k8s.io',
   ResourceClaim: 'resource.k8s.io',
+  ResourceClaimTemplate: 'resource.k8s.io',
   DeviceClass: 'resource.k8s.io',
   ResourceSlice: 'resource.k8s.io',
 };

@@ -348,6 +348,10 @@ export const KIND_SCHEMAS: Record<string, z.ZodType> = {
       .looseObject({ allocation: z.looseObject({ nodeSelector: nodeSelectorSchema.nullish() }).nullish() })
       .nullish(),
   }),
+  // The resourceclaim controller copies spec.metadata and spec.spec into each generated claim.
+  ResourceClaimTemplate: z.looseObject({
+    spec: z.looseObject({ spec: z.looseObject({}).nullish() }).nullish(),
+  }),
   DeviceClass: z.looseObject({}),
   ResourceSlice: z.looseObject({
     spec: z

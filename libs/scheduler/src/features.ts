@@ -37,6 +37,7 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   PodLevelResources: '1.34',
   InPlacePodLevelResourcesVerticalScaling: '1.36',
   NodeDeclaredFeatures: '1.36',
+  DRADeviceTaints: '1.36',
   StorageCapacityScoring: '1.37',
   VolumeLimitScaling: '1.37',
 };
@@ -187,6 +188,19 @@ export interface BehaviourSwitches {
    */
   draPostFilterWithoutReason: boolean;
   /**
+   * From 1.36 (resourceclaim.IsForPod with pod-group owners), a generated claim the pod does not
+   * own reads `ResourceClaim ns/c was not created for Pod ns/p (Pod is not owner)`; before,
+   * `... for pod ns/p (pod is not owner)`.
+   */
+  draClaimOwnerMessageCapitalized: boolean;
+  /**
+   * From 1.36 the resourceclaim controller's podNeedsWork looks past a pod's entries it cannot
+   * act on (a claim recorded as not needed, a missing claim the user must create, a generated
+   * claim the pod does not own) for a template entry still to generate; before, the first such
+   * entry left the whole pod alone.
+   */
+  draClaimControllerChecksEveryEntry: boolean;
+  /**
    * From 1.33, VolumeBinding words a bound volume's node-affinity conflict as `node(s) didn't
    * match PersistentVolume's node affinity` (before: `node(s) had volume node affinity conflict`).
    */
@@ -236,6 +250,8 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   fitUnresolvableBeyondAllocatable: '1.34',
   postFilterMessageWithoutPeriod: '1.29',
   draPostFilterWithoutReason: '1.37',
+  draClaimOwnerMessageCapitalized: '1.36',
+  draClaimControllerChecksEveryEntry: '1.36',
   volumeNodeAffinityReasonNamesPersistentVolume: '1.33',
   imageLocalityCountsImageVolumes: '1.36',
   balancedAllocationScoresImprovement: '1.36',

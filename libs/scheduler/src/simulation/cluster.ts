@@ -14,6 +14,8 @@ import {
   defaultObject,
 } from '@schedlab/k8s';
 import { ClusterObjects } from '../backend/cache/cluster-objects';
+import { syncPodClaims } from '../framework/plugins/dynamicresources/claim-templates';
+import type { FeatureSet } from '../features';
 
 export const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
 const BETA_DEFAULT_CLASS_ANNOTATION = 'storageclass.beta.kubernetes.io/is-default-class';
@@ -56,7 +58,15 @@ function admitClaim(pvc: PersistentVolumeClaim, defaultClass: string | undefined
   return pvc;
 }
 
-export function buildClusterState(items: readonly KubeObject[]): ClusterState {
+export interface BuildClusterOptions {
+  /** The release whose controllers run before the scheduler (default: the newest). */
+  features?: FeatureSet;
+}
+
+export function buildClusterState(
+  items: readonly KubeObject[],
+  options: BuildClusterOptions = {},
+): ClusterState {
   const objects = new ClusterObjects();
   const nodes: Node[] = [];
   const pods: Pod[] = [];
@@ -113,6 +123,9 @@ export function buildClusterState(items: readonly KubeObject[]): ClusterState {
       case 'ResourceClaim':
         objects.resourceClaims.set(obj as never);
         break;
+      case 'ResourceClaimTemplate':
+        objects.resourceClaimTemplates.set(obj as never);
+        break;
       case 'DeviceClass':
         objects.deviceClasses.set(obj as never);
         break;
@@ -127,13 +140,17 @@ export function buildClusterState(items: readonly KubeObject[]): ClusterState {
   for (const c of claims) objects.persistentVolumeClaims.set(admitClaim(c, defaultClass));
 
   const classes = objects.priorityClasses.list();
+  const claimController = {
+    checksEveryEntry: options.features?.behaviour.draClaimControllerChecksEveryEntry ?? true,
+  };
   const nodeNames = new Set(nodes.map((n) => n.metadata?.name));
   const runningPods: Pod[] = [];
   const pendingPods: Pod[] = [];
   const orphanPods: Pod[] = [];
   for (const p of pods) {
-    // defaultObject gave this function its own copy of every pod.
-    const admitted = admitPriorityInPlace(p, classes);
+    // defaultObject gave this function its own copy of every pod. The resourceclaim controller
+    // generates claims from templates before the scheduler sees the pod.
+    const admitted = syncPodClaims(admitPriorityInPlace(p, classes), objects, claimController);
     const nodeName = admitted.spec?.nodeName;
     if (!nodeName) pendingPods.push(admitted);
     else if (nodeNames.has(nodeName)) runningPods.push(admitted);

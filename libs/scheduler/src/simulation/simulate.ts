@@ -148,8 +148,10 @@ export function simulate(
   input: readonly KubeObject[] | ClusterState,
   options: SimulateOptions = {},
 ): SimulationResult {
-  const cluster = Array.isArray(input) ? buildClusterState(input as KubeObject[]) : (input as ClusterState);
   const setup = setupEngine(options);
+  const cluster = Array.isArray(input)
+    ? buildClusterState(input as KubeObject[], { features: setup.features })
+    : (input as ClusterState);
   const sim = createSimulator(cluster, setup, options);
   const results = schedulePending(sim, cluster.pendingPods, options.onProgress, options.stopAfterPod);
   const unmodelledKinds: Record<string, number> = {};

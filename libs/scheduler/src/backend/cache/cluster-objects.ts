@@ -26,7 +26,10 @@ export interface ResourceClaim {
     name?: string;
     namespace?: string;
     uid?: string;
+    generateName?: string;
     deletionTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
     ownerReferences?: unknown[];
   };
   spec?: { devices?: { requests?: DeviceRequest[] } };
@@ -39,6 +42,15 @@ export interface DeviceRequest {
   exactly?: { deviceClassName?: string };
   deviceClassName?: string;
   firstAvailable?: { name: string; deviceClassName?: string }[];
+}
+
+/** A ResourceClaimTemplate: the generated claim's labels, annotations and spec. */
+export interface ResourceClaimTemplate {
+  metadata?: { name?: string; namespace?: string };
+  spec?: {
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    spec?: ResourceClaim['spec'];
+  };
 }
 
 /** The parts of a ResourceSlice that say which nodes it offers devices on. */
@@ -122,6 +134,8 @@ export class ClusterObjects {
   readonly csiStorageCapacities = new NamespacedStore<CSIStorageCapacity>();
   /** resource.k8s.io objects; claims' existence, allocations' node selectors, classes and slices. */
   readonly resourceClaims = new NamespacedStore<ResourceClaim>();
+  /** What the resourceclaim controller generates pods' claims from (dynamicresources/claim-templates.ts). */
+  readonly resourceClaimTemplates = new NamespacedStore<ResourceClaimTemplate>();
   readonly deviceClasses = new ClusterStore<{ metadata?: { name?: string } }>();
   readonly resourceSlices = new ClusterStore<ResourceSlice>();
   readonly persistentVolumes = new ClusterStore<PersistentVolume>();

@@ -6,10 +6,19 @@
  * CEL selectors, `matchAttribute` constraints, devices in use by other claims, and a depth-first
  * search that keeps the first complete solution, in upstream's visiting order.
  *
- * Not modelled: partitionable devices (shared counters), consumable capacity, device taints and
- * tolerations, binding conditions; slices that use them are skipped.
+ * Device taints (DRADeviceTaints): a NoSchedule or NoExecute taint on a device keeps it from any
+ * request that does not tolerate it.
+ *
+ * Not modelled: partitionable devices (shared counters), consumable capacity, binding conditions,
+ * DeviceTaintRules; slices and devices that use the first three are skipped.
  */
-import { compileNodeSelector, parseQuantity, type Node, type NodeSelector } from '@schedlab/k8s';
+import {
+  compileNodeSelector,
+  parseQuantity,
+  tolerationToleratesTaint,
+  type Node,
+  type NodeSelector,
+} from '@schedlab/k8s';
 import { celEnv, celFunc, celMethod, CelScalar, mapType, parse, plan } from '@bufbuild/cel';
 
 export const ALLOCATION_RESULTS_MAX_SIZE = 32;
@@ -30,8 +39,21 @@ export interface Device {
   allNodes?: boolean;
   nodeSelector?: NodeSelector;
   consumesCounters?: unknown[];
-  taints?: unknown[];
+  taints?: DeviceTaint[];
   bindingConditions?: unknown[];
+}
+
+export interface DeviceTaint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export interface DeviceToleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
 }
 
 export interface ResourceSliceSpec {
@@ -66,6 +88,7 @@ export interface SubRequest {
   allocationMode?: string;
   count?: number;
   adminAccess?: boolean;
+  tolerations?: DeviceToleration[];
 }
 
 export interface DeviceRequestSpec {
@@ -109,6 +132,8 @@ export interface AllocatorFeatures {
    * other nodes, and an invalid pool met during the search is a fatal error.
    */
   legacyPools: boolean;
+  /** DRADeviceTaints (on from 1.36): untolerated NoSchedule/NoExecute taints keep a device out. */
+  deviceTaints: boolean;
 }
 
 /** The allocator failed on this node only (upstream ErrFailedAllocationOnNode). */
@@ -327,6 +352,7 @@ interface RequestData {
   class: DeviceClassObject;
   selectors: DeviceSelector[];
   adminAccess: boolean;
+  tolerations: DeviceToleration[];
   all: boolean;
   numDevices: number;
   allDevices: Candidate[];
@@ -478,6 +504,7 @@ export function allocate(
       class: cls,
       selectors: req.selectors ?? [],
       adminAccess: !!req.adminAccess,
+      tolerations: req.tolerations ?? [],
       all: false,
       numDevices: 0,
       allDevices: [],
@@ -568,6 +595,7 @@ export function allocate(
     const claim = claims[ci];
     if (rd.adminAccess ? allocating.get(c.id)?.has(ci) : inUse(c.id)) return undefined;
     if ((c.device.consumesCounters ?? []).length > 0) return undefined;
+    if (input.features.deviceTaints && taintPreventsAllocation(c.device, rd.tolerations)) return undefined;
     let added = 0;
     for (const con of constraints[ci]) {
       if (!con.add(rd.baseName, rd.subName, c)) {
@@ -699,6 +727,18 @@ export function allocate(
     if (sel) out.nodeSelector = sel;
     return out;
   });
+}
+
+/**
+ * Only NoSchedule and NoExecute keep a device out; other effects (None) are informational. A
+ * device toleration matches a taint as a pod's toleration does (resourceclaim.ToleratesTaint).
+ */
+export function taintPreventsAllocation(device: Device, tolerations: readonly DeviceToleration[]): boolean {
+  return (device.taints ?? []).some(
+    (t) =>
+      (t.effect === 'NoSchedule' || t.effect === 'NoExecute') &&
+      !tolerations.some((tol) => tolerationToleratesTaint(tol, t)),
+  );
 }
 
 /** createNodeSelector: where the allocated devices are reachable; absent means everywhere. */

@@ -19,6 +19,7 @@ import {
   type DeviceClassObject,
   type SliceObject,
 } from './allocator';
+import { isClaimForPod, podUid, type PodClaimEntry, type PodClaimStatus } from './claim-templates';
 import { defaultNormalizeScore } from '../helper/normalize-score';
 import type { ResourceClaim } from '../../../backend/cache/cluster-objects';
 import type { CycleState, StateData } from '../../cycle-state';
@@ -41,23 +42,13 @@ import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
 
-interface PodResourceClaim {
-  name: string;
-  resourceClaimName?: string;
-  resourceClaimTemplateName?: string;
-}
-
-interface PodClaimStatus {
-  name: string;
-  resourceClaimName?: string;
-}
-
 /**
  * The pod's claims, or why they cannot be used yet in upstream's words. A template whose claim
- * the controller deliberately did not generate is skipped.
+ * the controller deliberately did not generate is skipped; one it did generate must be owned by the
+ * pod (resourceclaim.IsForPod).
  */
 export function resolvePodClaims(pod: Pod, handle: Handle): { claims: ResourceClaim[]; reason?: string } {
-  const spec = pod.spec as { resourceClaims?: PodResourceClaim[] } | undefined;
+  const spec = pod.spec as { resourceClaims?: PodClaimEntry[] } | undefined;
   const claims: ResourceClaim[] = [];
   const namespace = pod.metadata?.namespace ?? 'default';
   const podRef = `${namespace}/${pod.metadata?.name ?? ''}`;
@@ -65,6 +56,7 @@ export function resolvePodClaims(pod: Pod, handle: Handle): { claims: ResourceCl
     (pod.status as { resourceClaimStatuses?: PodClaimStatus[] } | undefined)?.resourceClaimStatuses ?? [];
   for (const c of spec?.resourceClaims ?? []) {
     let claimName: string | undefined;
+    let mustCheckOwner = false;
     if (c.resourceClaimName) {
       claimName = c.resourceClaimName;
     } else if (c.resourceClaimTemplateName) {
@@ -72,6 +64,7 @@ export function resolvePodClaims(pod: Pod, handle: Handle): { claims: ResourceCl
       if (!generated) return { claims, reason: `pod "${podRef}": ResourceClaim not created yet` };
       if (!generated.resourceClaimName) continue;
       claimName = generated.resourceClaimName;
+      mustCheckOwner = true;
     } else {
       return {
         claims,
@@ -82,6 +75,13 @@ export function resolvePodClaims(pod: Pod, handle: Handle): { claims: ResourceCl
     if (!claim) return { claims, reason: `could not find ResourceClaim "${namespace}/${claimName}"` };
     if (claim.metadata?.deletionTimestamp)
       return { claims, reason: `resourceclaim "${claimName}" is being deleted` };
+    if (mustCheckOwner && !isClaimForPod(pod, claim))
+      return {
+        claims,
+        reason: handle.features.behaviour.draClaimOwnerMessageCapitalized
+          ? `ResourceClaim ${namespace}/${claimName} was not created for Pod ${podRef} (Pod is not owner)`
+          : `ResourceClaim ${namespace}/${claimName} was not created for pod ${podRef} (pod is not owner)`,
+      };
     claims.push(claim);
   }
   return { claims };
@@ -152,10 +152,6 @@ export function allocatedDevices(claims: readonly ResourceClaim[]): Set<string> 
     for (const r of statusOf(c).allocation?.devices?.results ?? [])
       if (!r.adminAccess) out.add(deviceKey(r.driver, r.pool, r.device));
   return out;
-}
-
-function podUid(pod: Pod): string {
-  return pod.metadata?.uid ?? `uid-pod-${pod.metadata?.namespace ?? 'default'}-${pod.metadata?.name ?? ''}`;
 }
 
 function reservedForPod(claim: ResourceClaim, pod: Pod): boolean {
@@ -243,6 +239,7 @@ export class DynamicResources
           prioritizedList: compareVersions(v, '1.34') >= 0,
           sortPools: compareVersions(v, '1.36') >= 0,
           legacyPools: compareVersions(v, '1.35') < 0,
+          deviceTaints: this.handle.features.enabled('DRADeviceTaints'),
         },
         allocated: allocatedDevices(objects.resourceClaims.list()),
         classes: (name) => objects.deviceClasses.get(name) as DeviceClassObject | undefined,

@@ -1,2 +1,3 @@
 export * from './dynamic-resources';
 export * from './allocator';
+export * from './claim-templates';

@@ -1,6 +1,7 @@
 /**
  * Rows in the spirit of upstream's allocator table (structured/internal/allocatortesting):
- * simple, all devices, constraints, in use, admin access, incomplete pools, prioritized lists.
+ * simple, all devices, constraints, in use, admin access, incomplete pools, prioritized lists;
+ * the device-taint rows ("tainted-*") are ported from upstream's table as data.
  */
 import type { Node } from '@schedlab/k8s';
 import {
@@ -45,8 +46,19 @@ const classes = {
     spec: { selectors: [{ cel: { expression: `device.driver == "${driver}"` } }] },
   },
 };
-const input = (slices: SliceObject[], allocated: string[] = [], legacy = false): AllocatorInput => ({
-  features: { adminAccess: true, prioritizedList: true, sortPools: !legacy, legacyPools: legacy },
+const input = (
+  slices: SliceObject[],
+  allocated: string[] = [],
+  legacy = false,
+  deviceTaints = !legacy,
+): AllocatorInput => ({
+  features: {
+    adminAccess: true,
+    prioritizedList: true,
+    sortPools: !legacy,
+    legacyPools: legacy,
+    deviceTaints,
+  },
   allocated: new Set(allocated),
   classes: (n) => (classes as Record<string, DeviceClassObject>)[n],
   slices,
@@ -155,5 +167,145 @@ describe('structured allocator', () => {
       claim('c', [{ name: 'r', exactly: { deviceClassName: 'class-a' } }]),
     ]);
     expect(r).toBeNull();
+  });
+
+  // Upstream's allocatortesting rows "tainted-*" (DRADeviceTaints), as data: the taints of each
+  // device, the request (tolerations, firstAvailable, admin access, All), the devices in use,
+  // whether the feature is on, and the devices allocated (null: no allocation).
+  describe('device taints (upstream rows)', () => {
+    const taintNone = { key: 'taint-key', value: 'taint-value', effect: 'None' };
+    const taintNoSchedule = { key: 'taint-key', value: 'taint-value', effect: 'NoSchedule' };
+    const taintNoExecute = { key: 'taint-key', value: 'taint-value-2', effect: 'NoExecute' };
+    const tolerationNoSchedule = { operator: 'Exists', key: 'taint-key', effect: 'NoSchedule' };
+    const tolerationNoExecute = {
+      operator: 'Equal',
+      key: 'taint-key',
+      value: 'taint-value-2',
+      effect: 'NoExecute',
+    };
+    const classes2 = {
+      ...classes,
+      'class-b': {
+        metadata: { name: 'class-b' },
+        spec: { selectors: [{ cel: { expression: 'device.driver == "driver-b"' } }] },
+      },
+    };
+    const exactly = (extra: Record<string, unknown> = {}) => [
+      { name: 'req-0', exactly: { deviceClassName: 'class-a', ...extra } },
+    ];
+    const rows: {
+      name: string;
+      taints: unknown[][];
+      requests: unknown[];
+      allocated?: string[];
+      on: boolean;
+      expect: string[] | null;
+    }[] = [
+      {
+        name: 'tainted-two-devices',
+        taints: [[taintNoSchedule], [taintNoExecute]],
+        requests: exactly(),
+        on: true,
+        expect: null,
+      },
+      {
+        name: 'tainted-one-device-two-taints',
+        taints: [[taintNoSchedule, taintNoExecute]],
+        requests: exactly(),
+        on: true,
+        expect: null,
+      },
+      {
+        name: 'tainted-two-devices-tolerated',
+        taints: [[taintNoSchedule], [taintNoExecute]],
+        requests: exactly({ tolerations: [tolerationNoExecute] }),
+        on: true,
+        expect: ['req-0:pool-1/device-2'],
+      },
+      {
+        name: 'tainted-two-devices-prioritized-list-tolerated',
+        taints: [[taintNoSchedule], [taintNoExecute]],
+        requests: [
+          {
+            name: 'req-0',
+            firstAvailable: [
+              { name: 'subReq-0', deviceClassName: 'class-a', count: 1 },
+              { name: 'subReq-1', deviceClassName: 'class-a', count: 1, tolerations: [tolerationNoExecute] },
+            ],
+          },
+        ],
+        on: true,
+        expect: ['req-0/subReq-1:pool-1/device-2'],
+      },
+      {
+        name: 'tainted-no-effect',
+        taints: [[taintNone]],
+        requests: exactly(),
+        on: true,
+        expect: ['req-0:pool-1/device-1'],
+      },
+      {
+        name: 'tainted-one-device-two-taints-both-tolerated',
+        taints: [[taintNoSchedule, taintNoExecute]],
+        requests: exactly({ tolerations: [tolerationNoSchedule, tolerationNoExecute] }),
+        on: true,
+        expect: ['req-0:pool-1/device-1'],
+      },
+      {
+        name: 'tainted-disabled',
+        taints: [[taintNoSchedule, taintNoExecute]],
+        requests: exactly(),
+        on: false,
+        expect: ['req-0:pool-1/device-1'],
+      },
+      ...[true, false].map((on) => ({
+        name: on ? 'tainted-prioritized-list' : 'tainted-prioritized-list-disabled',
+        taints: [[taintNoSchedule]],
+        requests: [
+          {
+            name: 'req-0',
+            firstAvailable: [
+              { name: 'subReq-0', deviceClassName: 'class-b', count: 1 },
+              { name: 'subReq-1', deviceClassName: 'class-a', count: 1 },
+            ],
+          },
+        ],
+        on,
+        expect: on ? null : ['req-0/subReq-1:pool-1/device-1'],
+      })),
+      ...[true, false].map((on) => ({
+        name: on ? 'tainted-admin-access' : 'tainted-admin-access-disabled',
+        taints: [[taintNoSchedule]],
+        requests: exactly({ adminAccess: true }),
+        allocated: ['driver-a/pool-1/device-1', 'driver-a/pool-1/device-2'],
+        on,
+        expect: on ? null : ['req-0:pool-1/device-1'],
+      })),
+      ...[true, false].map((on) => ({
+        name: on ? 'tainted-all-devices-single' : 'tainted-all-devices-single-disabled',
+        taints: [[taintNoSchedule]],
+        requests: exactly({ allocationMode: 'All' }),
+        on,
+        expect: on ? null : ['req-0:pool-1/device-1'],
+      })),
+    ];
+    it.each(rows)('$name', ({ taints, requests, allocated, on, expect: want }) => {
+      const tainted: SliceObject = {
+        metadata: { name: 'slice-1' },
+        spec: {
+          driver,
+          pool: { name: 'pool-1', generation: 1, resourceSliceCount: 1 },
+          nodeName: 'node-1',
+          devices: taints.map((t, i) => ({ name: `device-${i + 1}`, taints: t as never })),
+        },
+      };
+      const base = input([tainted], allocated ?? [], false, on);
+      const r = allocate(
+        { ...base, classes: (n) => (classes2 as Record<string, DeviceClassObject>)[n] },
+        n1,
+        [claim('claim-0', requests)],
+      );
+      expect(r === null ? null : devicesOf(r)![0]).toEqual(want);
+    });
   });
 });
