@@ -252,6 +252,14 @@ describe('storage what-ifs', () => {
     ]);
   });
 
+  it('resilience by zone: a replica cannot come back elsewhere, its volume is bound in the lost zone', () => {
+    const { result } = runAnalysis('resilience', cluster, { seed: 0 }, { by: 'zone' }).result;
+    expect(result.critical).toEqual(['eu-west-1a', 'eu-west-1b', 'eu-west-1c']);
+    expect(JSON.stringify(result.domains.find((d) => d.domain === 'eu-west-1b'))).toContain(
+      "didn't match PersistentVolume's node affinity",
+    );
+  });
+
   it('names the step and field of a claim, pod or namespace that does not exist', () => {
     const error = (steps: unknown[]) => {
       try {
