@@ -1,17 +1,15 @@
+import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
 import { enqueueSweepAggregation, QueueName } from '@schedlab/queues';
 import { RunReconciler } from '@schedlab/runs';
-import { bullmqConnection } from './bullmq-options';
 
 /** Re-enqueues runs PostgreSQL says are open but Redis has no live job for: at start, then every RECONCILE_INTERVAL_MS. */
 @Injectable()
 export class ReconcilerService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ReconcilerService.name);
-  private readonly simulations: Queue;
-  private readonly sweeps: Queue;
   private readonly reconciler: RunReconciler;
   private timer: NodeJS.Timeout | undefined;
   private pass: Promise<void> = Promise.resolve();
@@ -19,9 +17,10 @@ export class ReconcilerService implements OnApplicationBootstrap, OnApplicationS
   constructor(
     prisma: PrismaService,
     @InjectAppConfig() private readonly config: AppConfig,
+    // Producers from QueuesModule (Nest closes them on shutdown, after this service's hook).
+    @InjectQueue(QueueName.Simulations) private readonly simulations: Queue,
+    @InjectQueue(QueueName.Sweeps) private readonly sweeps: Queue,
   ) {
-    this.simulations = new Queue(QueueName.Simulations, bullmqConnection(config));
-    this.sweeps = new Queue(QueueName.Sweeps, bullmqConnection(config));
     for (const queue of [this.simulations, this.sweeps])
       queue.on('error', (e) => this.logger.warn(`${queue.name} queue: ${e.message}`));
     this.reconciler = new RunReconciler(prisma, this.simulations, (id) =>
@@ -47,6 +46,5 @@ export class ReconcilerService implements OnApplicationBootstrap, OnApplicationS
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.pass;
-    await Promise.all([this.simulations.close(), this.sweeps.close()]);
   }
 }

@@ -1,5 +1,6 @@
+import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
-import { DelayedError, type Job, Queue, UnrecoverableError } from 'bullmq';
+import { DelayedError, type Job, type Queue, UnrecoverableError } from 'bullmq';
 import Redis from 'ioredis';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
@@ -10,7 +11,6 @@ import {
   simulationJobDataSchema,
 } from '@schedlab/queues';
 import { onChildFinished, prewarmEngineThread, RunExecutor } from '@schedlab/runs';
-import { bullmqConnection } from './bullmq-options';
 import { QueueWorker } from './queue-worker';
 
 /** Retry delay after a transient failure: 2 s, 4 s, 8 s … at most a minute, with jitter. */
@@ -27,11 +27,12 @@ export function retryBackoffMs(attempt: number): number {
 @Injectable()
 export class SimulationsWorker extends QueueWorker<SimulationJobData, string> {
   private readonly publisher: Redis;
-  private readonly sweeps: Queue;
   readonly executor: RunExecutor;
   constructor(
     private readonly prisma: PrismaService,
     @InjectAppConfig() config: AppConfig,
+    /** Producer for sweep aggregations (QueuesModule's; Nest closes it on shutdown). */
+    @InjectQueue(QueueName.Sweeps) private readonly sweeps: Queue,
   ) {
     super(QueueName.Simulations, config);
     this.publisher = new Redis({
@@ -40,7 +41,6 @@ export class SimulationsWorker extends QueueWorker<SimulationJobData, string> {
       maxRetriesPerRequest: 2,
     });
     this.publisher.on('error', (error) => this.logger.warn(`progress publisher: ${error.message}`));
-    this.sweeps = new Queue(QueueName.Sweeps, bullmqConnection(config));
     this.sweeps.on('error', (error) => this.logger.warn(`sweeps queue: ${error.message}`));
     this.executor = new RunExecutor(prisma, this.publisher, {
       runTimeoutMs: config.worker.runTimeoutMs,
@@ -94,7 +94,6 @@ export class SimulationsWorker extends QueueWorker<SimulationJobData, string> {
   override async onApplicationShutdown(): Promise<void> {
     this.executor.abortAll();
     await super.onApplicationShutdown();
-    await this.sweeps.close();
     this.publisher.disconnect();
   }
 }
