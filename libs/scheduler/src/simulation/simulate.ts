@@ -7,6 +7,11 @@ import { KubeObject, Pod } from '@schedlab/k8s';
 import { defaultConfiguration, loadSchedulerConfiguration } from '../apis/config';
 import type { ResolvedConfiguration } from '../apis/config';
 import { FeatureSet } from '../features';
+import { allocatorFeatures } from '../framework/plugins/dynamicresources/dynamic-resources';
+import {
+  summarizeDevices,
+  type DeviceClassSummary,
+} from '../framework/plugins/dynamicresources/device-summary';
 import { inTreeRegistry } from '../framework/plugins/registry';
 import type { PluginDescriptor } from '../framework/runtime/registry';
 import { ClusterState, buildClusterState } from './cluster';
@@ -58,6 +63,8 @@ export interface SimulationResult {
   orphanPods: string[];
   /** Object kinds in the input that this simulation does not model. */
   unmodelledKinds: Record<string, number>;
+  /** DRA devices after scheduling, per DeviceClass and node (only when the input has classes). */
+  devices?: DeviceClassSummary[];
 }
 
 export interface EngineSetup {
@@ -156,11 +163,13 @@ export function simulate(
   const results = schedulePending(sim, cluster.pendingPods, options.onProgress, options.stopAfterPod);
   const unmodelledKinds: Record<string, number> = {};
   for (const o of cluster.unmodelled) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
+  const devices = summarizeDevices(sim.objects, cluster.nodes, allocatorFeatures(setup.features));
   return {
     compatibilityVersion: setup.features.release,
     summary: summarize(results),
     results,
     orphanPods: cluster.orphanPods.map((p) => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name}`),
     unmodelledKinds,
+    ...(devices.length > 0 ? { devices } : {}),
   };
 }

@@ -6,7 +6,7 @@
  * in the simulated claims, and Score (1.35+) favours earlier firstAvailable subrequests.
  */
 import { compileNodeSelector, type CompiledNodeSelector, type Pod } from '@schedlab/k8s';
-import { compareVersions } from '../../../features';
+import { compareVersions, type FeatureSet } from '../../../features';
 import {
   allocate,
   AllocatorError,
@@ -14,6 +14,7 @@ import {
   FailedOnNode,
   FIRST_AVAILABLE_MAX_SIZE,
   type AllocationResult,
+  type AllocatorFeatures,
   type AllocatorInput,
   type ClaimObject,
   type DeviceClassObject,
@@ -113,6 +114,18 @@ function unallocatableReason(claim: ResourceClaim, handle: Handle): string | und
 /** Back-compatible form: only the reason. */
 export function unresolvedClaimReason(pod: Pod, handle: Handle): string | undefined {
   return resolvePodClaims(pod, handle).reason;
+}
+
+/** The allocator variant and features of the release (upstream's scheduler feature flags). */
+export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
+  const v = features.version;
+  return {
+    adminAccess: compareVersions(v, '1.34') >= 0,
+    prioritizedList: compareVersions(v, '1.34') >= 0,
+    sortPools: compareVersions(v, '1.36') >= 0,
+    legacyPools: compareVersions(v, '1.35') < 0,
+    deviceTaints: features.enabled('DRADeviceTaints'),
+  };
 }
 
 const STATE_KEY = PluginNames.DynamicResources;
@@ -231,16 +244,9 @@ export class DynamicResources
     }
     let allocator: AllocatorInput | undefined;
     if (toAllocate.length > 0) {
-      const v = this.handle.features.version;
       const objects = this.handle.objects;
       allocator = {
-        features: {
-          adminAccess: compareVersions(v, '1.34') >= 0,
-          prioritizedList: compareVersions(v, '1.34') >= 0,
-          sortPools: compareVersions(v, '1.36') >= 0,
-          legacyPools: compareVersions(v, '1.35') < 0,
-          deviceTaints: this.handle.features.enabled('DRADeviceTaints'),
-        },
+        features: allocatorFeatures(this.handle.features),
         allocated: allocatedDevices(objects.resourceClaims.list()),
         classes: (name) => objects.deviceClasses.get(name) as DeviceClassObject | undefined,
         slices: objects.resourceSlices.list() as unknown as SliceObject[],

@@ -1,3 +1,4 @@
 export * from './dynamic-resources';
 export * from './allocator';
 export * from './claim-templates';
+export * from './device-summary';
