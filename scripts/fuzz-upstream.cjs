@@ -2,7 +2,8 @@
 // npm run fuzz:upstream -- --release 1.34.4 --cases 200 --seed 1
 //   [--families cases,profiles,storage,capacity,node-loss] [--out DIR] [--max-shrink N] [--batch K]
 //   (also the newer-feature families of tools/feature-cases/gen.cjs: requests, gates, csi-capacity,
-//   affinity-keys, spread-policies, preemption)
+//   affinity-keys, spread-policies, preemption, and dra from tools/dra-cases/gen.cjs: its claims,
+//   templates and device-taint variants in turn)
 //   [--binary PATH]   (an oracle binary already built for the release, instead of npm run oracle's)
 //
 // Differential fuzzing against the upstream oracle (tools/oracle): generates cases with the
@@ -22,6 +23,7 @@ const { ensureBinary, haveGo } = require('./oracle.cjs');
 const root = path.resolve(__dirname, '..');
 const generator = path.resolve(root, '..', 'shared', 'conformance', 'generator', 'gen.js');
 const featureGenerator = path.join(root, 'tools', 'feature-cases', 'gen.cjs');
+const draGenerator = path.join(root, 'tools', 'dra-cases', 'gen.cjs');
 
 // Seeds are offset per family so fuzz cases never coincide with the public sets.
 const FAMILIES = {
@@ -77,6 +79,10 @@ const GENERATORS = (() => {
 const FEATURE_FAMILIES = new Set(require(featureGenerator).FAMILIES);
 
 function generate(family, seed) {
+  if (family === 'dra') {
+    const dra = require(draGenerator);
+    return JSON.parse(JSON.stringify(dra.gen(seed, dra.VARIANTS[seed % dra.VARIANTS.length])));
+  }
   if (FEATURE_FAMILIES.has(family)) {
     return JSON.parse(JSON.stringify(require(featureGenerator).genFeatureCase(family, seed)));
   }

@@ -6,6 +6,14 @@
  *   node tools/dra-cases/gen.cjs --seed 5            # one case input on stdout
  *   node tools/dra-cases/gen.cjs --from 1 --count 40 --out DIR
  *
+ * Seeds from TEMPLATE_SEEDS on add ResourceClaimTemplates to the same clusters (drawn from a
+ * second stream, so the seed's base cluster is the one seeds 1–60 would draw): pods generating
+ * their claims from templates (a ReplicaSet's replicas sharing one, long names the controller
+ * truncates, a template that does not exist), a pod whose status already names its generated
+ * claim, one naming a claim it does not own, one with an orphaned generated claim to adopt.
+ * Seeds from TAINT_SEEDS on taint devices instead (DRADeviceTaints: NoSchedule, NoExecute, None)
+ * and give some requests tolerations (Exists or Equal, with or without key and effect).
+ *
  * Inputs are built so that upstream's own choice is deterministic: the 1.34 allocator visits
  * pools in Go map order and a pool's slices in informer order, so every node sees at most one
  * pool per driver and every pool has one current slice (an outdated generation may sit beside it).
@@ -17,13 +25,32 @@ const path = require('node:path');
 const { rng } = require('../feature-cases/gen.cjs');
 
 const GENERATOR_VERSION = 1;
+/** Seeds from here on draw the template variant (seeds below keep their version-1 inputs). */
+const TEMPLATE_SEEDS = 101;
+/** Seeds from here on draw the device-taint variant instead. */
+const TAINT_SEEDS = 201;
 const GPU = 'gpu.example.com';
 const NIC = 'nic.example.com';
 
 const MODELS = ['a100', 'h100', 'l4'];
 const MEMORY = { a100: ['40Gi', '80Gi'], h100: ['80Gi'], l4: ['24Gi'] };
 
-function gen(seed) {
+/** The inputs a seed draws: the claims cluster, plus templates or device taints. */
+const VARIANTS = ['claims', 'templates', 'taints'];
+
+function variantOf(seed) {
+  if (seed >= TAINT_SEEDS) return 'taints';
+  return seed >= TEMPLATE_SEEDS ? 'templates' : 'claims';
+}
+
+function gen(seed, variant = variantOf(seed)) {
+  const c = genClaims(seed);
+  if (variant === 'taints') addTaints(c, rng(seed * 130363 + 5));
+  else if (variant === 'templates') addTemplates(c, rng(seed * 104729 + 3));
+  return c;
+}
+
+function genClaims(seed) {
   const r = rng(seed * 7919 + 17);
   // Upstream's Filter returns an Error (not a verdict) for allocationMode All over an
   // incomplete pool, so a case has one or the other.
@@ -212,6 +239,180 @@ function gen(seed) {
   };
 }
 
+const TEMPLATE_REPLICA_SET = 'trainer-7d9f8c6b5';
+
+/**
+ * The template variant: templates with the claim shapes of claimSpec, pods created from them as
+ * a controller would (no status yet), and the statuses the resourceclaim controller may have left.
+ */
+function addTemplates(c, r) {
+  const items = c.input.items;
+  const templates = [];
+  const nTemplates = r.int(1, 3);
+  for (let t = 0; t < nTemplates; t++) {
+    const claim = claimSpec(r, `tmpl-${t}`, false);
+    const spec = { spec: claim.spec };
+    if (r.chance(0.4)) spec.metadata = { labels: { team: r.pick(['ml', 'infra']) } };
+    templates.push({
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaimTemplate',
+      metadata: { name: `gpu-template-${t}`, namespace: 'default' },
+      spec,
+    });
+  }
+  const names = templates.map((t) => t.metadata.name);
+  const pods = [];
+  const withTemplates = (p, entries) => {
+    p.spec.resourceClaims = [...(p.spec.resourceClaims ?? []), ...entries];
+    p.spec.containers[0].resources.claims = p.spec.resourceClaims.map((e) => ({ name: e.name }));
+    return p;
+  };
+  // A ReplicaSet's replicas: one template, one claim each.
+  const replicas = r.int(1, 4);
+  const rsTemplate = r.pick(names);
+  for (let i = 0; i < replicas; i++) {
+    const p = withTemplates(pod(`${TEMPLATE_REPLICA_SET}-${'bcdfg'[i]}x${i}q${i}`, undefined, [], '1'), [
+      { name: 'gpu', resourceClaimTemplateName: rsTemplate },
+    ]);
+    p.metadata.labels = { app: 'trainer' };
+    p.metadata.ownerReferences = [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: TEMPLATE_REPLICA_SET,
+        uid: 'uid-rs-trainer',
+        controller: true,
+      },
+    ];
+    pods.push(p);
+  }
+  // Long names: the controller cuts pod and entry names in proportion.
+  if (r.chance(0.6)) {
+    pods.push(
+      withTemplates(pod('distributed-training-worker-with-a-very-long-name-0', undefined, [], '500m'), [
+        { name: r.pick(['accelerator-claim-for-training', 'gpu']), resourceClaimTemplateName: r.pick(names) },
+      ]),
+    );
+  }
+  // Two templates, or a template beside a claim made by hand.
+  if (r.chance(0.5)) {
+    const direct = c.input.items
+      .filter((o) => o.kind === 'ResourceClaim' && !o.status)
+      .map((o) => o.metadata.name);
+    const p = withTemplates(
+      pod('mixed-0', undefined, direct.length && r.chance(0.5) ? [r.pick(direct)] : [], '1'),
+      [
+        { name: 'first', resourceClaimTemplateName: r.pick(names) },
+        { name: 'second', resourceClaimTemplateName: r.pick(names) },
+      ],
+    );
+    pods.push(p);
+  }
+  // A template that does not exist: the pod waits at PreEnqueue.
+  if (r.chance(0.5)) {
+    pods.push(
+      withTemplates(pod('orphan-0', undefined, [], '1'), [
+        { name: 'gpu', resourceClaimTemplateName: 'missing-template' },
+      ]),
+    );
+  }
+  const generatedFor = (podName, entry, template, owned) => {
+    const claim = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: {
+        name: `${podName}-${entry}-abcde`,
+        namespace: 'default',
+        annotations: { 'resource.kubernetes.io/pod-claim-name': entry },
+      },
+      spec: template.spec.spec,
+    };
+    if (owned)
+      claim.metadata.ownerReferences = [
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          name: podName,
+          uid: `uid-pod-default-${podName}`,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ];
+    return claim;
+  };
+  // Statuses the controller wrote earlier: the claim exists and is the pod's; or a claim of the
+  // same name the pod does not own; or a claim created but never recorded (adopted).
+  const extraClaims = [];
+  const shapes = r.sample(['recorded', 'not-owner', 'adopt', 'not-needed'], r.int(0, 3));
+  for (const shape of shapes) {
+    const template = r.pick(templates);
+    const podName = `prepared-${shape}`;
+    const p = withTemplates(pod(podName, undefined, [], '500m'), [
+      { name: 'gpu', resourceClaimTemplateName: template.metadata.name },
+    ]);
+    if (shape === 'not-needed') {
+      p.status = { resourceClaimStatuses: [{ name: 'gpu' }] };
+      // A later entry still to generate: 1.37's controller looks past the one not needed.
+      if (r.chance(0.6))
+        withTemplates(p, [{ name: 'later', resourceClaimTemplateName: template.metadata.name }]);
+    } else {
+      const claim = generatedFor(podName, 'gpu', template, shape !== 'not-owner');
+      extraClaims.push(claim);
+      if (shape !== 'adopt')
+        p.status = { resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: claim.metadata.name }] };
+    }
+    pods.push(p);
+  }
+  // Templates and generated claims before the pods; the new pods after the existing ones.
+  const firstPod = items.findIndex((o) => o.kind === 'Pod');
+  items.splice(firstPod < 0 ? items.length : firstPod, 0, ...templates, ...extraClaims);
+  items.push(...pods);
+  const pending = items.filter((o) => o.kind === 'Pod' && !o.spec.nodeName).length;
+  const nClaims = items.filter((o) => o.kind === 'ResourceClaim').length;
+  c.name = c.name.replace(/-\d+c-\d+p$/, `-${nClaims}c-${templates.length}t-${pending}p`);
+}
+
+const TAINTS = [
+  { key: 'maintenance', value: 'planned', effect: 'NoSchedule' },
+  { key: 'maintenance', value: 'now', effect: 'NoExecute' },
+  { key: 'health', value: 'degraded', effect: 'NoSchedule' },
+  { key: 'health', value: 'degraded', effect: 'None' },
+];
+const TOLERATIONS = [
+  { key: 'maintenance', operator: 'Exists' },
+  { key: 'maintenance', operator: 'Equal', value: 'planned', effect: 'NoSchedule' },
+  { key: 'maintenance', operator: 'Equal', value: 'now' },
+  { key: 'health', operator: 'Exists', effect: 'NoSchedule' },
+  { operator: 'Exists' },
+  { key: 'health', operator: 'Equal', value: 'ok' },
+];
+
+/** The taint variant: taints on some devices (current slices), tolerations on some requests. */
+function addTaints(c, r) {
+  const items = c.input.items;
+  for (const o of items) {
+    if (o.kind !== 'ResourceSlice') continue;
+    for (const d of o.spec.devices) {
+      if (!r.chance(0.35)) continue;
+      d.taints = r.sample(TAINTS, r.int(1, 2)).map((t) => ({ ...t }));
+    }
+  }
+  const tolerate = (req) => {
+    if (r.chance(0.45)) req.tolerations = r.sample(TOLERATIONS, r.int(1, 2)).map((t) => ({ ...t }));
+  };
+  for (const o of items) {
+    if (o.kind !== 'ResourceClaim' || o.status) continue;
+    for (const req of o.spec.devices.requests) {
+      if (req.exactly) tolerate(req.exactly);
+      else for (const sub of req.firstAvailable ?? []) tolerate(sub);
+    }
+  }
+  const tainted = items
+    .filter((o) => o.kind === 'ResourceSlice')
+    .reduce((n, o) => n + o.spec.devices.filter((d) => d.taints).length, 0);
+  c.name = `${c.name}-${tainted}tainted`;
+}
+
 function deviceClass(name, exprs) {
   return {
     apiVersion: 'resource.k8s.io/v1',
@@ -329,5 +530,5 @@ function main(argv) {
   }
 }
 
-module.exports = { gen, GENERATOR_VERSION };
+module.exports = { gen, GENERATOR_VERSION, TEMPLATE_SEEDS, TAINT_SEEDS, VARIANTS };
 if (require.main === module) main(process.argv.slice(2));
