@@ -1,6 +1,8 @@
 /** Attach-limit helpers shared by the CSI and in-tree volume limit filters (upstream nodevolumelimits/utils.go). */
-import type { CSINode } from '@schedlab/k8s';
+import type { CSINode, PersistentVolumeClaim, Pod } from '@schedlab/k8s';
+import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
 import type { NodeInfo } from '../../types';
+import { ephemeralClaimOwnershipError, namespaceOf } from '../volumebinding/pv-helpers';
 
 export const ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = 'node(s) exceed max volume count';
 export const ATTACHABLE_VOLUMES_PREFIX = 'attachable-volumes-';
@@ -40,4 +42,31 @@ export function isCSIMigrationOn(csiNode: CSINode | undefined, pluginName: strin
   const ann = csiNode.metadata?.annotations?.[MIGRATED_PLUGINS_ANNOTATION];
   if (!ann) return false;
   return ann.split(',').includes(pluginName);
+}
+
+/**
+ * The claim a pod's claim volume uses, as both attach-limit filters look it up. Throws what
+ * upstream returns as an error: a claim without a name, a missing claim of the incoming pod
+ * (`newPod`), an ephemeral claim the pod does not own; a missing claim of a pod already on a node
+ * is skipped (undefined).
+ */
+export function claimForLimits(
+  objects: ClusterObjects,
+  pod: Pod,
+  ref: { name: string; ephemeral: boolean },
+  newPod: boolean,
+): PersistentVolumeClaim | undefined {
+  if (!ref.name) throw new Error('PersistentVolumeClaim had no name');
+  const ns = namespaceOf(pod);
+  const pvc = objects.persistentVolumeClaims.get(ns, ref.name);
+  if (!pvc) {
+    if (newPod)
+      throw new Error(`looking up PVC ${ns}/${ref.name}: persistentvolumeclaim "${ref.name}" not found`);
+    return undefined;
+  }
+  if (ref.ephemeral) {
+    const err = ephemeralClaimOwnershipError(pod, pvc);
+    if (err) throw new Error(err);
+  }
+  return pvc;
 }

@@ -7,13 +7,8 @@
 import type { CSINode, PersistentVolume, PersistentVolumeClaim, Pod } from '@schedlab/k8s';
 import type { Volume } from 'kubernetes-types/core/v1';
 import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
-import {
-  claimClass,
-  claimNameOfVolume,
-  ephemeralClaimOwnershipError,
-  namespaceOf,
-} from '../volumebinding/pv-helpers';
-import { IN_TREE_PLUGIN, csiAttachLimitKey, isCSIMigrationOn } from './common';
+import { claimClass, claimNameOfVolume, namespaceOf } from '../volumebinding/pv-helpers';
+import { IN_TREE_PLUGIN, claimForLimits, csiAttachLimitKey, isCSIMigrationOn } from './common';
 
 /** Stands in for upstream's random per-plugin prefix of unbound claims' placeholder handles. */
 const UNBOUND_CLAIM_PREFIX = 'unbound-claim';
@@ -68,7 +63,6 @@ function migrated(plugin: string, handle: string): CSIVolume {
  */
 export function resolvePodCSIVolumes(objects: ClusterObjects, pod: Pod, newPod: boolean): CSIVolume[] {
   const out: CSIVolume[] = [];
-  const ns = namespaceOf(pod);
   for (const vol of pod.spec?.volumes ?? []) {
     const ref = claimNameOfVolume(pod, vol);
     if (!ref) {
@@ -76,17 +70,8 @@ export function resolvePodCSIVolumes(objects: ClusterObjects, pod: Pod, newPod: 
       if (src) out.push(migrated(src.plugin, src.id));
       continue;
     }
-    if (!ref.name) throw new Error('PersistentVolumeClaim had no name');
-    const pvc = objects.persistentVolumeClaims.get(ns, ref.name);
-    if (!pvc) {
-      if (newPod)
-        throw new Error(`looking up PVC ${ns}/${ref.name}: persistentvolumeclaim "${ref.name}" not found`);
-      continue;
-    }
-    if (ref.ephemeral) {
-      const err = ephemeralClaimOwnershipError(pod, pvc);
-      if (err) throw new Error(err);
-    }
+    const pvc = claimForLimits(objects, pod, ref, newPod);
+    if (!pvc) continue;
     const v = claimVolume(objects, pvc);
     if (v) out.push(v);
   }

@@ -12,9 +12,10 @@ import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
 import { VolumeLimitsPreFilter } from '../helper/volume-prefilter';
 import { PluginNames } from '../names';
-import { claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from '../volumebinding/pv-helpers';
+import { claimNameOfVolume, namespaceOf } from '../volumebinding/pv-helpers';
 import {
   ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+  claimForLimits,
   IN_TREE_PLUGIN,
   allocatableVolumeLimits,
   isCSIMigrationOn,
@@ -110,18 +111,9 @@ export class NonCSILimits extends VolumeLimitsPreFilter implements FilterPlugin 
       }
       const ref = claimNameOfVolume(pod, vol);
       if (!ref) continue;
-      if (!ref.name) throw new Error('PersistentVolumeClaim had no name');
+      const pvc = claimForLimits(this.handle.objects, pod, ref, newPod);
+      if (!pvc) continue;
       const placeholder = `${UNBOUND_CLAIM_PREFIX}-${ns}/${ref.name}`;
-      const pvc = this.handle.objects.persistentVolumeClaims.get(ns, ref.name);
-      if (!pvc) {
-        if (newPod)
-          throw new Error(`looking up PVC ${ns}/${ref.name}: persistentvolumeclaim "${ref.name}" not found`);
-        continue;
-      }
-      if (ref.ephemeral) {
-        const err = ephemeralClaimOwnershipError(pod, pvc);
-        if (err) throw new Error(err);
-      }
       const pvName = pvc.spec?.volumeName;
       const pv = pvName ? this.handle.objects.persistentVolumes.get(pvName) : undefined;
       if (!pv) {
