@@ -2,8 +2,8 @@
 
 package main
 
-// Dynamic resource allocation inputs (DeviceClass, ResourceSlice, ResourceClaim of
-// resource.k8s.io/v1) and the claims' allocations as DynamicResources' PreBind
+// Dynamic resource allocation inputs (DeviceClass, ResourceSlice, ResourceClaim and
+// ResourceClaimTemplate of resource.k8s.io/v1) and the claims' allocations as DynamicResources' PreBind
 // wrote them through the fake API.
 
 import (
@@ -15,6 +15,7 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -35,6 +36,9 @@ func parseDRAItem(c *cluster, kind string, raw json.RawMessage) (bool, error) {
 		obj, meta = o, &o.ObjectMeta
 	case "ResourceClaim":
 		o := &resourceapi.ResourceClaim{}
+		obj, meta, namespaced = o, &o.ObjectMeta, true
+	case "ResourceClaimTemplate":
+		o := &resourceapi.ResourceClaimTemplate{}
 		obj, meta, namespaced = o, &o.ObjectMeta, true
 	default:
 		return false, nil
@@ -62,13 +66,12 @@ func (rt *runtimeEnv) draClaims(pod *v1.Pod) map[string][]string {
 	}
 	out := map[string][]string{}
 	for _, pc := range pod.Spec.ResourceClaims {
-		name := ""
-		if pc.ResourceClaimName != nil {
-			name = *pc.ResourceClaimName
-		}
-		if name == "" {
+		// A template's claim is the one the resourceclaim controller recorded in the status.
+		claimName, _, err := resourceclaim.Name(pod, &pc)
+		if err != nil || claimName == nil || *claimName == "" {
 			continue
 		}
+		name := *claimName
 		claim, err := rt.cs.ResourceV1().ResourceClaims(pod.Namespace).Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil || claim.Status.Allocation == nil {
 			continue

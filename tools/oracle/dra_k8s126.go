@@ -14,3 +14,6 @@ func parseDRAItem(*cluster, string, json.RawMessage) (bool, error) { return fals
 func (rt *runtimeEnv) draClaims(*v1.Pod) map[string][]string { return nil }
 
 func waitForDRA(any, *cluster) {}
+
+// 1.26 has no resourceclaim controller for resource.k8s.io/v1 templates.
+func runClaimController(*cluster) error { return nil }

@@ -264,6 +264,10 @@ func recordFile(inPath, outPath, version string) error {
 		cl.defaultPod(template)
 	}
 
+	// kube-controller-manager's resourceclaim controller runs before the scheduler sees pods.
+	if err := runClaimController(cl); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rt := newRuntimeEnv(cl, nil)
