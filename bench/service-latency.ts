@@ -13,12 +13,15 @@
  */
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createTenantWithAdminKey } from '@schedlab/tenancy';
-import { createPrismaClient } from '@schedlab/db';
-import { createTestDatabase, uniqueName } from '@schedlab/testing';
-import { type ServiceProcess, startService } from '../apps/e2e/src/service-process';
+import {
+  type BenchService,
+  machineLine,
+  percentile,
+  sleep,
+  startBenchService,
+  submitAndWait,
+} from './service-harness';
 
 const root = path.resolve(__dirname, '..');
 const LOAD_CHILD_FLAG = '--placements-load';
@@ -33,13 +36,6 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Nearest-rank percentile of ascending values. */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 interface LoadPlan {
@@ -131,47 +127,14 @@ function runLoadInChild(plan: LoadPlan): Promise<LoadResult> {
   });
 }
 
-async function call(
-  baseUrl: string,
-  key: string,
-  method: string,
-  url: string,
-  body?: string,
-  type = 'application/json',
-) {
-  const res = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': type }) },
-    body,
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const json = (await res.json()) as any;
-  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 /** Milliseconds from POST to the GET that first sees the run final; throws unless it succeeded. */
-async function submitToResult(baseUrl: string, key: string, snapshotId: string, seed: number) {
-  const started = performance.now();
-  const run = await call(
-    baseUrl,
-    key,
-    'POST',
-    '/v1/runs',
-    JSON.stringify({ type: 'simulate', snapshotId, seed }),
+async function submitToResult(service: BenchService, snapshotId: string, seed: number) {
+  const { run, ms } = await submitAndWait(
+    service,
+    { type: 'simulate', snapshotId, seed },
+    { pollMs: POLL_MS, limitMs: RUN_TIMEOUT_MS },
   );
-  for (;;) {
-    const current = await call(baseUrl, key, 'GET', `/v1/runs/${run.id}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(current.status)) {
-      const ms = performance.now() - started;
-      if (current.status !== 'succeeded')
-        throw new Error(`run ${run.id} ${current.status}: ${JSON.stringify(current.error)}`);
-      return { id: run.id as string, ms };
-    }
-    if (performance.now() - started > RUN_TIMEOUT_MS)
-      throw new Error(`run ${run.id} not final after ${RUN_TIMEOUT_MS} ms`);
-    await sleep(POLL_MS);
-  }
+  return { id: String(run.id), ms };
 }
 
 async function main() {
@@ -181,43 +144,15 @@ async function main() {
   const jsonIndex = process.argv.indexOf('--json');
   const jsonPath = jsonIndex >= 0 ? process.argv[jsonIndex + 1] : undefined;
 
-  const db = await createTestDatabase({ migrated: true });
-  const prisma = createPrismaClient(db.url);
-  const services: ServiceProcess[] = [];
+  const service = await startBenchService({ queue: 'latency', requestTimeoutMs: REQUEST_TIMEOUT_MS });
   try {
-    const { apiKey } = await createTenantWithAdminKey(prisma, uniqueName('bench'));
-    const env = {
-      DATABASE_URL: db.url,
-      QUEUE_PREFIX: uniqueName('latency'),
-      LOG_LEVEL: 'warn',
-      API_PORT: '0',
-      WORKER_METRICS_PORT: '0', // other processes on this host may hold the default port
-      // Polling and the load together exceed the default 600/min for one tenant.
-      API_RATE_LIMIT_PER_MINUTE: '1000000',
-    };
-    const api = await startService<{ type: string; endpoints: { graphql: string } }>('api', env);
-    services.push(api.service);
-    services.push((await startService('worker', env)).service);
-    // 127.0.0.1 only, whatever host name the api announces.
-    const graphqlUrl = new URL(api.ready.endpoints.graphql);
-    graphqlUrl.hostname = '127.0.0.1';
-    const baseUrl = graphqlUrl.origin;
-    const key = apiKey.secret;
-
     const yaml = readFileSync(path.join(root, 'examples/cluster-small.yaml'), 'utf8');
-    const snapshot = await call(
-      baseUrl,
-      key,
-      'POST',
-      '/v1/snapshots?name=cluster-small',
-      yaml,
-      'application/yaml',
-    );
+    const snapshot = await service.call('POST', '/v1/snapshots?name=cluster-small', yaml, 'application/yaml');
 
     // One untimed run first: the worker's engine thread starts on its first run.
-    const warmup = await submitToResult(baseUrl, key, snapshot.id, 0);
+    const warmup = await submitToResult(service, snapshot.id, 0);
     const latencies: number[] = [];
-    for (let i = 1; i <= runs; i++) latencies.push((await submitToResult(baseUrl, key, snapshot.id, i)).ms);
+    for (let i = 1; i <= runs; i++) latencies.push((await submitToResult(service, snapshot.id, i)).ms);
     latencies.sort((a, b) => a - b);
     const submit = {
       runs,
@@ -228,8 +163,8 @@ async function main() {
     };
 
     const load = await runLoadInChild({
-      graphqlUrl: graphqlUrl.href,
-      apiKey: key,
+      graphqlUrl: service.graphqlUrl,
+      apiKey: service.apiKey,
       runId: warmup.id,
       rate,
       seconds,
@@ -248,7 +183,7 @@ async function main() {
       ...(load.firstError ? { firstError: load.firstError } : {}),
     };
 
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${os.loadavg()[0].toFixed(1)}, node ${process.version}`;
+    const machine = machineLine();
     console.log(`machine: ${machine}`);
     console.log(
       `snapshot: examples/cluster-small.yaml (${JSON.stringify(snapshot.counts)}); poll every ${POLL_MS} ms`,
@@ -277,9 +212,7 @@ async function main() {
         `${JSON.stringify({ machine, submitToResult: submit, graphqlPlacements: placements }, null, 2)}\n`,
       );
   } finally {
-    await Promise.all(services.map((s) => s.stop()));
-    await prisma.$disconnect();
-    await db.drop();
+    await service.stop();
   }
 }
 

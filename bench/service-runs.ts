@@ -18,15 +18,22 @@
  *   node -r @swc-node/register bench/service-runs.ts [--only 100x1000|300x6000|5000x10000] [--full 10] [--json out.json]
  *   (SWC_NODE_PROJECT=tsconfig.base.json, as npm run bench sets it; `npm run build` first)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import type { KubeObject } from '@schedlab/k8s';
-import { createTenantWithAdminKey } from '@schedlab/data';
-import { createPrismaClient } from '@schedlab/db';
 import { syntheticCluster } from '@schedlab/runs';
-import { createTestDatabase, uniqueName } from '@schedlab/testing';
-import { type ServiceProcess, startService } from '../apps/e2e/src/service-process';
+import type { ServiceProcess } from '../apps/e2e/src/service-process';
+import {
+  argValue,
+  type BenchService,
+  type Json,
+  machineLine,
+  peakRssMiB,
+  percentile,
+  sleep,
+  startBenchService,
+  submitAndWait,
+} from './service-harness';
 import { workloadByName } from './workloads';
 
 const POLL_MS = 100;
@@ -60,16 +67,7 @@ const SIZES: Size[] = [
   },
 ];
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number) => Math.round(n);
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 function stats(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   return {
@@ -80,34 +78,6 @@ function stats(values: number[]) {
   };
 }
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
-
-async function call(baseUrl: string, key: string, method: string, url: string, body?: string) {
-  const res = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body,
-    signal: AbortSignal.timeout(120_000),
-  });
-  const json = (await res.json()) as any;
-  if (res.status >= 400)
-    throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-  return json;
-}
-
-/** Peak resident set of a process (VmHWM), MiB; Linux only. */
-function peakRssMiB(pid: number | undefined): number | null {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmHWM:'));
-    return line ? Math.round(Number(line.split(/\s+/)[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
 
 function watchMetrics(url: string) {
   let slowest = 0;
@@ -171,46 +141,35 @@ async function storedSize(databaseUrl: string, runId: string) {
 
 async function measure(
   size: Size,
-  baseUrl: string,
-  key: string,
+  service: BenchService,
   worker: ServiceProcess,
   metricsUrl: string,
-  databaseUrl: string,
   fullSamples: number,
 ) {
   const items = size.build();
-  const snapshot = await call(
-    baseUrl,
-    key,
+  const snapshot = await service.call(
     'POST',
     `/v1/snapshots?name=${size.label}`,
     JSON.stringify({ apiVersion: 'v1', kind: 'List', items }),
   );
   const stopWatching = watchMetrics(metricsUrl);
-  const started = performance.now();
-  const submitted = await call(
-    baseUrl,
-    key,
-    'POST',
-    '/v1/runs',
-    JSON.stringify({ type: 'simulate', snapshotId: snapshot.id }),
-  );
-  let run: any;
   let writingSeenAt: number | undefined;
-  for (;;) {
-    run = await call(baseUrl, key, 'GET', `/v1/runs/${submitted.id}`);
-    if (run.phase === 'writing') writingSeenAt ??= performance.now();
-    if (['succeeded', 'failed', 'cancelled'].includes(run.status)) break;
-    if (performance.now() - started > RUN_LIMIT_MS)
-      throw new Error(`run ${submitted.id} not final after ${RUN_LIMIT_MS} ms`);
-    await sleep(POLL_MS);
-  }
-  const submitToSucceededMs = round(performance.now() - started);
+  const { run, ms } = await submitAndWait(
+    service,
+    { type: 'simulate', snapshotId: snapshot.id },
+    {
+      pollMs: POLL_MS,
+      limitMs: RUN_LIMIT_MS,
+      onPoll: (current) => {
+        if (current.phase === 'writing') writingSeenAt ??= performance.now();
+      },
+    },
+  );
+  const submitToSucceededMs = round(ms);
   // From the first poll that saw phase `writing` (so up to one poll late) to the one that saw succeeded.
   const writingMs = writingSeenAt === undefined ? null : round(performance.now() - writingSeenAt);
   const metrics = await stopWatching();
-  if (run.status !== 'succeeded') throw new Error(`run ${run.id} ${run.status}: ${run.error}`);
-  const stored = await storedSize(databaseUrl, run.id);
+  const stored = await storedSize(service.databaseUrl, run.id);
   console.log(
     `${size.label}: submit → succeeded ${submitToSucceededMs} ms, durationMs ${run.durationMs}, stored ${JSON.stringify(stored)}`,
   );
@@ -218,9 +177,7 @@ async function measure(
   // Pods in the run's order; the last one is the replay's worst case.
   const pods: string[] = [];
   for (let cursor: string | null = null; ;) {
-    const page: any = await call(
-      baseUrl,
-      key,
+    const page: Json = await service.call(
       'GET',
       `/v1/runs/${run.id}/placements?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
     );
@@ -234,7 +191,7 @@ async function measure(
   };
   const timed = async (url: string) => {
     const t = performance.now();
-    await call(baseUrl, key, 'GET', url);
+    await service.call('GET', url);
     return performance.now() - t;
   };
   let seed = 12345;
@@ -278,47 +235,28 @@ async function measure(
 }
 
 async function main() {
-  const only = arg('only');
-  const fullSamples = Number(arg('full') ?? 10);
-  const jsonPath = arg('json');
-  const db = await createTestDatabase({ migrated: true });
-  const prisma = createPrismaClient(db.url);
-  const services: ServiceProcess[] = [];
+  const only = argValue('only');
+  const fullSamples = Number(argValue('full') ?? 10);
+  const jsonPath = argValue('json');
+  const service = await startBenchService({ queue: 'runs', workers: 0, env: { WORKER_CONCURRENCY: '1' } });
   const results = [];
   try {
-    const { apiKey } = await createTenantWithAdminKey(prisma, uniqueName('bench'));
-    const env = {
-      DATABASE_URL: db.url,
-      QUEUE_PREFIX: uniqueName('runs'),
-      LOG_LEVEL: 'warn',
-      API_PORT: '0',
-      API_RATE_LIMIT_PER_MINUTE: '1000000',
-      WORKER_CONCURRENCY: '1',
-    };
-    const api = await startService<{ type: string; endpoints: { graphql: string } }>('api', env);
-    services.push(api.service);
-    const graphqlUrl = new URL(api.ready.endpoints.graphql);
-    graphqlUrl.hostname = '127.0.0.1';
-    const baseUrl = graphqlUrl.origin;
     for (const size of SIZES.filter((s) => !only || s.label === only)) {
       // A fresh worker per size, so its peak RSS is this run's.
       const metricsPort = String(20000 + Math.floor(Math.random() * 20000));
-      const worker = (await startService('worker', { ...env, WORKER_METRICS_PORT: metricsPort })).service;
-      services.push(worker);
+      const worker = await service.startWorker({ WORKER_METRICS_PORT: metricsPort });
       const result = await measure(
         size,
-        baseUrl,
-        apiKey.secret,
+        service,
         worker,
         `http://127.0.0.1:${metricsPort}/metrics`,
-        db.url,
         fullSamples,
       );
       results.push(result);
       console.log(JSON.stringify(result));
       await worker.stop();
     }
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${os.loadavg()[0].toFixed(1)}, node ${process.version}`;
+    const machine = machineLine();
     console.log(`machine: ${machine}`);
     const row = (...cells: string[]) =>
       console.log(cells.map((c, i) => (i === 0 ? c.padEnd(34) : c.padStart(12))).join(' | '));
@@ -345,9 +283,7 @@ async function main() {
     row('full, cached (ms)', ...results.map((r) => String(r.explanation.fullCachedMs)));
     if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify({ machine, results }, null, 2)}\n`);
   } finally {
-    await Promise.all(services.map((s) => s.stop()));
-    await prisma.$disconnect();
-    await db.drop();
+    await service.stop();
   }
 }
 
