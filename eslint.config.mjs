@@ -19,7 +19,7 @@ const infrastructurePackages = [
 // Repository boundary (issue #14): every Prisma query lives in a *.repository.ts file; services
 // pass a client or transaction to repositories. libs/db/src/repository-boundary.spec.ts checks the same.
 const prismaModels =
-  'tenant|apiKey|snapshot|schedulerProfile|scenario|simulationRun|runResult|placement|podExplanation|webhookEndpoint|webhookDelivery|webhookAttempt';
+  'tenant|apiKey|snapshot|schedulerProfile|scenario|run|runResult|placement|podExplanation|webhookEndpoint|webhookDelivery|webhookAttempt';
 const repositoryBoundary = {
   files: ['apps/**/*.ts', 'libs/**/*.ts'],
   ignores: [

@@ -35,7 +35,7 @@ const isFinal = (status: string): boolean => (FINAL as string[]).includes(status
 
 /** A figure from failed runs would be meaningless: stop with their errors instead. */
 async function expectAllSucceeded(prisma: Db, ids: string[]) {
-  const failed = await prisma.simulationRun.findMany({
+  const failed = await prisma.run.findMany({
     where: { id: { in: ids }, status: { not: 'succeeded' } },
     select: { id: true, error: true },
   });
@@ -67,7 +67,7 @@ async function throughput(
     const ids: string[] = [];
     for (let i = 0; i < RUNS; i++) ids.push(await submitRun(prisma, queue, owner, i));
     await until(async () =>
-      (await prisma.simulationRun.count({ where: { id: { in: ids }, status: { in: FINAL } } })) === ids.length
+      (await prisma.run.count({ where: { id: { in: ids }, status: { in: FINAL } } })) === ids.length
         ? true
         : undefined,
     );
@@ -98,14 +98,14 @@ async function crashRecovery(
   try {
     const id = await submitRun(prisma, queue, owner);
     await until(async () => {
-      const run = await prisma.simulationRun.findUniqueOrThrow({ where: { id } });
+      const run = await prisma.run.findUniqueOrThrow({ where: { id } });
       return run.podsProcessed > 0 ? run : undefined;
     });
     second = (await startService('worker', env)).service;
     const killedAt = Date.now();
     first.child.kill('SIGKILL');
     const run = await until(async () => {
-      const row = await prisma.simulationRun.findUniqueOrThrow({ where: { id } });
+      const row = await prisma.run.findUniqueOrThrow({ where: { id } });
       return isFinal(row.status) ? row : undefined;
     });
     await expectAllSucceeded(prisma, [id]);
@@ -171,7 +171,7 @@ async function throughputOne(
     const started = Date.now();
     const id = await submitRun(prisma, queue, owner);
     await until(async () =>
-      isFinal((await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).status) ? true : undefined,
+      isFinal((await prisma.run.findUniqueOrThrow({ where: { id } })).status) ? true : undefined,
     );
     await expectAllSucceeded(prisma, [id]);
     return (Date.now() - started) / 1000;

@@ -11,7 +11,7 @@ async function rowCounts(api: ApiHarness): Promise<Record<string, number>> {
     p.snapshot.count(),
     p.schedulerProfile.count(),
     p.scenario.count(),
-    p.simulationRun.count(),
+    p.run.count(),
     p.apiKey.count(),
   ]);
   return { snapshots, profiles, scenarios, runs, keys };

@@ -118,7 +118,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
         .expect(202);
       runId = res.body.id;
       expect(res.body).toMatchObject({ status: 'queued', profile: 'packed@1', seed: 7 });
-      const row = await api.prisma.simulationRun.findUniqueOrThrow({ where: { id: runId } });
+      const row = await api.prisma.run.findUniqueOrThrow({ where: { id: runId } });
       expect(row).toMatchObject({ tenantId: acme.id, profileId, status: 'queued' });
       const queue = new Queue(SIMULATIONS_QUEUE, {
         connection: redisOptionsFromUrl(api.config.redisUrl),
@@ -165,7 +165,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
         .set(bearer(acme.key))
         .send({ type: 'simulate', snapshotId, options: { pvController: false } })
         .expect(202);
-      const row = await api.prisma.simulationRun.findUniqueOrThrow({ where: { id: ok.body.id } });
+      const row = await api.prisma.run.findUniqueOrThrow({ where: { id: ok.body.id } });
       expect(row.options).toMatchObject({ pvController: false });
       const bad = await api.http
         .post('/v1/runs')
@@ -178,7 +178,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
     it('pages placements by cursor with filters, and groups unschedulable pods', async () => {
       // Results are written by the worker; here they are written directly as the worker would:
       // rows tagged with the attempt that finished the run, read once the run has succeeded.
-      const finished = await api.prisma.simulationRun.create({
+      const finished = await api.prisma.run.create({
         data: {
           tenantId: acme.id,
           type: 'simulate',
@@ -302,7 +302,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
         const res = await api.http.post('/v1/runs').set(bearer(rival.key)).send(body).expect(404);
         expect(res.body.error.code).toBe('not_found');
       }
-      expect(await api.prisma.simulationRun.count({ where: { tenantId: rival.id } })).toBe(0);
+      expect(await api.prisma.run.count({ where: { tenantId: rival.id } })).toBe(0);
     });
 
     it("cannot revoke another tenant's key", async () => {

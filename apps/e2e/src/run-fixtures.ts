@@ -47,7 +47,7 @@ export async function submitRun(
   owner: { tenantId: string; snapshotId: string },
   seed = 0,
 ) {
-  const run = await prisma.simulationRun.create({
+  const run = await prisma.run.create({
     data: {
       tenantId: owner.tenantId,
       snapshotId: owner.snapshotId,
@@ -79,7 +79,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, pollMs 
 }
 
 export async function runsInStatus(prisma: Db, ids: string[], status: string) {
-  return prisma.simulationRun.count({ where: { id: { in: ids }, status: status as 'succeeded' } });
+  return prisma.run.count({ where: { id: { in: ids }, status: status as 'succeeded' } });
 }
 
 /** What losing Redis does to this test: every key under its queue prefix deleted. */

@@ -128,17 +128,17 @@ describe('sweeps (real PostgreSQL, Redis, api and two worker processes)', () => 
     });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toMatch(/profiles/);
-    expect(await prisma.simulationRun.count({ where: { seed: 3 } })).toBe(0);
+    expect(await prisma.run.count({ where: { seed: 3 } })).toBe(0);
   });
 
   it('answers 404 for an unknown profile, and stores nothing', async () => {
-    const before = await prisma.simulationRun.count();
+    const before = await prisma.run.count();
     const res = await call<{ error: { code: string } }>('POST', '/v1/sweeps', {
       snapshotId: owner.snapshotId,
       profiles: ['default', 'no-such-profile'],
       seeds: [0],
     });
     expect(res.status).toBe(404);
-    expect(await prisma.simulationRun.count()).toBe(before);
+    expect(await prisma.run.count()).toBe(before);
   });
 });

@@ -37,7 +37,7 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
   async function expectOneResultSet(runId: string, pods: number) {
     expect(await prisma.runResult.count({ where: { runId } })).toBe(1);
     // Every row is the finishing attempt's: a killed attempt's rows are gone.
-    const { attempts } = await prisma.simulationRun.findUniqueOrThrow({ where: { id: runId } });
+    const { attempts } = await prisma.run.findUniqueOrThrow({ where: { id: runId } });
     expect(await prisma.placement.count({ where: { runId } })).toBe(pods);
     expect(await prisma.placement.count({ where: { runId, attempt: attempts } })).toBe(pods);
     expect(await prisma.podExplanation.count({ where: { runId, attempt: { not: attempts } } })).toBe(0);
@@ -68,14 +68,14 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
       // Kill it as soon as it has claimed the run: waiting for progress reports (throttled to one a
       // second) or for a second worker to start could let a fast machine finish the run first.
       await eventually(async () => {
-        const run = await prisma.simulationRun.findUniqueOrThrow({ where: { id: runId } });
+        const run = await prisma.run.findUniqueOrThrow({ where: { id: runId } });
         return run.status === 'running' ? run : undefined;
       });
       first!.child.kill('SIGKILL');
       const [second] = await startWorkers(1, prefix);
 
       const run = await eventually(async () => {
-        const row = await prisma.simulationRun.findUniqueOrThrow({ where: { id: runId } });
+        const row = await prisma.run.findUniqueOrThrow({ where: { id: runId } });
         return ['succeeded', 'failed', 'cancelled'].includes(row.status) ? row : undefined;
       });
       expect(run).toMatchObject({ status: 'succeeded', error: null, percent: 100 });
@@ -101,7 +101,7 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
         await submitRun(prisma, queue, { tenantId: owner.tenantId, snapshotId: small }, 2),
       ];
       await eventually(async () => {
-        const run = await prisma.simulationRun.findUniqueOrThrow({ where: { id: long } });
+        const run = await prisma.run.findUniqueOrThrow({ where: { id: long } });
         return run.status === 'running' ? run : undefined;
       });
       expect(await runsInStatus(prisma, queued, 'queued')).toBe(2);

@@ -31,7 +31,7 @@ describe('worker responsiveness during a 2,000-node × 6,000-pod run', () => {
   }
 
   async function submit(prefix: string) {
-    const run = await prisma.simulationRun.create({
+    const run = await prisma.run.create({
       data: {
         tenantId: owner.tenantId,
         snapshotId: owner.snapshotId,
@@ -78,7 +78,7 @@ describe('worker responsiveness during a 2,000-node × 6,000-pod run', () => {
     };
   }
 
-  const runRow = (id: string) => prisma.simulationRun.findUniqueOrThrow({ where: { id } });
+  const runRow = (id: string) => prisma.run.findUniqueOrThrow({ where: { id } });
 
   beforeAll(async () => {
     db = await createTestDatabase({ migrated: true });

@@ -21,7 +21,7 @@ export {
   type Snapshot,
   type SchedulerProfile,
   type Scenario,
-  type SimulationRun,
+  type Run,
   type RunResult,
   type Placement,
   type PodExplanation,

@@ -9,7 +9,7 @@ import path from 'node:path';
  */
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MODELS =
-  'tenant|apiKey|snapshot|schedulerProfile|scenario|simulationRun|runResult|placement|podExplanation|webhookEndpoint|webhookDelivery|webhookAttempt';
+  'tenant|apiKey|snapshot|schedulerProfile|scenario|run|runResult|placement|podExplanation|webhookEndpoint|webhookDelivery|webhookAttempt';
 const DELEGATE_CALL = new RegExp(
   `\\.(?:${MODELS})\\s*\\.\\s*(?:find\\w*|create\\w*|update\\w*|upsert|delete\\w*|count|aggregate|groupBy)\\s*\\(`,
 );
@@ -41,7 +41,7 @@ describe('repository boundary', () => {
   });
 
   it('recognises a Prisma query when it sees one', () => {
-    expect(DELEGATE_CALL.test('await tx.simulationRun.findMany({')).toBe(true);
+    expect(DELEGATE_CALL.test('await tx.run.findMany({')).toBe(true);
     expect(DELEGATE_CALL.test('this.prisma.placement\n')).toBe(false);
     expect(RAW.test('await prisma.$transaction(async (tx) => {')).toBe(true);
   });

@@ -72,7 +72,7 @@ describe('analysis runs store the library result (real PostgreSQL and Redis)', (
           data: { tenantId, snapshotId, name: scenario.name ?? type, document: scenario as object },
         })
       : undefined;
-    const run = await prisma.simulationRun.create({
+    const run = await prisma.run.create({
       data: {
         tenantId,
         snapshotId,
@@ -88,7 +88,7 @@ describe('analysis runs store the library result (real PostgreSQL and Redis)', (
       kind: 'finished',
       status: 'succeeded',
     });
-    expect(await prisma.simulationRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+    expect(await prisma.run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
       status: 'succeeded',
       error: null,
       attempts: 1,

@@ -42,7 +42,7 @@ describe('result rows written in batches per attempt (real PostgreSQL and Redis)
         content: new Uint8Array(content),
       },
     });
-    const run = await prisma.simulationRun.create({
+    const run = await prisma.run.create({
       data: {
         tenantId,
         snapshotId: snapshot.id,
@@ -79,7 +79,7 @@ describe('result rows written in batches per attempt (real PostgreSQL and Redis)
     expect(await new RunExecutor(prisma, redis, settings).execute(run.id)).toMatchObject({
       status: 'succeeded',
     });
-    const final = await prisma.simulationRun.findUniqueOrThrow({ where: { id: run.id } });
+    const final = await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(final).toMatchObject({ status: 'succeeded', attempts: 1, podsProcessed: 2500, podsTotal: 2500 });
     // finishedAt comes after the rows were written, so durationMs includes the write.
     expect(final.finishedAt!.getTime()).toBeGreaterThanOrEqual(started);
@@ -102,7 +102,7 @@ describe('result rows written in batches per attempt (real PostgreSQL and Redis)
   it('a run whose previous attempt died mid-write ends with exactly the new attempt’s rows', async () => {
     const run = await newRun(20, 300);
     // Attempt 1 claimed the run, wrote part of its rows and died (no final flip).
-    await prisma.simulationRun.update({ where: { id: run.id }, data: { status: 'running', attempts: 1 } });
+    await prisma.run.update({ where: { id: run.id }, data: { status: 'running', attempts: 1 } });
     const output = executeEngineJob(
       { runId: run.id, type: 'simulate', content: run.content, seed: 0, options: {} },
       () => undefined,
@@ -142,7 +142,7 @@ describe('result rows written in batches per attempt (real PostgreSQL and Redis)
 
   it('a batch racing the final flip either commits before it (and is cleaned up) or inserts nothing', async () => {
     const run = await newRun(10, 50);
-    await prisma.simulationRun.update({ where: { id: run.id }, data: { status: 'running', attempts: 2 } });
+    await prisma.run.update({ where: { id: run.id }, data: { status: 'running', attempts: 2 } });
     const output = executeEngineJob(
       { runId: run.id, type: 'simulate', content: run.content, seed: 0, options: {} },
       () => undefined,

@@ -36,7 +36,7 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
   }
 
   async function newRun(size: [number, number], extra: { type?: string; options?: object } = {}) {
-    const run = await prisma.simulationRun.create({
+    const run = await prisma.run.create({
       data: {
         tenantId,
         snapshotId: await snapshotOf(...size),
@@ -49,7 +49,7 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
     return run.id;
   }
 
-  const row = (id: string) => prisma.simulationRun.findUniqueOrThrow({ where: { id } });
+  const row = (id: string) => prisma.run.findUniqueOrThrow({ where: { id } });
 
   beforeAll(async () => {
     db = await createTestDatabase({ migrated: true });
@@ -100,7 +100,7 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
       if (current.podsProcessed > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await prisma.simulationRun.update({ where: { id }, data: { cancelRequestedAt: new Date() } });
+    await prisma.run.update({ where: { id }, data: { cancelRequestedAt: new Date() } });
     expect(await execution).toMatchObject({ kind: 'finished', status: 'cancelled' });
     const final = await row(id);
     expect(final).toMatchObject({ status: 'cancelled', error: 'cancelled on request' });
@@ -128,7 +128,7 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
 
   it('gives up on a run whose executions keep dying, after the attempt limit', async () => {
     const id = await newRun([2, 2]);
-    await prisma.simulationRun.update({
+    await prisma.run.update({
       where: { id },
       data: { status: 'running', attempts: settings.maxAttempts },
     });

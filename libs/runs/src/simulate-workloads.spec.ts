@@ -36,7 +36,7 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
     const snapshot = await prisma.snapshot.create({
       data: { tenantId, name: file, counts: {}, contentHash, sizeBytes, content: new Uint8Array(content) },
     });
-    const run = await prisma.simulationRun.create({
+    const run = await prisma.run.create({
       data: {
         tenantId,
         snapshotId: snapshot.id,
@@ -92,7 +92,7 @@ describe('simulate runs expand workloads and store storage (real PostgreSQL and 
       rejected: [{ object: `Pod shop/${rejected[0]!.name}`, plugin: 'ResourceQuota' }],
     });
     expect(result.storageSummary).toBeNull(); // no claims, no classes
-    expect(await prisma.simulationRun.findUniqueOrThrow({ where: { id } })).toMatchObject({
+    expect(await prisma.run.findUniqueOrThrow({ where: { id } })).toMatchObject({
       podsProcessed: 5,
     });
   });

@@ -70,7 +70,7 @@ describe('storage scenario runs store the storage report (real PostgreSQL and Re
     const row = await prisma.scenario.create({
       data: { tenantId, snapshotId, name: scenario.name ?? 'storage', document: scenario as object },
     });
-    const run = await prisma.simulationRun.create({
+    const run = await prisma.run.create({
       data: {
         tenantId,
         snapshotId,

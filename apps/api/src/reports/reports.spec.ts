@@ -49,7 +49,7 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
         content: packed.content,
       },
     });
-    const run = await prisma.simulationRun.create({
+    const run = await prisma.run.create({
       data: {
         tenantId,
         type: 'simulate',
@@ -65,7 +65,7 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
       () => undefined,
     );
     await prisma.$transaction([
-      prisma.simulationRun.update({ where: { id: run.id }, data: { engineVersion: output.engineVersion } }),
+      prisma.run.update({ where: { id: run.id }, data: { engineVersion: output.engineVersion } }),
       prisma.runResult.create({ data: { runId: run.id, summary: output.summary as Prisma.InputJsonValue } }),
       prisma.placement.createMany({
         data: output.placements.map((p) => ({ ...p, runId: run.id, victims: p.victims ?? undefined })),

@@ -51,7 +51,7 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
     });
     expect(await executor.execute(run.body.id)).toMatchObject({ status: 'succeeded' });
     // What the engine records at level `full` through the worker's pipeline (PV controller first).
-    const stored = await api.prisma.simulationRun.findUniqueOrThrow({
+    const stored = await api.prisma.run.findUniqueOrThrow({
       where: { id: run.body.id },
       select: { seed: true, options: true, profile: { select: { config: true } } },
     });

@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RUN_TYPES, type RunType } from '@schedlab/analysis';
-import { PlacementStatus, RunStatus, type Placement, type SimulationRun } from '@schedlab/db';
+import { PlacementStatus, RunStatus, type Placement, type Run } from '@schedlab/db';
 import { createZodDto } from 'nestjs-zod';
 import { JsonScalar } from '../common/json.scalar';
 import { submitRunSchema } from './run-input';
@@ -77,7 +77,7 @@ export class RunView {
   durationMs!: number | null;
 }
 
-export function toRunView(row: SimulationRun): RunView {
+export function toRunView(row: Run): RunView {
   return {
     id: row.id,
     type: row.type as RunType,

@@ -40,15 +40,15 @@ export class RunRepository {
   // ─── Tenant reads and writes (api) ───
 
   find(db: Db, tenantId: string, id: string) {
-    return db.simulationRun.findFirst({ where: { id, tenantId } });
+    return db.run.findFirst({ where: { id, tenantId } });
   }
 
   async exists(db: Db, tenantId: string, id: string): Promise<boolean> {
-    return (await db.simulationRun.count({ where: { id, tenantId } })) > 0;
+    return (await db.run.count({ where: { id, tenantId } })) > 0;
   }
 
   list(db: Db, tenantId: string, take: number, after?: CreatedAtCursor) {
-    return db.simulationRun.findMany({
+    return db.run.findMany({
       where: { tenantId, ...afterCreatedAt(after) },
       orderBy: NEWEST_FIRST,
       take,
@@ -56,12 +56,12 @@ export class RunRepository {
   }
 
   create(db: Db, run: NewRun) {
-    return db.simulationRun.create({ data: { ...run, options: run.options as Prisma.InputJsonValue } });
+    return db.run.create({ data: { ...run, options: run.options as Prisma.InputJsonValue } });
   }
 
   /** Submit could not enqueue the run: it ends failed at once. */
   async failUnqueued(db: Db, id: string, error: string): Promise<void> {
-    await db.simulationRun.update({
+    await db.run.update({
       where: { id },
       data: { status: RunStatus.failed, error, finishedAt: new Date() },
     });
@@ -69,7 +69,7 @@ export class RunRepository {
 
   /** Cancels a run still queued (guarded on status: a worker may have just started it). */
   async cancelIfQueued(db: Db, id: string, at: Date): Promise<boolean> {
-    const { count } = await db.simulationRun.updateMany({
+    const { count } = await db.run.updateMany({
       where: { id, status: RunStatus.queued },
       data: { status: RunStatus.cancelled, cancelRequestedAt: at, finishedAt: at },
     });
@@ -78,19 +78,19 @@ export class RunRepository {
 
   /** Asks the worker running it to stop (it polls cancelRequestedAt). */
   async requestCancel(db: Db, id: string, at: Date): Promise<void> {
-    await db.simulationRun.updateMany({
+    await db.run.updateMany({
       where: { id, cancelRequestedAt: null },
       data: { cancelRequestedAt: at },
     });
   }
 
   countUsingScenario(db: Db, scenarioId: string) {
-    return db.simulationRun.count({ where: { scenarioId } });
+    return db.run.count({ where: { scenarioId } });
   }
 
   /** A run with what a report draws: its snapshot's name and content. */
   findForReport(db: Db, tenantId: string, id: string) {
-    return db.simulationRun.findFirst({
+    return db.run.findFirst({
       where: { id, tenantId },
       select: {
         id: true,
@@ -106,7 +106,7 @@ export class RunRepository {
 
   /** Operator path (outside row-level security): which tenant owns a run. */
   async tenantOf(db: Db, id: string): Promise<string | null> {
-    const row = await db.simulationRun.findUnique({ where: { id }, select: { tenantId: true } });
+    const row = await db.run.findUnique({ where: { id }, select: { tenantId: true } });
     return row?.tenantId ?? null;
   }
 
@@ -114,23 +114,23 @@ export class RunRepository {
 
   /** A sweep: a parent run that has children, with its result. */
   findSweep(db: Db, tenantId: string, id: string) {
-    return db.simulationRun.findFirst({
+    return db.run.findFirst({
       where: { id, tenantId, children: { some: {} } },
       include: { result: true },
     });
   }
 
   listChildren(db: Db, tenantId: string, parentId: string) {
-    return db.simulationRun.findMany({ where: { parentId, tenantId }, orderBy: { createdAt: 'asc' } });
+    return db.run.findMany({ where: { parentId, tenantId }, orderBy: { createdAt: 'asc' } });
   }
 
   countUnfinishedChildren(db: Db, parentId: string) {
-    return db.simulationRun.count({ where: { parentId, status: { in: OPEN } } });
+    return db.run.count({ where: { parentId, status: { in: OPEN } } });
   }
 
   /** The children with what the aggregation compares, oldest first. */
   childrenForAggregation(db: Db, parentId: string) {
-    return db.simulationRun.findMany({
+    return db.run.findMany({
       where: { parentId },
       orderBy: { createdAt: 'asc' },
       select: {
@@ -153,7 +153,7 @@ export class RunRepository {
    * `phase` names what the execution starts with. null when the run is final.
    */
   async claim(db: Db, id: string, phase: string, options: { clearError?: boolean } = {}) {
-    const rows = await db.simulationRun.updateManyAndReturn({
+    const rows = await db.run.updateManyAndReturn({
       where: { id, status: { in: OPEN } },
       data: {
         status: RunStatus.running,
@@ -167,36 +167,36 @@ export class RunRepository {
   }
 
   async markStarted(db: Db, id: string, at: Date = new Date()): Promise<void> {
-    await db.simulationRun.update({ where: { id }, data: { startedAt: at } });
+    await db.run.update({ where: { id }, data: { startedAt: at } });
   }
 
   /** A transient failure: back to queued for the retry, keeping the claim. */
   async requeueForRetry(db: Db, id: string, claim: number, error: string): Promise<void> {
-    await db.simulationRun.updateMany({
+    await db.run.updateMany({
       where: { id, status: RunStatus.running, attempts: claim },
       data: { status: RunStatus.queued, phase: 'retrying', error },
     });
   }
 
   findIdentity(db: Db, id: string) {
-    return db.simulationRun.findUnique({ where: { id }, select: IDENTITY });
+    return db.run.findUnique({ where: { id }, select: IDENTITY });
   }
 
   /** What the execution watches: cancellation requested, or its claim taken over. */
   findClaimState(db: Db, id: string) {
-    return db.simulationRun.findUnique({
+    return db.run.findUnique({
       where: { id },
       select: { status: true, attempts: true, cancelRequestedAt: true },
     });
   }
 
   engineInputs(db: Db, id: string) {
-    return db.simulationRun.findUniqueOrThrow({ where: { id }, select: ENGINE_INPUTS });
+    return db.run.findUniqueOrThrow({ where: { id }, select: ENGINE_INPUTS });
   }
 
   /** The tenant's run as the engine replays it. */
   engineInputsOf(db: Db, tenantId: string, id: string) {
-    return db.simulationRun.findFirstOrThrow({ where: { id, tenantId }, select: ENGINE_INPUTS });
+    return db.run.findFirstOrThrow({ where: { id, tenantId }, select: ENGINE_INPUTS });
   }
 
   /** Progress of the execution holding `claim` (a superseded one writes nothing). */
@@ -206,7 +206,7 @@ export class RunRepository {
     claim: number,
     progress: { phase: string; percent: number; podsProcessed: number; podsTotal: number | null },
   ): Promise<void> {
-    await db.simulationRun.updateMany({
+    await db.run.updateMany({
       where: { id, status: RunStatus.running, attempts: claim },
       data: progress,
     });
@@ -230,7 +230,7 @@ export class RunRepository {
       podsTotal?: number;
     },
   ): Promise<boolean> {
-    const { count } = await db.simulationRun.updateMany({
+    const { count } = await db.run.updateMany({
       where: {
         id,
         status: { in: claim === null ? OPEN : [RunStatus.running] },
@@ -243,7 +243,7 @@ export class RunRepository {
 
   /** Open runs, oldest first, with how many children each has (sweep parents have some). */
   listOpen(db: Db) {
-    return db.simulationRun.findMany({
+    return db.run.findMany({
       where: { status: { in: OPEN } },
       select: { id: true, _count: { select: { children: true } } },
       orderBy: { createdAt: 'asc' },

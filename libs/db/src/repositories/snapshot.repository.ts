@@ -77,7 +77,7 @@ export class SnapshotRepository {
   /** Runs and scenarios that refer to the snapshot (a hard delete is refused while any do). */
   async uses(db: Db, id: string): Promise<{ runs: number; scenarios: number }> {
     const [runs, scenarios] = await Promise.all([
-      db.simulationRun.count({ where: { snapshotId: id } }),
+      db.run.count({ where: { snapshotId: id } }),
       db.scenario.count({ where: { snapshotId: id } }),
     ]);
     return { runs, scenarios };
