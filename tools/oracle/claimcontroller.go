@@ -64,6 +64,41 @@ func needsClaims(p *v1.Pod, claim func(namespace, name string) *resourceapi.Reso
 	return false
 }
 
+// controllerCompletes tells whether the controller takes the pod up (podNeedsWork: from 1.36 it
+// looks past entries it cannot act on, before it stops at the first) and creates or adopts every
+// claim it needs, because the templates exist.
+func controllerCompletes(p *v1.Pod, claim func(namespace, name string) *resourceapi.ResourceClaim, templates map[string]bool) bool {
+	takesUp := false
+	for _, pc := range p.Spec.ResourceClaims {
+		name, checkOwner, err := resourceclaim.Name(p, &pc)
+		if err != nil {
+			takesUp = true
+			break
+		}
+		skip := name == nil
+		if !skip {
+			cl := claim(p.Namespace, *name)
+			if cl == nil && pc.ResourceClaimTemplateName != nil {
+				takesUp = true
+				break
+			}
+			skip = cl == nil || (checkOwner && claimIsForPod(p, cl) != nil)
+		}
+		if skip && !claimControllerChecksEveryEntry {
+			return false
+		}
+	}
+	if !takesUp {
+		return false
+	}
+	for _, pc := range p.Spec.ResourceClaims {
+		if pc.ResourceClaimTemplateName != nil && !templates[p.Namespace+"/"+*pc.ResourceClaimTemplateName] {
+			return false
+		}
+	}
+	return true
+}
+
 // runClaimController runs upstream's controller over the cluster's pods, claims and templates
 // until every pod whose templates all exist has its claims, then copies the generated claims
 // and the pods' claim statuses into the cluster.
@@ -129,17 +164,13 @@ func runClaimController(c *cluster) error {
 	factory.WaitForCacheSync(ctx.Done())
 	go ctrl.Run(ctx, 1)
 
-	// Pods whose entries are all templates that exist, none recorded, must get their claims;
-	// after that, the controller is done once claims and pod statuses stop changing.
+	// The pods the controller takes up (podNeedsWork, as the release words it) and completes
+	// (every template it needs exists) must get their claims; then the controller is done once
+	// claims and pod statuses stop changing. A pod judged wrongly here fails the recording with a
+	// timeout instead of recording a half-finished controller.
 	var expect []*v1.Pod
 	for _, p := range waiting {
-		ok := len(p.Status.ResourceClaimStatuses) == 0
-		for _, pc := range p.Spec.ResourceClaims {
-			if pc.ResourceClaimTemplateName == nil || !templates[p.Namespace+"/"+*pc.ResourceClaimTemplateName] {
-				ok = false
-			}
-		}
-		if ok {
+		if controllerCompletes(p, func(ns, name string) *resourceapi.ResourceClaim { return inputClaims[ns+"/"+name] }, templates) {
 			expect = append(expect, p)
 		}
 	}
@@ -181,7 +212,7 @@ func runClaimController(c *cluster) error {
 		}
 		sort.Strings(state)
 		return fmt.Sprint(state)
-	}, 300*time.Millisecond, deadline)
+	}, 500*time.Millisecond, deadline)
 	cancel()
 
 	known := map[string]bool{}

@@ -24,3 +24,6 @@ func newClaimController(cs clientset.Interface, f informers.SharedInformerFactor
 func claimIsForPod(p *v1.Pod, c *resourceapi.ResourceClaim) error {
 	return draclaim.IsForPod(p, c, utilfeature.DefaultFeatureGate.Enabled(features.DRAWorkloadResourceClaims))
 }
+
+// claimControllerChecksEveryEntry: whether podNeedsWork looks past entries it cannot act on.
+const claimControllerChecksEveryEntry = true
