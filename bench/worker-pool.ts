@@ -12,7 +12,7 @@ import { createTestDatabase, uniqueName } from '@schedlab/testing';
 import {
   addSnapshot,
   seedTenantWithSnapshot,
-  simulationsQueue,
+  runsQueue,
   submitRun,
   workerEnv,
 } from '../apps/e2e/src/run-fixtures';
@@ -61,7 +61,7 @@ async function throughput(
   const env = workerEnv(dbUrl, prefix, { ...BENCH_ENV, WORKER_CONCURRENCY: String(CONCURRENCY) });
   const pool: ServiceProcess[] = [];
   for (let i = 0; i < workers; i++) pool.push((await startService('worker', env)).service);
-  const queue = simulationsQueue(prefix);
+  const queue = runsQueue(prefix);
   try {
     const started = Date.now();
     const ids: string[] = [];
@@ -93,7 +93,7 @@ async function crashRecovery(
     RECONCILE_INTERVAL_MS: '30000',
   });
   const first = (await startService('worker', env)).service;
-  const queue = simulationsQueue(prefix);
+  const queue = runsQueue(prefix);
   let second: ServiceProcess | undefined;
   try {
     const id = await submitRun(prisma, queue, owner);
@@ -166,7 +166,7 @@ async function throughputOne(
 ): Promise<number> {
   const prefix = uniqueName('base');
   const worker = (await startService('worker', workerEnv(dbUrl, prefix, BENCH_ENV))).service;
-  const queue = simulationsQueue(prefix);
+  const queue = runsQueue(prefix);
   try {
     const started = Date.now();
     const id = await submitRun(prisma, queue, owner);

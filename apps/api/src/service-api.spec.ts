@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { redisOptionsFromUrl, SIMULATIONS_QUEUE } from '@schedlab/queues';
+import { redisOptionsFromUrl, RUNS_QUEUE } from '@schedlab/queues';
 import { ApiHarness, bearer, type TestTenant } from './testing/api-harness';
 
 const clusterSmall = readFileSync(path.resolve(__dirname, '../../../examples/cluster-small.yaml'), 'utf8');
@@ -120,7 +120,7 @@ describe('service API: runs, profiles, scenarios, keys, isolation (real PostgreS
       expect(res.body).toMatchObject({ status: 'queued', profile: 'packed@1', seed: 7 });
       const row = await api.prisma.run.findUniqueOrThrow({ where: { id: runId } });
       expect(row).toMatchObject({ tenantId: acme.id, profileId, status: 'queued' });
-      const queue = new Queue(SIMULATIONS_QUEUE, {
+      const queue = new Queue(RUNS_QUEUE, {
         connection: redisOptionsFromUrl(api.config.redisUrl),
         prefix: api.config.queuePrefix,
       });

@@ -8,7 +8,7 @@ import Redis from 'ioredis';
 import { packSnapshotItems } from '@schedlab/db';
 import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import type { createPrismaClient } from '@schedlab/db';
-import { enqueueRun, redisOptionsFromUrl, SIMULATIONS_QUEUE } from '@schedlab/queues';
+import { enqueueRun, redisOptionsFromUrl, RUNS_QUEUE } from '@schedlab/queues';
 import { syntheticCluster } from '@schedlab/runs';
 import { uniqueName } from '@schedlab/testing';
 
@@ -62,8 +62,8 @@ export async function submitRun(
   return run.id;
 }
 
-export function simulationsQueue(prefix: string): Queue {
-  return new Queue(SIMULATIONS_QUEUE, {
+export function runsQueue(prefix: string): Queue {
+  return new Queue(RUNS_QUEUE, {
     connection: { ...redisOptionsFromUrl(redisUrl()), maxRetriesPerRequest: null },
     prefix,
   });

@@ -7,7 +7,7 @@ import {
   finishedBy,
   runsInStatus,
   seedTenantWithSnapshot,
-  simulationsQueue,
+  runsQueue,
   submitRun,
   workerEnv,
 } from './run-fixtures';
@@ -58,7 +58,7 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
 
   it('completes a run on another worker after the one running it is SIGKILLed, with one result set', async () => {
     const prefix = uniqueName('pool');
-    const queue = simulationsQueue(prefix);
+    const queue = runsQueue(prefix);
     try {
       // Long enough (several seconds) that it is still scheduling once the second worker is up.
       const size = { nodes: 400, pods: 8000 };
@@ -89,7 +89,7 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
 
   it('restores queued and running runs after the Redis keys are lost, and completes each once', async () => {
     const prefix = uniqueName('flush');
-    const queue = simulationsQueue(prefix);
+    const queue = runsQueue(prefix);
     try {
       // Long enough (seconds) to be running when the keys go, with the small runs queued behind it.
       const owner = await seedTenantWithSnapshot(prisma, { nodes: 400, pods: 8000 });
@@ -120,7 +120,7 @@ describe('simulation worker pool (real PostgreSQL, Redis and worker processes)',
     'shares a burst of runs among %i worker processes; every run completes once',
     async (count) => {
       const prefix = uniqueName(`burst${count}`);
-      const queue = simulationsQueue(prefix);
+      const queue = runsQueue(prefix);
       try {
         // Big enough that runs overlap, so every process is busy while the burst lasts.
         const owner = await seedTenantWithSnapshot(prisma, { nodes: 30, pods: 400 });

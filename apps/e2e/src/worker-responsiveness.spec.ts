@@ -1,7 +1,7 @@
 import { createPrismaClient } from '@schedlab/db';
 import { enqueueRun } from '@schedlab/queues';
 import { closedPort, createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
-import { addSnapshot, eventually, seedTenantWithSnapshot, simulationsQueue, workerEnv } from './run-fixtures';
+import { addSnapshot, eventually, seedTenantWithSnapshot, runsQueue, workerEnv } from './run-fixtures';
 import { type ServiceProcess, startService } from './service-process';
 
 /** The biggest run this suite affords on 2 shared cores: default options (compact explanations). */
@@ -40,7 +40,7 @@ describe('worker responsiveness during a 2,000-node × 6,000-pod run', () => {
         profileVersion: 1,
       },
     });
-    const queue = simulationsQueue(prefix);
+    const queue = runsQueue(prefix);
     await enqueueRun(queue, run.id);
     await queue.close();
     return run.id;

@@ -18,7 +18,7 @@ export class ReconcilerService implements OnApplicationBootstrap, OnApplicationS
     prisma: PrismaService,
     @InjectAppConfig() private readonly config: AppConfig,
     // Producers from QueuesModule (Nest closes them on shutdown, after this service's hook).
-    @InjectQueue(QueueName.Simulations) private readonly simulations: Queue,
+    @InjectQueue(QueueName.Runs) private readonly simulations: Queue,
     @InjectQueue(QueueName.Sweeps) private readonly sweeps: Queue,
   ) {
     for (const queue of [this.simulations, this.sweeps])

@@ -5,7 +5,7 @@ import { QueuesModule } from '@schedlab/queues';
 import { LoggingModule } from '@schedlab/logging';
 import { WorkerMetricsModule } from './metrics/worker-metrics.module';
 import { ReconcilerService } from './reconciler.service';
-import { SimulationsWorker } from './simulations.worker';
+import { RunsWorker } from './runs.worker';
 import { SweepsWorker } from './sweeps.worker';
 import { WebhookDispatcherService } from './webhook-dispatcher.service';
 
@@ -15,7 +15,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [AppConfigModule.forRoot(config), LoggingModule, DbModule, QueuesModule, WorkerMetricsModule],
-      providers: [SimulationsWorker, SweepsWorker, ReconcilerService, WebhookDispatcherService],
+      providers: [RunsWorker, SweepsWorker, ReconcilerService, WebhookDispatcherService],
     };
   }
 }

@@ -3,16 +3,16 @@ export { redisOptionsFromUrl } from './redis-connection';
 export { QueuesModule } from './queues.module';
 export { closeEvenIfNeverConnected, ignoreErrorsAfterClose } from './bullmq-shutdown';
 export {
-  SIMULATIONS_QUEUE,
-  SIMULATE_JOB,
+  RUNS_QUEUE,
+  RUN_JOB,
   SWEEPS_QUEUE,
   AGGREGATE_JOB,
-  simulationJobDataSchema,
-  type SimulationJobData,
+  runJobDataSchema,
+  type RunJobData,
   runProgressChannel,
   runProgressSchema,
   type RunProgress,
   enqueueRun,
   enqueueSweep,
   enqueueSweepAggregation,
-} from './simulations';
+} from './runs';

@@ -4,8 +4,11 @@
  * keeps retries and concurrency independent. Queue names are listed here and nowhere else.
  */
 export const QueueName = {
-  /** One job per run (job `simulate`, data {runId}, jobId = run id). */
-  Simulations: 'simulations',
+  /**
+   * One job per run (job `simulate`, data {runId}, jobId = run id). The Redis name keeps the
+   * word runs had before (queued jobs and running workers of the last release use it).
+   */
+  Runs: 'simulations',
   /** One job per sweep (job `aggregate`, data {runId: sweep id}, jobId = sweep id). */
   Sweeps: 'sweeps',
 } as const;

@@ -50,7 +50,7 @@ export class RunsService implements OnModuleInit {
 
   constructor(
     private readonly data: TenantData,
-    @InjectQueue(QueueName.Simulations) private readonly queue: Queue,
+    @InjectQueue(QueueName.Runs) private readonly queue: Queue,
     @InjectAppConfig() private readonly config: AppConfig,
     private readonly replays: ExplanationReplays,
     private readonly runs: RunRepository,

@@ -3,20 +3,20 @@ import { z } from 'zod';
 import { QueueName } from './queues';
 
 /**
- * The simulation job contract between the api (producer) and the worker (consumer).
- * The simulation_runs row is written before the job is enqueued and is the source of truth;
+ * The run job contract between the api (producer) and the worker (consumer).
+ * The run's row (simulation_runs) is written before the job is enqueued and is the source of truth;
  * the job carries only the run id, and the job id IS the run id, so enqueueing the same run
  * twice (a retry after a lost reply, a re-drive) is a no-op in BullMQ.
  */
-export const SIMULATIONS_QUEUE = QueueName.Simulations;
-export const SIMULATE_JOB = 'simulate';
+export const RUNS_QUEUE = QueueName.Runs;
+export const RUN_JOB = 'simulate';
 export const SWEEPS_QUEUE = QueueName.Sweeps;
 export const AGGREGATE_JOB = 'aggregate';
 /** Finished jobs kept in Redis for inspection (PostgreSQL keeps the runs). */
 const KEEP = { removeOnComplete: 1000, removeOnFail: 5000 } as const;
 
-export const simulationJobDataSchema = z.object({ runId: z.string().uuid() }).strict();
-export type SimulationJobData = z.infer<typeof simulationJobDataSchema>;
+export const runJobDataSchema = z.object({ runId: z.string().uuid() }).strict();
+export type RunJobData = z.infer<typeof runJobDataSchema>;
 
 /** Redis pub/sub channel on which a worker publishes a run's progress (any api instance relays it). */
 export function runProgressChannel(runId: string): string {
@@ -36,13 +36,13 @@ export type RunProgress = z.infer<typeof runProgressSchema>;
 
 /** Enqueue a run that already has its row. Idempotent: jobId = runId. */
 export async function enqueueRun(queue: Queue, runId: string): Promise<void> {
-  const data: SimulationJobData = simulationJobDataSchema.parse({ runId });
-  await queue.add(SIMULATE_JOB, data, { jobId: runId, ...KEEP });
+  const data: RunJobData = runJobDataSchema.parse({ runId });
+  await queue.add(RUN_JOB, data, { jobId: runId, ...KEEP });
 }
 
 /** Adds a sweep's aggregation job unless it exists (jobId = the sweep's parent run id). */
 export async function enqueueSweepAggregation(sweeps: Queue, parentId: string): Promise<void> {
-  const data: SimulationJobData = simulationJobDataSchema.parse({ runId: parentId });
+  const data: RunJobData = runJobDataSchema.parse({ runId: parentId });
   await sweeps.add(AGGREGATE_JOB, data, { jobId: parentId, ...KEEP });
 }
 
@@ -55,12 +55,12 @@ export async function enqueueSweep(
   await flows.add({
     name: AGGREGATE_JOB,
     queueName: SWEEPS_QUEUE,
-    data: simulationJobDataSchema.parse({ runId: parentId }),
+    data: runJobDataSchema.parse({ runId: parentId }),
     opts: { jobId: parentId, ...KEEP },
     children: childIds.map((id) => ({
-      name: SIMULATE_JOB,
-      queueName: SIMULATIONS_QUEUE,
-      data: simulationJobDataSchema.parse({ runId: id }),
+      name: RUN_JOB,
+      queueName: RUNS_QUEUE,
+      data: runJobDataSchema.parse({ runId: id }),
       opts: { jobId: id, ...KEEP, ignoreDependencyOnFailure: true },
     })),
   });

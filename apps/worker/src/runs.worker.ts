@@ -4,12 +4,7 @@ import { DelayedError, type Job, type Queue, UnrecoverableError } from 'bullmq';
 import Redis from 'ioredis';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService } from '@schedlab/db';
-import {
-  QueueName,
-  redisOptionsFromUrl,
-  type SimulationJobData,
-  simulationJobDataSchema,
-} from '@schedlab/queues';
+import { QueueName, redisOptionsFromUrl, type RunJobData, runJobDataSchema } from '@schedlab/queues';
 import { onChildFinished, prewarmEngineThread, RunExecutor } from '@schedlab/runs';
 import { QueueWorker } from './queue-worker';
 
@@ -20,12 +15,13 @@ export function retryBackoffMs(attempt: number): number {
 }
 
 /**
- * Consumes the `simulations` queue, WORKER_CONCURRENCY runs at a time, each on its own engine
- * thread (RunExecutor), so this process's event loop keeps renewing job locks. The lock lasts
- * WORKER_LOCK_DURATION_MS: if this process dies, its runs go back to the queue after that long.
+ * Consumes the runs queue (`simulations` in Redis), WORKER_CONCURRENCY runs at a time, each on
+ * its own engine thread (RunExecutor), so this process's event loop keeps renewing job locks. The
+ * lock lasts WORKER_LOCK_DURATION_MS: if this process dies, its runs go back to the queue after
+ * that long.
  */
 @Injectable()
-export class SimulationsWorker extends QueueWorker<SimulationJobData, string> {
+export class RunsWorker extends QueueWorker<RunJobData, string> {
   private readonly publisher: Redis;
   readonly executor: RunExecutor;
   constructor(
@@ -34,7 +30,7 @@ export class SimulationsWorker extends QueueWorker<SimulationJobData, string> {
     /** Producer for sweep aggregations (QueuesModule's; Nest closes it on shutdown). */
     @InjectQueue(QueueName.Sweeps) private readonly sweeps: Queue,
   ) {
-    super(QueueName.Simulations, config);
+    super(QueueName.Runs, config);
     this.publisher = new Redis({
       ...redisOptionsFromUrl(config.redisUrl),
       lazyConnect: true,
@@ -68,8 +64,8 @@ export class SimulationsWorker extends QueueWorker<SimulationJobData, string> {
     super.onApplicationBootstrap();
   }
 
-  protected async process(job: Job<SimulationJobData>, token: string | undefined): Promise<string> {
-    const { runId } = simulationJobDataSchema.parse(job.data);
+  protected async process(job: Job<RunJobData>, token: string | undefined): Promise<string> {
+    const { runId } = runJobDataSchema.parse(job.data);
     const outcome = await this.executor.execute(runId);
     if (outcome.kind === 'retry') {
       const delay = retryBackoffMs(outcome.attempt);
