@@ -3,16 +3,11 @@
  * three-replica StatefulSets on zonal WaitForFirstConsumer volumes, one per zone): what each step
  * does to claims and volumes, the events it leaves and the data-loss report.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseKubernetesObjects, type KubeObject } from '@schedlab/k8s';
 import { ScenarioError, storageReport } from '@schedlab/scenarios';
 import { runAnalysis } from './index';
+import { applyScratchClaim, storageLifecycleCluster } from './testing/storage-lifecycle';
 
-const examples = join(__dirname, '../../../examples');
-const cluster: KubeObject[] = parseKubernetesObjects(
-  readFileSync(join(examples, 'storage-lifecycle.yaml'), 'utf8'),
-).objects;
+const cluster = storageLifecycleCluster;
 
 function run(steps: unknown[]) {
   const outcome = runAnalysis('scenario', cluster, { seed: 0 }, { scenario: { steps } });
@@ -176,24 +171,7 @@ describe('storage what-ifs', () => {
   });
 
   it('a WaitForFirstConsumer claim without a pod is reported waiting', () => {
-    const { report } = run([
-      {
-        apply: {
-          objects: [
-            {
-              apiVersion: 'v1',
-              kind: 'PersistentVolumeClaim',
-              metadata: { name: 'scratch', namespace: 'shop' },
-              spec: {
-                accessModes: ['ReadWriteOnce'],
-                storageClassName: 'ssd-delete',
-                resources: { requests: { storage: '1Gi' } },
-              },
-            },
-          ],
-        },
-      },
-    ]);
+    const { report } = run([applyScratchClaim]);
     expect(report.dataLoss.waiting).toEqual([
       {
         claim: 'shop/scratch',

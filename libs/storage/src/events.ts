@@ -33,6 +33,10 @@ export const Reasons = {
   VolumeFailedRecycle: 'VolumeFailedRecycle',
   VolumeFailedDelete: 'VolumeFailedDelete',
   ExternalExpanding: 'ExternalExpanding',
+  /** The CSI external-resizer's and the kubelet's part in an expansion. */
+  Resizing: 'Resizing',
+  FileSystemResizeRequired: 'FileSystemResizeRequired',
+  FileSystemResizeSuccessful: 'FileSystemResizeSuccessful',
   /** The scheduler's pod events. */
   Scheduled: 'Scheduled',
   FailedScheduling: 'FailedScheduling',
@@ -60,6 +64,13 @@ export const Messages = {
   noDeletablePlugin: 'no deletable volume plugin matched',
   noRecyclablePlugin: 'no recyclable volume plugin matched',
   externalExpanding: 'waiting for an external controller to expand this PVC',
+  resizing: (pvName: string) => `External resizer is resizing volume ${pvName}`,
+  fileSystemResizeRequired: 'Require file system resize of volume on node',
+  nodeExpandSucceeded: (pvName: string, node: string) =>
+    `MountVolume.NodeExpandVolume succeeded for volume "${pvName}" ${node}`,
+  /** The claim's FileSystemResizePending condition while no pod mounts the volume. */
+  fileSystemResizePending:
+    'Waiting for user to (re-)start a pod to finish file system resize of volume on node.',
   scheduled: (podKey: string, node: string) => `Successfully assigned ${podKey} to ${node}`,
   statefulSetPod: (verb: 'create' | 'delete', pod: string, set: string) =>
     `${verb} Pod ${pod} in StatefulSet ${set} successful`,
@@ -91,5 +102,34 @@ export function provisioningEvents(
       message: Messages.provisioningSucceeded(pvName),
       source: provisioner,
     },
+  ];
+}
+
+export const KUBELET = 'kubelet';
+
+/**
+ * What an admitted expansion leaves on the claim: the in-tree expand controller hands it to the
+ * CSI external-resizer, which grows the volume and asks for a file system resize on the node;
+ * the kubelet of a node where a pod mounts the volume finishes it (none: it waits for a pod).
+ */
+export function expansionEvents(
+  provisioner: string,
+  pvName: string,
+  mountedOn: string | undefined,
+): { reason: string; message: string; source: string }[] {
+  const resizer = `external-resizer ${provisioner}`;
+  return [
+    { reason: Reasons.ExternalExpanding, message: Messages.externalExpanding, source: EXPAND_CONTROLLER },
+    { reason: Reasons.Resizing, message: Messages.resizing(pvName), source: resizer },
+    { reason: Reasons.FileSystemResizeRequired, message: Messages.fileSystemResizeRequired, source: resizer },
+    ...(mountedOn
+      ? [
+          {
+            reason: Reasons.FileSystemResizeSuccessful,
+            message: Messages.nodeExpandSucceeded(pvName, mountedOn),
+            source: KUBELET,
+          },
+        ]
+      : []),
   ];
 }

@@ -15,16 +15,18 @@ import {
   type PersistentVolume,
 } from '@schedlab/k8s';
 import type { PersistentVolumeClaim, Pod } from '@schedlab/k8s';
-import { volumeBinding, type PodSchedulingResult } from '@schedlab/scheduler';
+import { buildClusterState, volumeBinding, type PodSchedulingResult } from '@schedlab/scheduler';
 import {
   Messages,
   Reasons,
   SCHEDULER,
+  expansionEvents,
   provisioningEvents,
   type EventType,
   type StorageEvent,
 } from './events';
 import { ANN_PROVISIONED_BY, type StorageObjectError, type VolumeFate } from './pv-controller';
+import { resizeClaim } from './resize';
 import { StorageState, type PhaseSnapshot, type StorageStateOptions } from './storage-state';
 import { volumeMatchesNoNode, zoneOfVolume } from './topology';
 
@@ -39,6 +41,8 @@ export interface StrandedVolume {
   zone?: string;
   /** Pods using the claim: they cannot run anywhere until a node of the volume comes back. */
   pods: string[];
+  /** A local volume (spec.local): its data is on the disk of this node, which is gone or unreachable. */
+  localTo?: string;
   reason: string;
 }
 
@@ -215,6 +219,67 @@ export class StorageLifecycle {
       metadata: { ...claim.metadata, deletionTimestamp: `step-${r.step}` },
     } as KubeObject;
     return items.map((o) => (o === claim ? terminating : o));
+  }
+
+  /**
+   * A user raises a claim's storage request. The API server validates and admits it (or refuses
+   * it: the error is returned in its words); the external resizer grows the volume, and the
+   * kubelet finishes the file system resize where a pod mounts it — without such a pod the claim
+   * keeps its old capacity and waits (FileSystemResizePending). The scheduler sees nothing new: a
+   * bound claim is checked only against its volume's node affinity, never its size.
+   */
+  expandClaim(
+    items: readonly KubeObject[],
+    namespace: string,
+    name: string,
+    storage: string,
+    step: number,
+    operation: string,
+  ): { items: KubeObject[]; mountedOn?: string } | { error: string } {
+    const objects = buildClusterState(items.filter((o) => STORAGE_INPUT_KINDS.has(o.kind))).objects;
+    const outcome = resizeClaim(objects, namespace, name, storage);
+    if ('error' in outcome) return { error: outcome.error };
+    const old = items.find((o) => isClaim(o) && namespaceOf(o) === namespace && o.metadata?.name === name);
+    const volume = outcome.volume;
+    const before = old && asClaim(old).spec?.resources?.requests?.storage;
+    if (!old || !volume || String(before) === storage) return { items: [...items] };
+    const mountedOn = podsUsingClaim(items, namespace, name).find((p) => p.spec?.nodeName)?.spec?.nodeName;
+    const claim = mountedOn
+      ? outcome.claim
+      : {
+          ...outcome.claim,
+          status: {
+            ...asClaim(old).status,
+            conditions: [
+              {
+                type: 'FileSystemResizePending',
+                status: 'True',
+                message: Messages.fileSystemResizePending,
+              },
+            ],
+          },
+        };
+    const provisioner = objects.storageClasses.get(h.claimClass(asClaim(old)))?.provisioner ?? '';
+    const pvName = volume.metadata?.name ?? '';
+    const r = this.record(step, operation);
+    for (const e of expansionEvents(provisioner, pvName, mountedOn))
+      this.event(
+        r,
+        `PersistentVolumeClaim/${namespace}/${name}`,
+        'Normal',
+        e.reason,
+        e.message,
+        e.source,
+        false,
+      );
+    const next = items.map((o) =>
+      o === old
+        ? ({ ...old, ...claim, kind: old.kind, apiVersion: old.apiVersion } as KubeObject)
+        : isVolume(o) && o.metadata?.name === pvName
+          ? ({ ...o, spec: volume.spec } as KubeObject)
+          : o,
+    );
+    return { items: next, ...(mountedOn ? { mountedOn } : {}) };
   }
 
   /**
@@ -447,6 +512,8 @@ export function strandedVolumes(items: readonly KubeObject[]): StrandedVolume[] 
     if (!claim || (ref.uid && h.claimUid(asClaim(claim)) !== ref.uid)) continue;
     const matching = nodes.filter((n) => h.pvNodeAffinityMatches(pv, n.metadata?.labels));
     const zone = zoneOfVolume(pv, nodes) || zoneFromAffinity(pv);
+    const localTo = localVolumeNode(pv);
+    const unreachable = matching.map((n) => n.metadata?.name ?? '').sort();
     out.push({
       volume: pv.metadata?.name ?? '',
       claim: `${ns}/${ref.name}`,
@@ -454,16 +521,29 @@ export function strandedVolumes(items: readonly KubeObject[]): StrandedVolume[] 
       capacity: String(pv.spec?.capacity?.storage ?? ''),
       ...(zone ? { zone } : {}),
       pods: podsUsingClaim(items, ns, ref.name ?? '').map((p) => podKeyOf(p)),
-      reason:
-        matching.length === 0
+      ...(localTo ? { localTo } : {}),
+      reason: localTo
+        ? `local volume: its data is on the disk of node ${localTo}, which is ${
+            matching.length === 0 ? 'gone' : 'unreachable or not ready'
+          }; no other node can mount it, so its pods wait for that node (if the machine is lost, so is the data)`
+        : matching.length === 0
           ? 'no node of the cluster satisfies the volume node affinity: the nodes it was pinned to are gone'
-          : `the volume node affinity matches only nodes that are unreachable or not ready: ${matching
-              .map((n) => n.metadata?.name ?? '')
-              .sort()
-              .join(', ')}`,
+          : `the volume node affinity matches only nodes that are unreachable or not ready: ${unreachable.join(', ')}`,
     });
   }
   return out.sort((a, b) => (a.claim < b.claim ? -1 : a.claim > b.claim ? 1 : 0));
+}
+
+/** The node a local volume (spec.local) lives on, from its kubernetes.io/hostname affinity. */
+export function localVolumeNode(pv: PersistentVolume): string | undefined {
+  if (!(pv.spec as { local?: unknown } | undefined)?.local) return undefined;
+  for (const term of pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []) {
+    for (const e of term.matchExpressions ?? []) {
+      if (e.key === 'kubernetes.io/hostname' && e.operator === 'In' && e.values?.length === 1)
+        return e.values[0];
+    }
+  }
+  return undefined;
 }
 
 /** The zone a volume is pinned to by its affinity (kept when every node of the zone is gone). */

@@ -1,7 +1,8 @@
 /**
  * A claim resize request as the API server admits it: validation of the claim update
  * (only bound claims may change their request, never below the previous value), then the
- * PersistentVolumeClaimResize admission plugin (the class must allow volume expansion).
+ * PersistentVolumeClaimResize admission plugin (the class must allow volume expansion), in the
+ * wording of releases where VolumeAttributesClass is on by default (1.34+).
  * Accepted requests complete at once (the external resizer's work), growing claim and volume.
  */
 import { tryParseQuantity, type PersistentVolume, type PersistentVolumeClaim } from '@schedlab/k8s';
@@ -29,7 +30,7 @@ export function resizeClaim(
   if (previous && previous.value() === wanted.value()) return { claim: pvc };
   if (pvc.status?.phase !== 'Bound') {
     return {
-      error: `PersistentVolumeClaim "${name}" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims`,
+      error: `PersistentVolumeClaim "${name}" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims`,
     };
   }
   if (previous && wanted.value() < previous.value()) {

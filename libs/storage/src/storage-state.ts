@@ -24,10 +24,8 @@ import {
 } from '@schedlab/scheduler';
 import { capacityModelErrors } from './capacity';
 import {
-  EXPAND_CONTROLLER,
-  Messages,
   PV_CONTROLLER,
-  Reasons,
+  expansionEvents,
   provisioningEvents,
   type EventType,
   type StorageEvent,
@@ -510,13 +508,14 @@ export class StorageState {
     } else {
       this.cluster.objects.persistentVolumeClaims.set(r.claim);
       if (r.volume) this.cluster.objects.persistentVolumes.set(r.volume);
-      this.record(
-        `PersistentVolumeClaim/${namespace}/${name}`,
-        'Normal',
-        Reasons.ExternalExpanding,
-        Messages.externalExpanding,
-        EXPAND_CONTROLLER,
-      );
+      const provisioner = this.cluster.objects.storageClasses.get(h.claimClass(r.claim))?.provisioner ?? '';
+      const mountedOn = this.cluster.runningPods.find((p) =>
+        (p.spec?.volumes ?? []).some(
+          (v) => h.claimNameOfVolume(p, v)?.name === name && h.namespaceOf(p) === namespace,
+        ),
+      )?.spec?.nodeName;
+      for (const e of expansionEvents(provisioner, r.volume?.metadata?.name ?? '', mountedOn))
+        this.record(`PersistentVolumeClaim/${namespace}/${name}`, 'Normal', e.reason, e.message, e.source);
     }
     return this.commit();
   }

@@ -1,5 +1,6 @@
 /** One handler per scenario operation: each mutates the world and records what changed. */
 import {
+  CLUSTER_SCOPED_KINDS,
   podKeyOf,
   namespaceOf,
   zoneOf,
@@ -19,7 +20,15 @@ import {
   reconcileReplicas,
 } from './controllers';
 import { EXPANDED_ON_APPLY, applyWorkload } from './apply-workloads';
-import { deleteClaim, deleteNamespace, setReclaimPolicy, condemnClaimsOnScaleDown } from './storage-steps';
+import {
+  condemnClaimsOnScaleDown,
+  deleteClaim,
+  deleteNamespace,
+  expandClaim,
+  localVolumesOn,
+  setReclaimPolicy,
+  setStorageCapacity,
+} from './storage-steps';
 import { checkEviction } from './disruption';
 import { StepError, buildAddedNodes, parseLabelSelector, selectNodes } from './nodes';
 import type { NodeTemplate, StepArgs, StepKind } from './schema';
@@ -56,12 +65,12 @@ function cordon(ctx: OperationContext, node: Node): void {
   updateNode(ctx, node, next, 'cordoned');
 }
 
-function removeNode(ctx: OperationContext, node: Node): void {
+function removeNode(ctx: OperationContext, node: Node, reason = 'node removed', detail?: string): void {
   const name = nodeNameOf(node);
   for (const pod of ctx.world.podsOn(name))
-    podGone(ctx.world, pod, 'podDeleted', ctx.changes, { reason: 'node removed', nodeGone: true });
+    podGone(ctx.world, pod, 'podDeleted', ctx.changes, { reason, nodeGone: true });
   ctx.world.remove(node);
-  ctx.changes.push({ type: 'nodeRemoved', object: `Node/${name}` });
+  ctx.changes.push({ type: 'nodeRemoved', object: `Node/${name}`, ...(detail ? { detail } : {}) });
 }
 
 function drainNodes(args: StepArgs['drain'], ctx: OperationContext): void {
@@ -231,7 +240,7 @@ function applyObjects(args: StepArgs['apply'], ctx: OperationContext): void {
   }
   if (args.objects) objects.push(...parseKubernetesObjects(JSON.stringify(args.objects)).objects);
   for (const obj of objects) {
-    const ns = obj.kind === 'Node' ? undefined : namespaceOf(obj);
+    const ns = CLUSTER_SCOPED_KINDS.has(obj.kind) ? undefined : namespaceOf(obj);
     const id = ns ? `${obj.kind}/${ns}/${obj.metadata?.name}` : `${obj.kind}/${obj.metadata?.name}`;
     if (EXPANDED_ON_APPLY.has(obj.kind)) {
       applyWorkload(obj, ctx);
@@ -268,6 +277,18 @@ export const OPERATIONS: { [K in StepKind]: Handler<K> } = {
   },
   removeNodes(args, ctx) {
     for (const node of selectNodes(ctx.world, args.nodes)) removeNode(ctx, node);
+  },
+  nodeLoss(args, ctx) {
+    // The machine fails for good: its Node object goes, and with it the data of its local volumes.
+    for (const node of selectNodes(ctx.world, args.nodes)) {
+      const local = localVolumesOn(ctx.world, nodeNameOf(node));
+      removeNode(
+        ctx,
+        node,
+        'node lost',
+        `lost with its disks${local.length ? `; local volumes on it: ${local.join(', ')}` : ''}`,
+      );
+    }
   },
   cordon(args, ctx) {
     for (const node of selectNodes(ctx.world, args.nodes)) cordon(ctx, node);
@@ -382,6 +403,8 @@ export const OPERATIONS: { [K in StepKind]: Handler<K> } = {
   deletePVC: deleteClaim,
   deleteNamespace,
   setReclaimPolicy,
+  expandPVC: expandClaim,
+  setStorageCapacity,
   scale: scaleWorkload,
   setProfile(args, ctx) {
     const engine = { ...ctx.world.engine };

@@ -123,11 +123,19 @@ export function describeStep(step: Step): string {
   const ns = typeof args.namespace === 'string' ? `${args.namespace}/` : '';
   if (typeof args.name === 'string') {
     const kind = typeof args.kind === 'string' ? `${args.kind} ` : '';
-    const replicas = typeof args.replicas === 'number' ? ` to ${args.replicas}` : '';
+    const replicas =
+      typeof args.replicas === 'number'
+        ? ` to ${args.replicas}`
+        : typeof args.storage === 'string'
+          ? ` to ${args.storage}`
+          : '';
     return `${operation} ${kind}${ns}${args.name}${replicas}`;
   }
+  if (operation === 'setStorageCapacity')
+    return `${operation} ${args.storageClass}${args.zone ? ` in ${args.zone}` : ''} to ${args.capacity}`;
   if (typeof args.zone === 'string') return `${operation} ${args.zone}`;
   if (typeof args.seconds === 'number') return `${operation} ${args.seconds}s`;
+  if (operation === 'nodeLoss' && Array.isArray(args.nodes)) return `${operation} ${args.nodes.join(', ')}`;
   if (operation === 'setReclaimPolicy') {
     const target = args.storageClass
       ? `StorageClass ${args.storageClass}`

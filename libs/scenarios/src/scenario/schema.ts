@@ -122,6 +122,25 @@ const setReclaimPolicy = z.strictObject({
   reclaimPolicy: z.enum(['Retain', 'Delete']),
 });
 
+const expandPVC = z.strictObject({
+  namespace: z.string().optional(),
+  name: z.string().min(1),
+  /** The new spec.resources.requests.storage, e.g. "100Gi". */
+  storage: z.string().min(1),
+});
+
+const setStorageCapacity = z.strictObject({
+  /** The class whose CSI driver publishes the capacity (CSIStorageCapacity.storageClassName). */
+  storageClass: z.string().min(1),
+  /** The topology segment: nodes of this zone (the driver's zone key). Absent: every object of the class. */
+  zone: z.string().min(1).optional(),
+  capacity: quantity,
+  maximumVolumeSize: quantity.optional(),
+  /** The object to create when none matches (default: kube-system/<storageClass>-<zone>). */
+  namespace: z.string().min(1).optional(),
+  name: z.string().min(1).optional(),
+});
+
 const advanceTime = z.strictObject({ seconds: z.number().int().nonnegative() });
 
 const apply = z.strictObject({
@@ -146,6 +165,9 @@ export const STEP_SCHEMAS = {
   deletePVC: namespacedName,
   deleteNamespace,
   setReclaimPolicy,
+  expandPVC,
+  setStorageCapacity,
+  nodeLoss: nodesOnly,
   scale,
   setProfile,
   advanceTime,

@@ -1,12 +1,21 @@
 /**
- * The storage steps of a scenario (deletePVC, deleteNamespace, setReclaimPolicy) and the
+ * The storage steps of a scenario (deletePVC, deleteNamespace, setReclaimPolicy, expandPVC,
+ * setStorageCapacity; nodeLoss names the local volumes a lost node takes with it) and the
  * StatefulSet controller's part in claims: claims for new ordinals, and the claims of condemned
  * ordinals handed to their pods under `whenScaled: Delete` so the garbage collector removes them.
  * What happens to the volumes afterwards is the PV controller's (World.reconcileStorage).
  */
-import { CLUSTER_SCOPED_KINDS, namespaceOf, podKeyOf } from '@schedlab/k8s';
+import {
+  CLUSTER_SCOPED_KINDS,
+  namespaceOf,
+  podKeyOf,
+  selectorFromLabelSelector,
+  tryParseQuantity,
+  zoneOf,
+} from '@schedlab/k8s';
 import type { KubeObject, OwnerReference, PersistentVolume, Pod, StatefulSet } from '@schedlab/k8s';
 import {
+  localVolumeNode,
   Messages,
   Reasons,
   STATEFULSET_CONTROLLER,
@@ -256,4 +265,159 @@ export function withStatefulSetClaims(world: World, set: KubeObject, pod: Pod): 
     Messages.statefulSetPod('create', podName, setName),
   );
   return { ...pod, spec: { ...pod.spec!, volumes: [...claimVolumes, ...kept] } };
+}
+
+/**
+ * A claim's storage request raised (`kubectl patch pvc`): refused with the API server's message
+ * (unbound claim, smaller request, a class without allowVolumeExpansion), else the resizer grows
+ * the volume and the kubelet its file system where a pod mounts it.
+ */
+export function expandClaim(args: StepArgs['expandPVC'], ctx: OperationContext): void {
+  const { world, changes } = ctx;
+  const ns = args.namespace ?? 'default';
+  const object = `PersistentVolumeClaim/${ns}/${args.name}`;
+  const claim = world.items.find(
+    (o) => o.kind === 'PersistentVolumeClaim' && namespaceOf(o) === ns && o.metadata?.name === args.name,
+  ) as { spec?: { resources?: { requests?: { storage?: unknown } }; volumeName?: string } } | undefined;
+  if (!claim)
+    throw new StepError('name', `persistentvolumeclaims "${args.name}" not found in namespace "${ns}"`);
+  const before = String(claim.spec?.resources?.requests?.storage ?? '');
+  const outcome = world.storage.expandClaim(
+    world.items,
+    ns,
+    args.name,
+    args.storage,
+    world.storageStep.step,
+    world.storageStep.operation,
+  );
+  if ('error' in outcome) {
+    changes.push({ type: 'objectRejected', object, detail: outcome.error });
+    return;
+  }
+  world.items = outcome.items;
+  if (before === args.storage) {
+    changes.push({ type: 'objectUpdated', object, detail: `storage request unchanged (${before})` });
+    return;
+  }
+  changes.push({
+    type: 'objectUpdated',
+    object,
+    detail: [
+      `spec.resources.requests.storage ${before} → ${args.storage}`,
+      `PersistentVolume ${claim.spec?.volumeName} grown by the external resizer`,
+      outcome.mountedOn
+        ? `file system resized by the kubelet on ${outcome.mountedOn}`
+        : 'file system resize pending until a pod mounts the claim (FileSystemResizePending)',
+      'the scheduler sees no change: a bound claim is checked only against its volume’s node affinity',
+    ].join('; '),
+  });
+}
+
+interface CapacityObject extends KubeObject {
+  storageClassName?: string;
+  capacity?: string | number;
+  maximumVolumeSize?: string | number;
+  nodeTopology?: Parameters<typeof selectorFromLabelSelector>[0];
+}
+
+/**
+ * A storage-capacity-tracking CSI driver publishes less (or more) room for a class: the matching
+ * CSIStorageCapacity objects change, or one is created for the zone. Bound volumes are not
+ * affected; the scheduler checks it when it provisions a WaitForFirstConsumer claim.
+ */
+export function setStorageCapacity(args: StepArgs['setStorageCapacity'], ctx: OperationContext): void {
+  const { world, changes } = ctx;
+  const className = args.storageClass;
+  const sc = world.items.find((o) => o.kind === 'StorageClass' && o.metadata?.name === className) as
+    (KubeObject & { provisioner?: string }) | undefined;
+  if (!sc) throw new StepError('storageClass', `storageclasses.storage.k8s.io "${className}" not found`);
+  for (const field of ['capacity', 'maximumVolumeSize'] as const) {
+    const q = args[field];
+    if (q !== undefined && !tryParseQuantity(String(q)))
+      throw new StepError(field, `quantity "${q}" does not parse`);
+  }
+  const zoneNodes = args.zone ? world.nodes().filter((n) => zoneOf(n) === args.zone) : [];
+  if (args.zone && zoneNodes.length === 0) throw new StepError('zone', `no node is in zone "${args.zone}"`);
+  const inSegment = (c: CapacityObject) =>
+    !args.zone ||
+    (c.nodeTopology !== undefined &&
+      zoneNodes.some((n) => selectorFromLabelSelector(c.nodeTopology ?? {}).matches(n.metadata?.labels)));
+  const matching = (world.items as CapacityObject[]).filter(
+    (o) =>
+      o.kind === 'CSIStorageCapacity' &&
+      o.storageClassName === className &&
+      (args.name ? o.metadata?.name === args.name : inSegment(o)),
+  );
+  const set = (c: CapacityObject): CapacityObject => ({
+    ...c,
+    capacity: String(args.capacity),
+    ...(args.maximumVolumeSize !== undefined ? { maximumVolumeSize: String(args.maximumVolumeSize) } : {}),
+  });
+  const tracked = world.items.some(
+    (o) =>
+      o.kind === 'CSIDriver' &&
+      o.metadata?.name === sc.provisioner &&
+      (o as { spec?: { storageCapacity?: boolean } }).spec?.storageCapacity === true,
+  );
+  const caveat = tracked
+    ? ''
+    : `; CSIDriver "${sc.provisioner}" does not set spec.storageCapacity: true, so the scheduler ignores it`;
+  for (const c of matching) {
+    world.replace(c, set(c));
+    changes.push({
+      type: 'objectUpdated',
+      object: `CSIStorageCapacity/${namespaceOf(c)}/${c.metadata?.name}`,
+      detail: `capacity ${c.capacity ?? 'unset'} → ${args.capacity}${caveat}`,
+    });
+  }
+  if (matching.length > 0) return;
+  if (!args.zone)
+    throw new StepError(
+      'zone',
+      `no CSIStorageCapacity of class "${className}" exists: give a zone to publish one`,
+    );
+  const ns = args.namespace ?? 'kube-system';
+  const name = args.name ?? `${className}-${args.zone}`;
+  const created = set({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSIStorageCapacity',
+    metadata: { name, namespace: ns },
+    storageClassName: className,
+    nodeTopology: {
+      matchLabels: { [driverZoneKey(world.items, sc.provisioner ?? '', zoneNodes)]: args.zone },
+    },
+  } as CapacityObject);
+  world.add(created);
+  changes.push({
+    type: 'objectApplied',
+    object: `CSIStorageCapacity/${ns}/${name}`,
+    detail: `capacity ${args.capacity} for zone ${args.zone}${caveat}`,
+  });
+}
+
+/** The zone label the driver reports in its CSINode topology keys (else the well-known one). */
+function driverZoneKey(
+  items: readonly KubeObject[],
+  driver: string,
+  nodes: readonly { metadata?: { name?: string } }[],
+): string {
+  const names = new Set(nodes.map((n) => n.metadata?.name));
+  for (const o of items) {
+    if (o.kind !== 'CSINode' || !names.has(o.metadata?.name)) continue;
+    const drivers = (o as { spec?: { drivers?: { name: string; topologyKeys?: string[] }[] } }).spec?.drivers;
+    const key = drivers?.find((d) => d.name === driver)?.topologyKeys?.find((k) => /zone$/.test(k));
+    if (key) return key;
+  }
+  return 'topology.kubernetes.io/zone';
+}
+
+/** The local volumes (spec.local) pinned to a node, as `<volume> (claim <ns>/<name>)`. */
+export function localVolumesOn(world: World, node: string): string[] {
+  return (world.items.filter((o) => o.kind === 'PersistentVolume') as unknown as PersistentVolume[])
+    .filter((pv) => localVolumeNode(pv) === node)
+    .map((pv) => {
+      const ref = pv.spec?.claimRef;
+      return `${pv.metadata?.name}${ref ? ` (claim ${ref.namespace || 'default'}/${ref.name})` : ''}`;
+    })
+    .sort();
 }

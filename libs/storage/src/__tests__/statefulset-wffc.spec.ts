@@ -147,7 +147,7 @@ describe('StatefulSet claim templates with a WaitForFirstConsumer class', () => 
     ]);
     s.createStatefulSet(statefulSet(1));
     expect(s.resizeClaim('prod', 'data-db-0', '30Gi').errors[0].message).toBe(
-      'PersistentVolumeClaim "data-db-0" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims',
+      'PersistentVolumeClaim "data-db-0" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
     );
     s.schedule();
     const grown = s.resizeClaim('prod', 'data-db-0', '30Gi');
