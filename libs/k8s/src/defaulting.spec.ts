@@ -115,3 +115,24 @@ describe('other kinds', () => {
     ).toBe('default-scheduler');
   });
 });
+
+describe('defaulted objects are deep copies of their input', () => {
+  it('shares no object with the input, and keeps values structuredClone keeps', () => {
+    const input = JSON.parse(
+      '{"kind":"Pod","metadata":{"name":"p","labels":{"__proto__":"x","a":"b"}},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}',
+    ) as KubeObject;
+    const created = new Date(0);
+    (input.metadata as Record<string, unknown>).created = created;
+    const out = defaultObject(input) as unknown as Pod & { metadata: { created: Date } };
+    // An own "__proto__" key stays a key (it must not become the labels' prototype).
+    expect(Object.keys(out.metadata?.labels ?? {})).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(out.metadata?.labels)).toBe(Object.prototype);
+    expect(out.metadata.created).toEqual(created);
+    expect(out.metadata.created).not.toBe(created);
+    expect(out.metadata).not.toBe(input.metadata);
+    expect(out.spec?.containers[0]).not.toBe((input.spec as Pod['spec'])?.containers[0]);
+    // Defaulting wrote into the copy only.
+    expect(out.spec?.containers[0].resources?.requests).toEqual({ cpu: '1' });
+    expect((input.spec as Pod['spec'])?.containers[0].resources?.requests).toBeUndefined();
+  });
+});
