@@ -33,6 +33,11 @@ export { installRequestPolicy, requestPolicyOf } from './framework/request-polic
 export { Snapshot } from './backend/cache/snapshot';
 export { nodeTreeOrder, zoneKeyOf } from './backend/cache/node-tree';
 export { ClusterObjects } from './backend/cache/cluster-objects';
+export { syncPodClaims } from './framework/plugins/dynamicresources/claim-templates';
+export type {
+  DeviceClassSummary,
+  NodeDeviceCount,
+} from './framework/plugins/dynamicresources/device-summary';
 export { numFeasibleNodesToFind } from './find-nodes';
 export { DEFAULT_EXPLAIN_LEVEL, type TieBreak, type EvaluatedRange, type ExplainLevel } from './schedule-one';
 export {

@@ -403,47 +403,50 @@ spec:
   });
 });
 
+const draItems = (replicas: number): KubeObject[] => {
+  const gpuNode = (name: string): KubeObject => node(name, 'z1');
+  const slice = (nodeName: string, devices: string[]): KubeObject => ({
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceSlice',
+    metadata: { name: nodeName },
+    spec: {
+      driver: 'gpu.example.com',
+      pool: { name: nodeName, generation: 1, resourceSliceCount: 1 },
+      nodeName,
+      devices: devices.map((name) => ({ name })),
+    },
+  });
+  return [
+    gpuNode('gpu-1'),
+    gpuNode('gpu-2'),
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'DeviceClass',
+      metadata: { name: 'gpu' },
+      spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] },
+    },
+    slice('gpu-1', ['gpu-0', 'gpu-1']),
+    slice('gpu-2', ['gpu-0']),
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaimTemplate',
+      metadata: { name: 'one-gpu', namespace: 'default' },
+      spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu' } }] } } },
+    },
+    deployment(
+      'trainer',
+      replicas,
+      { app: 'trainer' },
+      {
+        resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'one-gpu' }],
+      },
+    ),
+  ];
+};
+
 describe('DRA claim templates', () => {
   it("a Deployment's pods each get their own claim from the template (resourceclaim controller)", () => {
-    const gpuNode = (name: string): KubeObject => node(name, 'z1');
-    const slice = (nodeName: string, devices: string[]): KubeObject => ({
-      apiVersion: 'resource.k8s.io/v1',
-      kind: 'ResourceSlice',
-      metadata: { name: nodeName },
-      spec: {
-        driver: 'gpu.example.com',
-        pool: { name: nodeName, generation: 1, resourceSliceCount: 1 },
-        nodeName,
-        devices: devices.map((name) => ({ name })),
-      },
-    });
-    const items: KubeObject[] = [
-      gpuNode('gpu-1'),
-      gpuNode('gpu-2'),
-      {
-        apiVersion: 'resource.k8s.io/v1',
-        kind: 'DeviceClass',
-        metadata: { name: 'gpu' },
-        spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] },
-      },
-      slice('gpu-1', ['gpu-0', 'gpu-1']),
-      slice('gpu-2', ['gpu-0']),
-      {
-        apiVersion: 'resource.k8s.io/v1',
-        kind: 'ResourceClaimTemplate',
-        metadata: { name: 'one-gpu', namespace: 'default' },
-        spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu' } }] } } },
-      },
-      deployment(
-        'trainer',
-        4,
-        { app: 'trainer' },
-        {
-          resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'one-gpu' }],
-        },
-      ),
-    ];
-    const sim = scheduleWorkloads(items, { tieBreak: 'lowest-node-name' });
+    const sim = scheduleWorkloads(draItems(4), { tieBreak: 'lowest-node-name' });
     const scheduled = sim.results.filter((r) => r.outcome === 'scheduled');
     // Three devices, four replicas: each scheduled pod holds one device through its own claim.
     expect(scheduled).toHaveLength(3);
@@ -454,5 +457,15 @@ describe('DRA claim templates', () => {
     expect(new Set(devices).size).toBe(3);
     const pending = sim.results.find((r) => r.outcome !== 'scheduled');
     expect(pending?.message).toContain('cannot allocate all claims');
+  });
+  it('a replacement for a deleted pod gets its own claim from the template', () => {
+    const sim = scheduleWorkloads(draItems(2), { tieBreak: 'lowest-node-name' });
+    const victim = sim.results[0].pod;
+    const { recreated } = deleteAndRecreate(sim, [victim]);
+    const replacement = recreated[0].result!;
+    expect(replacement.outcome).toBe('scheduled');
+    expect(Object.keys(replacement.claims ?? {})).toEqual([
+      expect.stringMatching(new RegExp(`^${replacement.pod}-gpu-[a-z0-9]{5}$`)),
+    ]);
   });
 });

@@ -16,6 +16,7 @@ import {
   isDefaultStorageClass,
   setupEngine,
   summarize,
+  syncPodClaims,
 } from '@schedlab/scheduler';
 import type { PodSchedulingResult, SimulateOptions, SimulationSummary, Simulator } from '@schedlab/scheduler';
 import { ExpandOptions, ExpansionResult, admitPods, admitStatefulSetStep, expandWorkloads } from './expand';
@@ -97,7 +98,10 @@ export function scheduleWorkloads(
         }
       }
       const claims: PersistentVolumeClaim[] = [];
-      const pods = admitStatefulSetStep(controller, expansion.policy, expansion.rejected, claims);
+      // The resourceclaim controller generates the new ordinals' DRA claims from their templates.
+      const pods = admitStatefulSetStep(controller, expansion.policy, expansion.rejected, claims).map((p) =>
+        syncPodClaims(p, sim.objects),
+      );
       for (const c of claims) sim.objects.persistentVolumeClaims.set(defaultClaimClass(sim, c));
       expansion.pvcs.push(...claims);
       expansion.pods.push(...pods);
@@ -157,11 +161,12 @@ export function deleteAndRecreate(
   const liveNodes = new Set(sim.snapshot.list().map((n) => n.node.metadata?.name ?? ''));
   const { recreated, gone } = recreateDeletedPods(deleted, seededRandomInt(opts.seed ?? 0), liveNodes);
   const rejected: ExpansionResult['rejected'] = [];
+  // Replacements get their DRA claims from their templates, as the resourceclaim controller does.
   const admitted = admitPods(
     recreated.map((r) => r.replacement),
     simulation.expansion.policy,
     rejected,
-  );
+  ).map((p) => syncPodClaims(p, sim.objects));
   const results = sim.queueOrder(admitted).map((p, k) => sim.scheduleOne(p, simulation.results.length + k));
   simulation.results.push(...results);
   return {
