@@ -3,10 +3,10 @@
  * examples/storage-lifecycle.yaml: what the API server, the resizer, the kubelet and the scheduler
  * do, and what the data-loss report says.
  */
-import { parseKubernetesObjects, type KubeObject } from '@schedlab/k8s';
+import type { KubeObject } from '@schedlab/k8s';
 import { ScenarioError, storageReport } from '@schedlab/scenarios';
 import { runAnalysis } from './index';
-import { applyScratchClaim, storageLifecycleCluster } from './testing/storage-lifecycle';
+import { applyScratchClaim, localCache, storageLifecycleCluster } from './testing/storage-lifecycle';
 
 const cluster = storageLifecycleCluster;
 
@@ -221,51 +221,9 @@ describe('setStorageCapacity', () => {
   });
 });
 
-/** A StatefulSet of one replica on a local volume of node-a1 (local-storage: no provisioner, WaitForFirstConsumer). */
-const localVolumes: KubeObject[] = parseKubernetesObjects(`
-apiVersion: v1
-kind: List
-items:
-  - apiVersion: storage.k8s.io/v1
-    kind: StorageClass
-    metadata: { name: local-storage }
-    provisioner: kubernetes.io/no-provisioner
-    volumeBindingMode: WaitForFirstConsumer
-  - apiVersion: v1
-    kind: PersistentVolume
-    metadata: { name: local-a1 }
-    spec:
-      capacity: { storage: 100Gi }
-      accessModes: [ReadWriteOnce]
-      persistentVolumeReclaimPolicy: Retain
-      storageClassName: local-storage
-      local: { path: /mnt/disks/ssd1 }
-      nodeAffinity:
-        required:
-          nodeSelectorTerms:
-            - matchExpressions: [{ key: kubernetes.io/hostname, operator: In, values: [node-a1] }]
-  - apiVersion: apps/v1
-    kind: StatefulSet
-    metadata: { name: cache, namespace: shop }
-    spec:
-      replicas: 1
-      serviceName: cache
-      selector: { matchLabels: { app: cache } }
-      template:
-        metadata: { labels: { app: cache } }
-        spec:
-          containers: [{ name: c, image: redis, resources: { requests: { cpu: 100m, memory: 128Mi } } }]
-      volumeClaimTemplates:
-        - metadata: { name: data }
-          spec:
-            accessModes: [ReadWriteOnce]
-            storageClassName: local-storage
-            resources: { requests: { storage: 50Gi } }
-`).objects;
-
 describe('nodeLoss', () => {
   it('a lost node strands the pod pinned to its local volume, and says the data was on that node', () => {
-    const { report, steps } = run([{ nodeLoss: { nodes: ['node-a1'] } }], [...cluster, ...localVolumes]);
+    const { report, steps } = run([{ nodeLoss: { nodes: ['node-a1'] } }], [...cluster, ...localCache]);
     expect(steps[0].changes.find((c) => c.type === 'nodeRemoved')).toEqual({
       type: 'nodeRemoved',
       object: 'Node/node-a1',

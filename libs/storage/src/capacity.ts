@@ -67,3 +67,22 @@ export function capacityModelErrors(model: CapacityModel | undefined): string[] 
   }
   return errors;
 }
+
+/**
+ * What a storage-capacity-tracking driver republishes after provisioning a volume for a pod on
+ * `node`: the CSIStorageCapacity objects of the volume's class whose topology covers the node
+ * shrink by its size. The scheduler only reads what was last published, so an analysis that
+ * provisions volume after volume must play the driver's part.
+ */
+export function consumeStorageCapacity(objects: ClusterObjects, pvName: string, node: Node): void {
+  const pv = objects.persistentVolumes.get(pvName);
+  if (!pv) return;
+  const className = volumeBinding.pvHelpers.volumeClass(pv);
+  const size = tryParseQuantity(String(pv.spec?.capacity?.storage ?? '0'))?.value() ?? 0;
+  for (const cap of objects.csiStorageCapacities.list()) {
+    if (cap.storageClassName !== className || !cap.nodeTopology) continue;
+    if (!selectorFromLabelSelector(cap.nodeTopology).matches(node.metadata?.labels)) continue;
+    const left = (tryParseQuantity(String(cap.capacity ?? '0'))?.value() ?? 0) - size;
+    objects.csiStorageCapacities.set({ ...cap, capacity: String(Math.max(0, left)) });
+  }
+}

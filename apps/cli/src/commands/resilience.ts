@@ -79,7 +79,11 @@ export function formatResilienceTable(doc: ResilienceDocument): string[] {
   );
   for (const d of doc.domains.filter((x) => doc.critical.includes(x.domain))) {
     lines.push('', `Losing ${doc.by} ${domainName(d.domain)}:`);
-    for (const u of d.unschedulable) lines.push(`  ${u.pod} cannot be rescheduled: ${u.reason}`);
+    for (const u of d.unschedulable) {
+      lines.push(`  ${u.pod} cannot be rescheduled: ${u.reason}`);
+      for (const v of d.pinnedByVolumes.filter((p) => p.pod === u.pod))
+        lines.push(`    claim ${v.claim} (volume ${v.volume}): ${v.reason}`);
+    }
     for (const w of d.workloads.filter((x) => x.losesAvailability)) {
       const budget = w.disruptionBudget
         ? `, PodDisruptionBudget ${w.disruptionBudget} needs ${w.desiredHealthy}`

@@ -5,10 +5,15 @@
  */
 import { podKeyOf, zoneOf } from '@schedlab/k8s';
 import type { KubeObject, Pod } from '@schedlab/k8s';
+import type { Node, PersistentVolume, PersistentVolumeClaim } from '@schedlab/k8s';
+import { volumeBinding } from '@schedlab/scheduler';
+import { localVolumeNode, nodeIsReachable, volumeMatchesNoNode, zoneOfVolume } from '@schedlab/storage';
 import { budgetStatus, budgetsFor } from '../scenario/disruption';
 import { workloadOf } from '../scenario/controllers';
 import { EngineOptions, World } from '../scenario/world';
 import { nodeLoss } from './node-loss';
+
+const h = volumeBinding.pvHelpers;
 
 export interface WorkloadImpact {
   /** "Kind/namespace/name" of the controller, or the pod key for a bare pod. */
@@ -33,6 +38,21 @@ export interface FailureDomainResult {
   unschedulable: { pod: string; reason: string }[];
   preempted: string[];
   workloads: WorkloadImpact[];
+  /**
+   * Evicted pods that cannot come back because of their volumes: bound to a volume of the lost
+   * zone, or a local volume on a lost node, that no surviving node can attach.
+   */
+  pinnedByVolumes: PinnedByVolume[];
+}
+
+export interface PinnedByVolume {
+  pod: string;
+  claim: string;
+  volume: string;
+  zone?: string;
+  /** A local volume: its data is on this (lost) node's disk. */
+  localTo?: string;
+  reason: string;
 }
 
 export interface ResilienceResult {
@@ -71,6 +91,7 @@ export function resilience(
         .map((r) => ({ pod: r.pod, reason: r.message ?? r.error ?? r.outcome })),
       preempted,
       workloads: [],
+      pinnedByVolumes: pinnedByVolumes(items, lostSet, evicted),
     };
     const affected = new Map<string, Pod[]>();
     for (const p of evicted) {
@@ -110,6 +131,55 @@ export function resilience(
     if (!result.allRescheduled || result.workloads.some((w) => w.losesAvailability))
       out.critical.push(domain);
     out.domains.push(result);
+  }
+  return out;
+}
+
+/** The evicted pods' volumes that no node left after the loss can attach (zonal or local). */
+function pinnedByVolumes(
+  items: readonly KubeObject[],
+  lost: ReadonlySet<string>,
+  evicted: readonly Pod[],
+): PinnedByVolume[] {
+  const volumes = new Map(
+    (items.filter((o) => o.kind === 'PersistentVolume') as unknown as PersistentVolume[]).map((v) => [
+      v.metadata?.name ?? '',
+      v,
+    ]),
+  );
+  if (volumes.size === 0 || evicted.length === 0) return [];
+  const claims = new Map(
+    (items.filter((o) => o.kind === 'PersistentVolumeClaim') as unknown as PersistentVolumeClaim[]).map(
+      (c) => [h.claimKey(c), c],
+    ),
+  );
+  const nodes = items.filter((o) => o.kind === 'Node') as unknown as Node[];
+  const reachable = nodes.filter(nodeIsReachable);
+  const survivors = reachable.filter((n) => !lost.has(n.metadata?.name ?? ''));
+  const out: PinnedByVolume[] = [];
+  for (const pod of evicted) {
+    for (const vol of pod.spec?.volumes ?? []) {
+      const ref = h.claimNameOfVolume(pod, vol);
+      const claim = ref && claims.get(`${h.namespaceOf(pod)}/${ref.name}`);
+      const pv = claim && volumes.get(claim.spec?.volumeName ?? '');
+      // Only volumes this loss strands: one no reachable node could attach before is no news.
+      if (!claim || !pv || !volumeMatchesNoNode(pv, survivors) || volumeMatchesNoNode(pv, reachable))
+        continue;
+      const localTo = localVolumeNode(pv);
+      const zone = zoneOfVolume(pv, nodes);
+      out.push({
+        pod: podKeyOf(pod),
+        claim: h.claimKey(claim),
+        volume: pv.metadata?.name ?? '',
+        ...(zone ? { zone } : {}),
+        ...(localTo ? { localTo } : {}),
+        reason: localTo
+          ? `local volume on ${localTo}: its data is on that node's disk, no other node can mount it`
+          : zone
+            ? `volume in zone ${zone}: no node left in the zone can attach it`
+            : 'no node left matches the volume node affinity',
+      });
+    }
   }
   return out;
 }
