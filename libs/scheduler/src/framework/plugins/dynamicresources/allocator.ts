@@ -19,7 +19,7 @@ import {
   type Node,
   type NodeSelector,
 } from '@schedlab/k8s';
-import { celEnv, celFunc, celMethod, CelScalar, mapType, parse, plan } from '@bufbuild/cel';
+import type * as Cel from '@bufbuild/cel';
 
 export const ALLOCATION_RESULTS_MAX_SIZE = 32;
 export const FIRST_AVAILABLE_MAX_SIZE = 8;
@@ -146,7 +146,6 @@ export const deviceKey = (driver: string, pool: string, device: string): string 
 
 // ---- CEL ------------------------------------------------------------------------------------
 
-const QUANTITY = mapType(CelScalar.STRING, CelScalar.DYN);
 const Q_KEY = '__quantity_nanos';
 const quantityValue = (nanos: bigint): Map<string, bigint> => new Map([[Q_KEY, nanos]]);
 const nanosOf = (m: unknown): bigint => {
@@ -156,24 +155,35 @@ const nanosOf = (m: unknown): bigint => {
 };
 const cmp = (a: bigint, b: bigint): bigint => (a < b ? -1n : a > b ? 1n : 0n);
 
-const env = celEnv({
-  variables: { device: CelScalar.DYN },
-  funcs: [
-    celFunc('quantity', [CelScalar.STRING], QUANTITY, (s) => quantityValue(parseQuantity(s).nanos)),
-    celMethod('compareTo', QUANTITY, [QUANTITY], CelScalar.INT, function (o) {
-      return cmp(nanosOf(this), nanosOf(o));
-    }),
-    celMethod('isGreaterThan', QUANTITY, [QUANTITY], CelScalar.BOOL, function (o) {
-      return nanosOf(this) > nanosOf(o);
-    }),
-    celMethod('isLessThan', QUANTITY, [QUANTITY], CelScalar.BOOL, function (o) {
-      return nanosOf(this) < nanosOf(o);
-    }),
-    celMethod('sign', QUANTITY, [], CelScalar.INT, function () {
-      return cmp(nanosOf(this), 0n);
-    }),
-  ],
-});
+// The CEL library costs ~0.2 s to load: it is required the first time a dump has a selector to
+// compile, not at start-up of every run (most dumps have no DRA objects).
+let celLibrary: { lib: typeof Cel; env: Cel.CelEnv } | undefined;
+function cel(): { lib: typeof Cel; env: Cel.CelEnv } {
+  if (celLibrary) return celLibrary;
+  const lib = require('@bufbuild/cel') as typeof Cel;
+  const { celEnv, celFunc, celMethod, CelScalar, mapType } = lib;
+  const QUANTITY = mapType(CelScalar.STRING, CelScalar.DYN);
+  const env = celEnv({
+    variables: { device: CelScalar.DYN },
+    funcs: [
+      celFunc('quantity', [CelScalar.STRING], QUANTITY, (s) => quantityValue(parseQuantity(s).nanos)),
+      celMethod('compareTo', QUANTITY, [QUANTITY], CelScalar.INT, function (o) {
+        return cmp(nanosOf(this), nanosOf(o));
+      }),
+      celMethod('isGreaterThan', QUANTITY, [QUANTITY], CelScalar.BOOL, function (o) {
+        return nanosOf(this) > nanosOf(o);
+      }),
+      celMethod('isLessThan', QUANTITY, [QUANTITY], CelScalar.BOOL, function (o) {
+        return nanosOf(this) < nanosOf(o);
+      }),
+      celMethod('sign', QUANTITY, [], CelScalar.INT, function () {
+        return cmp(nanosOf(this), 0n);
+      }),
+    ],
+  });
+  celLibrary = { lib, env };
+  return celLibrary;
+}
 
 type Program = (ctx: { device: unknown }) => unknown;
 const programs = new Map<string, Program | Error>();
@@ -182,7 +192,8 @@ function compile(expression: string): Program | Error {
   let p = programs.get(expression);
   if (!p) {
     try {
-      p = plan(env, parse(expression)) as unknown as Program;
+      const { lib, env } = cel();
+      p = lib.plan(env, lib.parse(expression)) as unknown as Program;
     } catch (e) {
       p = e instanceof Error ? e : new Error(String(e));
     }
