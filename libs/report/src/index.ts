@@ -8,3 +8,4 @@ export {
   type ReportableResult,
 } from './build-report';
 export { renderReportHtml, embeddableJson, escapeHtml } from './render-html';
+export { buildStorageReport } from './build-storage';

@@ -4,6 +4,8 @@
  * Plain JSON, so it can be stored with a run and rendered again later.
  */
 
+import type { DataLossRow } from '@schedlab/storage';
+
 /** cpu in millicores, memory in bytes. */
 export interface ReportResources {
   cpu: number;
@@ -63,8 +65,35 @@ export interface ReportRun {
   pods: ReportPod[];
 }
 
+/** A claim and the volume it is bound to (or a volume no claim uses), placed in its zone. */
+export interface ReportVolume {
+  /** `ns/name`, or "" for a volume no claim uses (Released, Available). */
+  claim: string;
+  /** The PersistentVolume, or null while the claim is unbound. */
+  volume: string | null;
+  storageClass: string;
+  capacity: string;
+  /** The volume's zone; "" when it has none (not zonal, or unbound). */
+  zone: string;
+  /** The claim's phase, or the volume's when no claim uses it. */
+  phase: string;
+  /** Pods using the claim. */
+  pods: string[];
+}
+
+/** One row of a scenario's data-loss report (destroyed, retained, stranded, waiting on a pod). */
+export type ReportDataLoss = DataLossRow;
+
+export interface ReportStorage {
+  volumes: ReportVolume[];
+  /** Present for a scenario run: what its steps did to the data. */
+  dataLoss?: ReportDataLoss[];
+}
+
 /** One run, or two for a before/after comparison (runs[0] is "before"). */
 export interface ReportInput {
   title: string;
   runs: [ReportRun] | [ReportRun, ReportRun];
+  /** Claims and volumes once the (last) run is over; absent when the cluster has none. */
+  storage?: ReportStorage;
 }

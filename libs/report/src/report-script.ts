@@ -180,10 +180,39 @@ export const REPORT_SCRIPT = String.raw`
     ]);
   }
 
+  var FATES = { destroyed: 'destroyed', retained: 'retained (orphaned)', stranded: 'stranded', waiting: 'waiting on a pod' };
+
+  function storageView(storage) {
+    var zones = {};
+    storage.volumes.forEach(function (v) { (zones[v.zone] = zones[v.zone] || []).push(v); });
+    var loss = storage.dataLoss;
+    return el('section', { 'aria-label': 'Storage' }, [
+      el('h2', {}, ['Volumes per zone (' + storage.volumes.length + ')']),
+      el('div', { className: 'zones' }, Object.keys(zones).sort().map(function (z) {
+        var list = zones[z];
+        return el('section', { className: 'zone', role: 'region', 'aria-label': 'Volumes in zone ' + zoneName(z) }, [
+          el('h3', {}, [zoneName(z) + ' — ' + list.length + (list.length === 1 ? ' volume or claim' : ' volumes or claims')]),
+          table('Volumes in ' + zoneName(z), ['Claim', 'Volume', 'Class', 'Capacity', 'Phase', 'Pods'], list.map(function (v) {
+            return [v.claim || '<none>', v.volume || '<unbound>', v.storageClass, v.capacity, v.phase, v.pods.join(', ')];
+          })),
+        ]);
+      })),
+      loss ? el('h2', {}, ['Data loss (' + loss.length + ')']) : null,
+      loss
+        ? (loss.length
+            ? table('Data loss', ['Fate', 'Volume', 'Claim', 'Class', 'Capacity', 'Zone', 'Policy', 'Why'], loss.map(function (r) {
+                return [FATES[r.fate] || r.fate, r.volume, r.claim, r.storageClass, r.capacity, r.zone, r.policy, r.why];
+              }))
+            : el('p', {}, ['None: no volume was destroyed, orphaned or stranded, and no claim waits on a pod.']))
+        : null,
+    ]);
+  }
+
   function render() {
     while (root.firstChild) root.removeChild(root.firstChild);
     if (data.runs.length === 2) root.appendChild(changesView());
     root.appendChild(el('div', { className: 'runs' }, data.runs.map(runView)));
+    if (data.storage) root.appendChild(storageView(data.storage));
   }
 
   Array.prototype.forEach.call(document.querySelectorAll('[data-resource]'), function (b) {

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { parseKubernetesObjects } from '@schedlab/k8s';
 import { buildClusterState, simulate } from '@schedlab/scheduler';
 import { buildRunReport, renderReportHtml, type ReportInput, type ReportRun } from './index';
+import { launchChromium } from './testing/chromium';
 
 const examples = path.resolve(__dirname, '../../../examples');
 
@@ -137,19 +137,7 @@ describe('renderReportHtml', () => {
     };
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'schedlab-report-')), 'compare.html');
     writeFileSync(file, renderReportHtml({ title: 'compare', runs: [before, after] }));
-    const context = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'chromium-')), {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const context = await launchChromium();
     try {
       const page = await context.newPage();
       await page.goto(`file://${file}`);

@@ -89,6 +89,58 @@ export interface PhaseTransition {
   to: string;
 }
 
+/** One volume or claim at risk, as every data-loss table shows it. */
+export interface DataLossRow {
+  fate: 'destroyed' | 'retained' | 'stranded' | 'waiting';
+  volume: string;
+  claim: string;
+  storageClass: string;
+  capacity: string;
+  zone: string;
+  /** Reclaim policy of a destroyed or retained volume; "" otherwise. */
+  policy: string;
+  why: string;
+}
+
+/** The data-loss report as rows: destroyed, retained, stranded (with the pods waiting), waiting. */
+export function dataLossRows(report: StorageDataLossReport): DataLossRow[] {
+  const fates = (fate: 'destroyed' | 'retained', list: readonly VolumeFate[]): DataLossRow[] =>
+    list.map((f) => ({
+      fate,
+      volume: f.volume,
+      claim: f.claim,
+      storageClass: f.storageClass,
+      capacity: f.capacity,
+      zone: f.zone ?? '',
+      policy: f.reclaimPolicy,
+      why: f.reason,
+    }));
+  return [
+    ...fates('destroyed', report.destroyed),
+    ...fates('retained', report.retained),
+    ...report.stranded.map((s) => ({
+      fate: 'stranded' as const,
+      volume: s.volume,
+      claim: s.claim,
+      storageClass: s.storageClass,
+      capacity: s.capacity,
+      zone: s.zone ?? '',
+      policy: '',
+      why: `${s.reason}${s.pods.length ? `; waiting: ${s.pods.join(', ')}` : ''}`,
+    })),
+    ...report.waiting.map((w) => ({
+      fate: 'waiting' as const,
+      volume: '',
+      claim: w.claim,
+      storageClass: w.storageClass,
+      capacity: '',
+      zone: '',
+      policy: '',
+      why: w.reason,
+    })),
+  ];
+}
+
 export interface StorageTimeline {
   steps: StorageStepRecord[];
   dataLoss: StorageDataLossReport;

@@ -3,7 +3,9 @@
  * steps run with the scheduler live between them, and the result is the final placement of every
  * pod the scheduler handled plus what each step changed.
  */
+import path from 'node:path';
 import { podKeyOf } from '@schedlab/k8s';
+import type { ReportRun, ReportStorage } from '@schedlab/report';
 import type { Node } from '@schedlab/k8s';
 import { runAnalysis } from '@schedlab/analysis';
 import { storageReport, type Change, type ScenarioRun, type StorageReport } from '@schedlab/scenarios';
@@ -38,7 +40,12 @@ export interface ScenarioDocument extends SimulationDocument {
 export interface ScenarioOutput {
   document: ScenarioDocument;
   warnings: string[];
+  /** The visual report's data: the cluster after the last step, its storage and data loss. */
+  report: () => { run: ReportRun; storage?: ReportStorage };
 }
+
+// Loaded only with --report: the report library.
+const reportFile = () => require('../output/report-file') as typeof import('../output/report-file');
 
 /** The changes a scheduling pass made, worded like the scenario's own step records. */
 function changesOf(results: readonly PodSchedulingResult[]): Change[] {
@@ -126,6 +133,12 @@ export function simulateScenarioDump(flags: SimulationFlags, scenarioFile: strin
       },
     },
     warnings: describeSkipped(flags.cluster, dump.skipped),
+    report: () =>
+      reportFile().scenarioReportOf(
+        run,
+        outcome.compatibilityVersion,
+        `${path.basename(flags.cluster)} after ${scenario.name ?? path.basename(scenarioFile)}`,
+      ),
   };
 }
 

@@ -3,10 +3,11 @@
  * Chromium (Debian's /usr/bin/chromium, driven by playwright-core) renders and operates it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { ReportInput } from '@schedlab/report';
 import type { SimulationDocument } from '../output/placements';
 
 const workspace = path.resolve(__dirname, '../../../..');
@@ -37,19 +38,42 @@ describe('schedlab simulate --report', () => {
     expect(html).not.toMatch(/https?:\/\//);
   });
 
-  it('refuses --report together with --scenario, naming both', () => {
+  it('with --scenario: the cluster after the last step, its volumes per zone and the data-loss report', () => {
+    const file = path.join(dir, 'zone-outage.html');
     const r = schedlab(
       'simulate',
       '--cluster',
-      clusterSmall,
+      path.join(workspace, 'examples/storage-lifecycle.yaml'),
       '--scenario',
-      'x.yaml',
+      path.join(workspace, 'examples/scenarios/storage-zone-outage.yaml'),
       '--report',
-      path.join(dir, 'x.html'),
+      file,
     );
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/--report .*--scenario/);
-    expect(existsSync(path.join(dir, 'x.html'))).toBe(false);
+    expect(r.status).toBe(0);
+    const data = JSON.parse(
+      /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(
+        readFileSync(file, 'utf8'),
+      )![1],
+    ) as ReportInput;
+    const [run] = data.runs;
+    // The eu-west-1b replicas were evicted and wait for their volumes: pending in the report.
+    expect(
+      run.pods
+        .filter((p) => p.node === null)
+        .map((p) => p.pod)
+        .sort(),
+    ).toEqual(['ledger/ledger-1', 'shop/orders-1']);
+    const zones = new Map<string, number>();
+    for (const v of data.storage!.volumes) zones.set(v.zone, (zones.get(v.zone) ?? 0) + 1);
+    expect([...zones]).toEqual([
+      ['eu-west-1a', 2],
+      ['eu-west-1b', 2],
+      ['eu-west-1c', 2],
+    ]);
+    expect(data.storage!.dataLoss!.map((d) => [d.fate, d.claim, d.zone])).toEqual([
+      ['stranded', 'ledger/data-ledger-1', 'eu-west-1b'],
+      ['stranded', 'shop/data-orders-1', 'eu-west-1b'],
+    ]);
   });
 
   it('names the path when the report cannot be written', () => {

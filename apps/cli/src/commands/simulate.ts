@@ -3,12 +3,11 @@ import { Option, type Command } from 'commander';
 import { runSimulation, type SimulationFlags } from '../engine/run-simulation';
 import { rejectedKey } from '../engine/workloads';
 import { describeSkipped } from '../input/cluster-dump';
-import { UsageError } from '../input/errors';
 import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/document';
 import { formatPlacementTable, simulationDocument, type SimulationDocument } from '../output/placements';
 import { progressBar } from '../output/progress';
 import { formatStorageTables, withStorage } from '../output/storage';
-import type { ReportRun } from '@schedlab/report';
+import type { ReportRun, ReportStorage } from '@schedlab/report';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
 
 // Loaded only with --report and --scenario: the report library and the scenario machinery.
@@ -21,6 +20,8 @@ export interface SimulateOutput {
   warnings: string[];
   /** The visual report's data for this run (built on demand: it copies every explanation). */
   report: () => ReportRun;
+  /** The report's storage section: claims and volumes per zone (none without any). */
+  storage: () => ReportStorage | undefined;
 }
 
 /**
@@ -45,6 +46,7 @@ export function simulateDump(
     ),
     warnings: describeSkipped(flags.cluster, run.dump.skipped),
     report: () => reportFile().reportRunOf(run, path.basename(flags.cluster)),
+    storage: () => reportFile().simulationStorageOf(run),
   };
 }
 
@@ -67,18 +69,20 @@ export function registerSimulateCommand(program: Command): void {
     )
     .option(
       '--report <file.html>',
-      'also write a self-contained HTML report (heat map, pending reasons, per-pod breakdown); see docs/report.md',
+      'also write a self-contained HTML report (heat map, pending reasons, per-pod breakdown, volumes per zone; with --scenario the cluster after the last step and the data-loss report); see docs/report.md',
     );
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
-      if (options.scenario !== undefined && options.report !== undefined) {
-        throw new UsageError('--report draws one run; it cannot be combined with --scenario yet');
-      }
       if (options.scenario !== undefined) {
         const { renderScenarioSimulation, simulateScenarioDump } = scenario();
         const scenarioOut = simulateScenarioDump(simulationFlags(options), options.scenario as string);
         for (const warning of scenarioOut.warnings) process.stderr.write(`${warning}\n`);
         process.stdout.write(renderScenarioSimulation(scenarioOut.document, options.output as OutputFormat));
+        if (options.report !== undefined) {
+          const { reportTitleOf, writeReportFile } = reportFile();
+          const { run, storage } = scenarioOut.report();
+          writeReportFile(options.report as string, run, reportTitleOf(options.cluster as string), storage);
+        }
         return;
       }
       const out = simulateDump(simulationFlags(options), progressBar(), {
@@ -88,7 +92,12 @@ export function registerSimulateCommand(program: Command): void {
       process.stdout.write(renderSimulation(out.document, options.output as OutputFormat));
       if (options.report !== undefined) {
         const { reportTitleOf, writeReportFile } = reportFile();
-        writeReportFile(options.report as string, out.report(), reportTitleOf(options.cluster as string));
+        writeReportFile(
+          options.report as string,
+          out.report(),
+          reportTitleOf(options.cluster as string),
+          out.storage(),
+        );
       }
     }),
   );

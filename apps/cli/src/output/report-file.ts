@@ -1,6 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildRunReport, renderReportHtml, type ReportRun } from '@schedlab/report';
+import { podKeyOf, type KubeObject } from '@schedlab/k8s';
+import {
+  buildRunReport,
+  buildStorageReport,
+  renderReportHtml,
+  type ReportRun,
+  type ReportStorage,
+} from '@schedlab/report';
+import type { ScenarioRun } from '@schedlab/scenarios';
 import type { SimulationRun } from '../engine/run-simulation';
 import { UsageError } from '../input/errors';
 
@@ -12,10 +20,39 @@ export function reportRunOf(run: SimulationRun, label: string): ReportRun {
   return buildRunReport({ label, nodes: run.dump.state.nodes, pods: run.pods, result: run.result });
 }
 
+/** The claims and volumes of a `simulate` run once the engine bound and provisioned them. */
+export function simulationStorageOf(run: SimulationRun): ReportStorage | undefined {
+  return buildStorageReport([
+    ...run.dump.state.nodes,
+    ...run.pods,
+    ...run.objects.persistentVolumes.list(),
+    ...run.objects.persistentVolumeClaims.list(),
+  ] as unknown as KubeObject[]);
+}
+
+/**
+ * The report of a scenario: the cluster once the last step settled (nodes, pods where they ended,
+ * each pod's latest scheduling attempt), its claims and volumes per zone and the data-loss report.
+ */
+export function scenarioReportOf(
+  run: ScenarioRun,
+  compatibilityVersion: string,
+  label: string,
+): { run: ReportRun; storage?: ReportStorage } {
+  const pods = run.world.pods();
+  const present = new Set(pods.map(podKeyOf));
+  const results = [...run.world.lastResults.values()].filter((r) => present.has(r.pod));
+  const storage = buildStorageReport(run.world.items, run.storage?.dataLoss);
+  return {
+    run: buildRunReport({ label, nodes: run.world.nodes(), pods, result: { compatibilityVersion, results } }),
+    ...(storage ? { storage } : {}),
+  };
+}
+
 /** Writes the self-contained HTML report; an unwritable path is a usage error naming it. */
-export function writeReportFile(file: string, run: ReportRun, title: string): void {
+export function writeReportFile(file: string, run: ReportRun, title: string, storage?: ReportStorage): void {
   try {
-    writeFileSync(file, renderReportHtml({ title, runs: [run] }));
+    writeFileSync(file, renderReportHtml({ title, runs: [run], ...(storage ? { storage } : {}) }));
   } catch (error) {
     throw new UsageError(
       `--report ${file}: cannot write the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,

@@ -4,7 +4,7 @@
  * then the cumulative data-loss report.
  */
 import type { StorageReport } from '@schedlab/scenarios';
-import type { StorageDataLossReport, VolumeFate } from '@schedlab/storage';
+import { dataLossRows, type StorageDataLossReport } from '@schedlab/storage';
 import { formatTable } from './table';
 
 /** One block per step: its phase changes, then its events in `kubectl describe` columns. */
@@ -28,34 +28,25 @@ export function formatStorageTimeline(doc: StorageReport): string[] {
   return lines;
 }
 
-const fateRow = (fate: string, f: VolumeFate): string[] => [
-  fate,
-  f.volume,
-  f.claim,
-  f.storageClass,
-  f.capacity,
-  f.zone ?? '',
-  f.reclaimPolicy,
-  f.reason,
-];
+const FATE_LABELS = {
+  destroyed: 'destroyed',
+  retained: 'retained (orphaned)',
+  stranded: 'stranded',
+  waiting: 'waiting on a pod',
+} as const;
 
-/** FATE, VOLUME, CLAIM, CLASS, CAPACITY, ZONE, POLICY/PODS, WHY: one row per volume or claim at risk. */
+/** FATE, VOLUME, CLAIM, CLASS, CAPACITY, ZONE, POLICY, WHY: one row per volume or claim at risk. */
 export function formatDataLoss(loss: StorageDataLossReport): string[] {
-  const rows: string[][] = [
-    ...loss.destroyed.map((f) => fateRow('destroyed', f)),
-    ...loss.retained.map((f) => fateRow('retained (orphaned)', f)),
-    ...loss.stranded.map((s) => [
-      'stranded',
-      s.volume,
-      s.claim,
-      s.storageClass,
-      s.capacity,
-      s.zone ?? '',
-      '',
-      `${s.reason}${s.pods.length ? `; waiting: ${s.pods.join(', ')}` : ''}`,
-    ]),
-    ...loss.waiting.map((w) => ['waiting on a pod', '', w.claim, w.storageClass, '', '', '', w.reason]),
-  ];
+  const rows = dataLossRows(loss).map((r) => [
+    FATE_LABELS[r.fate],
+    r.volume,
+    r.claim,
+    r.storageClass,
+    r.capacity,
+    r.zone,
+    r.policy,
+    r.why,
+  ]);
   if (rows.length === 0) return ['Data loss', '  none: no volume was destroyed, orphaned or stranded'];
   return [
     'Data loss',
