@@ -1,3 +1,4 @@
+import type { KubeObject } from '@schedlab/k8s';
 import { node, pdb, pod, replicaSet } from '../testing/fixtures';
 import { compare } from './compare';
 import { nodesNeeded } from './nodes-needed';
@@ -177,5 +178,57 @@ describe('nodesNeeded', () => {
       },
     });
     expect(r.limited).toBe(false);
+  });
+});
+
+describe('nodesNeeded with CSI volume limits', () => {
+  const driver = 'ebs.csi.aws.com';
+  const withClaim = (name: string): KubeObject[] => {
+    const p = pod(name, { cpu: '100m' }) as KubeObject & { spec: Record<string, unknown> };
+    p.spec.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: `${name}-data` } }];
+    const claim: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: `${name}-data`, namespace: 'default' },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: 'gp3',
+        resources: { requests: { storage: '1Gi' } },
+      },
+    };
+    return [p, claim];
+  };
+  const items: KubeObject[] = [
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'gp3' },
+      provisioner: driver,
+      volumeBindingMode: 'WaitForFirstConsumer',
+    } as KubeObject,
+    node('a', { cpu: '8' }),
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      metadata: { name: 'a' },
+      spec: { drivers: [{ name: driver, nodeID: 'a', allocatable: { count: 1 } }] },
+    } as KubeObject,
+    ...withClaim('p1'),
+    ...withClaim('p2'),
+    ...withClaim('p3'),
+  ];
+  const template = { name: 'm5', allocatable: { cpu: '8', memory: '32Gi', pods: '110' }, hourlyPrice: 1 };
+
+  it('gives each added node the CSINode of its template, so its attach limit counts', () => {
+    // Node a attaches one volume; each m5 attaches one too: two more nodes for p2 and p3.
+    const limited = nodesNeeded(
+      items,
+      [{ ...template, csiDrivers: [{ name: driver, allocatableCount: 1 }] }],
+      engine,
+    );
+    expect(limited.add).toEqual({ m5: 2 });
+    expect(limited.scheduled).toEqual(['default/p2', 'default/p3']);
+    // A template without drivers registers no CSINode: no limit, one node hosts both.
+    expect(nodesNeeded(items, [template], engine).add).toEqual({ m5: 1 });
   });
 });

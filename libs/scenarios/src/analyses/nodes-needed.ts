@@ -7,7 +7,7 @@
 import { podKeyOf } from '@schedlab/k8s';
 import type { KubeObject } from '@schedlab/k8s';
 import { buildClusterState, createSimulator, schedulePending } from '@schedlab/scheduler';
-import { nodeFromTemplate } from '../scenario/nodes';
+import { csiNodeFromTemplate, nodeFromTemplate } from '../scenario/nodes';
 import { runScenario } from '../scenario/run';
 import type { NodeTemplate } from '../scenario/schema';
 import { EngineOptions, World } from '../scenario/world';
@@ -49,9 +49,11 @@ function fitOnTemplateAlone(
   const out = new Map<string, string | undefined>();
   for (const key of podKeys) {
     const pod = world.pod(key)!;
+    const name = `${template.name}-0`;
     const cluster = buildClusterState([
-      ...others,
-      nodeFromTemplate(`${template.name}-0`, template) as unknown as KubeObject,
+      ...others.filter((o) => !(o.kind === 'CSINode' && o.metadata?.name === name)),
+      nodeFromTemplate(name, template) as unknown as KubeObject,
+      ...(template.csiDrivers?.length ? [csiNodeFromTemplate(name, template.csiDrivers)] : []),
       pod as unknown as KubeObject,
     ]);
     const [r] = schedulePending(

@@ -1,5 +1,6 @@
 /** Addressing nodes (names, kubectl-style label selectors) and making new ones. */
 import {
+  type KubeObject,
   LABEL_HOSTNAME,
   LABEL_TOPOLOGY_ZONE,
   Node,
@@ -113,6 +114,54 @@ export function nodeFromTemplate(
       conditions: [{ type: 'Ready', status: 'True' }],
     },
   } as Node;
+}
+
+/**
+ * The CSINode the kubelet registers for a node made from a template: one entry per driver, with
+ * the node's name as its node ID (what the kubelet reports for most drivers).
+ */
+export function csiNodeFromTemplate(
+  name: string,
+  drivers: NonNullable<NodeTemplate['csiDrivers']>,
+): KubeObject {
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSINode',
+    metadata: { name },
+    spec: {
+      drivers: drivers.map((d) => ({
+        name: d.name,
+        nodeID: name,
+        ...(d.topologyKeys ? { topologyKeys: [...d.topologyKeys] } : {}),
+        ...(d.allocatableCount !== undefined ? { allocatable: { count: d.allocatableCount } } : {}),
+      })),
+    },
+  };
+}
+
+/**
+ * The CSINode of a node the step adds: the template's drivers, or a copy of the cloned node's
+ * CSINode (same drivers and limits), so volume limits apply on new nodes as on the old ones.
+ */
+export function addedCsiNode(
+  world: World,
+  args: StepArgs['addNodes'],
+  templates: readonly NodeTemplate[],
+  name: string,
+): KubeObject | undefined {
+  if (args.template !== undefined) {
+    const drivers = templates.find((t) => t.name === args.template)?.csiDrivers;
+    return drivers?.length ? csiNodeFromTemplate(name, drivers) : undefined;
+  }
+  if (args.cloneOf === undefined) return undefined;
+  const source = world.items.find((o) => o.kind === 'CSINode' && o.metadata?.name === args.cloneOf);
+  if (!source) return undefined;
+  const copy = structuredClone(source) as KubeObject & {
+    spec?: { drivers?: { nodeID?: string }[] };
+  };
+  copy.metadata = { name };
+  for (const d of copy.spec?.drivers ?? []) if (d.nodeID === args.cloneOf) d.nodeID = name;
+  return copy;
 }
 
 /** A new node like an existing one: same labels (own hostname), taints, capacity; no images, schedulable. */

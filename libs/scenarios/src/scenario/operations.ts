@@ -30,7 +30,7 @@ import {
   setStorageCapacity,
 } from './storage-steps';
 import { checkEviction } from './disruption';
-import { StepError, buildAddedNodes, parseLabelSelector, selectNodes } from './nodes';
+import { StepError, addedCsiNode, buildAddedNodes, parseLabelSelector, selectNodes } from './nodes';
 import type { NodeTemplate, StepArgs, StepKind } from './schema';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, runTaintManager } from './taint-manager';
 import { Change, World, nodeNameOf } from './world';
@@ -268,6 +268,8 @@ export const OPERATIONS: { [K in StepKind]: Handler<K> } = {
   addNodes(args, ctx) {
     for (const node of buildAddedNodes(ctx.world, args, ctx.templates)) {
       ctx.world.add(node);
+      const csiNode = addedCsiNode(ctx.world, args, ctx.templates, nodeNameOf(node));
+      if (csiNode) ctx.world.add(csiNode);
       ctx.changes.push({
         type: 'nodeAdded',
         object: `Node/${nodeNameOf(node)}`,

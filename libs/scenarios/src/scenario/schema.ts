@@ -36,6 +36,19 @@ export const nodeTemplateSchema = z.strictObject({
   allocatable: resourceList,
   /** Price per node-hour, used by nodes-needed. */
   hourlyPrice: z.number().nonnegative().optional(),
+  /**
+   * The CSI drivers the kubelet registers in each node's CSINode: their attachable-volume limit
+   * (NodeVolumeLimits counts against it; absent: no limit) and topology keys.
+   */
+  csiDrivers: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        allocatableCount: z.number().int().nonnegative().optional(),
+        topologyKeys: z.array(z.string().min(1)).optional(),
+      }),
+    )
+    .optional(),
 });
 
 const addNodes = z.strictObject({
