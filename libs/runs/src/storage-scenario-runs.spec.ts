@@ -87,7 +87,7 @@ describe('storage scenario runs store the storage report (real PostgreSQL and Re
       status: 'succeeded',
     });
     const result = await prisma.runResult.findUniqueOrThrow({ where: { runId: run.id } });
-    return (result.analysis as { storage: StorageReport }).storage;
+    return (result.analysis as unknown as { storage: StorageReport }).storage;
   }
 
   it.each([
