@@ -159,4 +159,20 @@ export class ClusterObjects {
       this.persistentVolumeClaims.revision + this.persistentVolumes.revision + this.storageClasses.revision
     );
   }
+
+  /** Dates a value derived from claims, PVs and classes (see `isCurrent`). */
+  storageStamp(): StorageStamp {
+    return { objects: this, revision: this.storageRevision() };
+  }
+
+  /** True while these objects are the stamp's and no claim, PV or class changed since. */
+  isCurrent(stamp: StorageStamp): boolean {
+    return stamp.objects === this && stamp.revision === this.storageRevision();
+  }
+}
+
+/** Which objects a storage-derived value was computed from, and their storage revision then. */
+export interface StorageStamp {
+  readonly objects: ClusterObjects;
+  readonly revision: number;
 }

@@ -5,7 +5,7 @@
  * class's provisioner.
  */
 import type { CSINode, Pod } from '@schedlab/k8s';
-import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
+import type { StorageStamp } from '../../../backend/cache/cluster-objects';
 import type { CycleState } from '../../cycle-state';
 import type { FilterPlugin, Handle } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
@@ -26,12 +26,6 @@ import {
   resolvePodCSIVolumes,
 } from './csi-volumes';
 
-/** When a pod's volumes were resolved: the objects and their storage revision. */
-interface Revisions {
-  objects: ClusterObjects;
-  sum: number;
-}
-
 /**
  * What Filter needs of one node, kept until the node's pods, its CSINode or the claims, PVs and
  * classes change: the limits per key, and the volumes its pods attach (counted per limit key).
@@ -42,7 +36,7 @@ interface NodeVolumes {
   /** Computed on first need: with no limits the node's pods are never looked at. */
   attached?: {
     generation: number;
-    revisions: Revisions;
+    stamp: StorageStamp;
     volumes: VolumeMap;
     countByKey: Map<string, number>;
   };
@@ -62,10 +56,10 @@ function newVolumesOf(map: VolumeMap): NewVolumes {
   return { uniques, limitKeys, distinctKeys: [...new Set(limitKeys)] };
 }
 
-/** The incoming pod's volumes as of `revisions`, or the error resolving them. */
+/** The incoming pod's volumes as of `stamp`, or the error resolving them. */
 interface IncomingVolumes {
   pod: Pod;
-  revisions: Revisions;
+  stamp: StorageStamp;
   volumes: readonly CSIVolume[];
   /** The same volumes on every node when none depends on the node (the usual case). */
   nodeIndependent?: NewVolumes;
@@ -124,33 +118,23 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
     return null;
   }
 
-  /** Claims, PVs and classes decide what a pod's volumes are. */
-  private upToDate(r: Revisions): boolean {
-    const o = this.handle.objects;
-    return r.objects === o && r.sum === o.storageRevision();
-  }
-
-  private revisions(): Revisions {
-    const o = this.handle.objects;
-    return { objects: o, sum: o.storageRevision() };
-  }
-
   /** The incoming pod's volumes, resolved once per pod and attempt rather than once per node. */
   private incomingVolumes(pod: Pod): IncomingVolumes {
     const last = this.incoming;
-    if (last && last.pod === pod && this.upToDate(last.revisions)) return last;
-    const revisions = this.revisions();
+    // Claims, PVs and classes decide what a pod's volumes are.
+    if (last && last.pod === pod && this.handle.objects.isCurrent(last.stamp)) return last;
+    const stamp = this.handle.objects.storageStamp();
     let next: IncomingVolumes;
     try {
       const volumes = resolvePodCSIVolumes(this.handle.objects, pod, true);
-      next = { pod, revisions, volumes };
+      next = { pod, stamp, volumes };
       if (nodeIndependent(volumes)) {
         const map: VolumeMap = new Map();
         addVolumesOnNode(volumes, undefined, map);
         next.nodeIndependent = newVolumesOf(map);
       }
     } catch (e) {
-      next = { pod, revisions, volumes: [], error: (e as Error).message };
+      next = { pod, stamp, volumes: [], error: (e as Error).message };
     }
     return (this.incoming = next);
   }
@@ -175,15 +159,16 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
    */
   private attachedVolumes(nodeInfo: NodeInfo, node: NodeVolumes): NonNullable<NodeVolumes['attached']> {
     const cached = node.attached;
-    if (cached && cached.generation === nodeInfo.generation && this.upToDate(cached.revisions)) return cached;
-    const revisions = this.revisions();
+    if (cached && cached.generation === nodeInfo.generation && this.handle.objects.isCurrent(cached.stamp))
+      return cached;
+    const stamp = this.handle.objects.storageStamp();
     const volumes: VolumeMap = new Map();
     for (const pi of nodeInfo.pods) {
       addVolumesOnNode(resolvePodCSIVolumes(this.handle.objects, pi.pod, false), node.csiNode, volumes);
     }
     const countByKey = new Map<string, number>();
     for (const key of volumes.values()) countByKey.set(key, (countByKey.get(key) ?? 0) + 1);
-    return (node.attached = { generation: nodeInfo.generation, revisions, volumes, countByKey });
+    return (node.attached = { generation: nodeInfo.generation, stamp, volumes, countByKey });
   }
 
   /** A driver without a CSIDriver object, or one that does not opt in, counts as installed. */

@@ -9,7 +9,7 @@ import {
   LABEL_TOPOLOGY_ZONE,
   type Pod,
 } from '@schedlab/k8s';
-import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
+import type { ClusterObjects, StorageStamp } from '../../../backend/cache/cluster-objects';
 import type { CycleState } from '../../cycle-state';
 import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
@@ -75,16 +75,16 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin {
     return null;
   }
 
-  private last?: { pod: Pod; objects: ClusterObjects; revision: number; steps: VolumeStep[] };
+  private last?: { pod: Pod; stamp: StorageStamp; steps: VolumeStep[] };
 
   /** The pod's claims resolved once per pod and attempt (they do not depend on the node). */
   private podVolumes(pod: Pod): VolumeStep[] {
     const objects = this.handle.objects;
-    const revision = objects.storageRevision();
     const last = this.last;
-    if (last && last.pod === pod && last.objects === objects && last.revision === revision) return last.steps;
+    if (last && last.pod === pod && objects.isCurrent(last.stamp)) return last.steps;
+    const stamp = objects.storageStamp();
     const steps = resolveVolumeSteps(objects, pod);
-    this.last = { pod, objects, revision, steps };
+    this.last = { pod, stamp, steps };
     return steps;
   }
 }
