@@ -8,6 +8,7 @@ export {
   type ReplayCursor,
   type SimulatorOptions,
 } from './simulation/simulator';
+export { createNodeFit, type NodeFit, type NodeFitVerdict } from './simulation/node-fit';
 export {
   bindingWritesObjects,
   fastForwardExplain,
