@@ -500,6 +500,31 @@ profiles:
       expect(templates.details).toEqual([
         expect.objectContaining({ field: 'options.templates.0.allocatable.memory' }),
       ]);
+      // The CLI's node template schema: a misspelt field, a taint effect and a CSI limit by name.
+      const shaped = await rejected(
+        submit({
+          type: 'nodes-needed',
+          snapshotId,
+          options: {
+            templates: [
+              {
+                name: 'big',
+                allocatable: { cpu: '4' },
+                taints: [{ key: 'gpu', effect: 'NoPlace' }],
+                csiDrivers: [{ name: 'ebs.csi.aws.com', allocatableCount: -1 }],
+                hourlyPrise: 1,
+              },
+            ],
+          },
+        }),
+        400,
+      );
+      expect(shaped.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'options.templates.0',
+        'options.templates.0.csiDrivers.0.allocatableCount',
+        'options.templates.0.taints.0.effect',
+      ]);
+      expect(JSON.stringify(shaped.details)).toContain('hourlyPrise');
       await api.http
         .post('/v1/runs')
         .set(bearer(acme.key))

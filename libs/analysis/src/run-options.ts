@@ -3,6 +3,7 @@
  * with these schemas (and documents them from it), the worker's engine task reads the same names
  * back. A new run type adds its options here next to its registry entry.
  */
+import { nodeTemplateSchema } from '@schedlab/scenarios';
 import { z } from 'zod';
 import type { RunType } from './registry';
 
@@ -48,7 +49,8 @@ export const RUN_OPTIONS = {
     .strict(),
   'nodes-needed': schedulingOptionsSchema
     .extend({
-      templates: z.array(objectValue).min(1),
+      /** The CLI's node template schema (--templates), so a bad template is refused at submit. */
+      templates: z.array(nodeTemplateSchema).min(1),
       maxNodes: z.number().int().min(1).max(10_000).optional(),
     })
     .strict(),
