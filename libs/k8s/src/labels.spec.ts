@@ -1,6 +1,8 @@
 import type { LabelSelector } from './types';
 import {
   everything,
+  parseSelectorText,
+  SelectorTextError,
   LabelSelectorError,
   mergeSelectorsAnd,
   nothing,
@@ -168,5 +170,23 @@ describe('selectorFromSet / everything / nothing / merge', () => {
     expect(m.matches({ a: '1' })).toBe(false);
     expect(mergeSelectorsAnd([everything(), nothing()]).matches({})).toBe(false);
     expect(mergeSelectorsAnd([]).isEmpty()).toBe(true);
+  });
+});
+
+describe('parseSelectorText (kubectl selector strings)', () => {
+  it('reads equality, inequality, set and existence requirements', () => {
+    const sel = parseSelectorText('tier=web, zone in (a, b),!legacy,env!=dev');
+    expect(sel.matches({ tier: 'web', zone: 'b', env: 'prod' })).toBe(true);
+    expect(sel.matches({ tier: 'web', zone: 'c', env: 'prod' })).toBe(false);
+    expect(sel.matches({ tier: 'web', zone: 'a', legacy: '1' })).toBe(false);
+    expect(sel.matches({ tier: 'web', zone: 'a', env: 'dev' })).toBe(false);
+  });
+  it('selects everything when empty', () => {
+    expect(parseSelectorText('').isEmpty()).toBe(true);
+  });
+  it('refuses what labels.Parse refuses, naming the part', () => {
+    expect(() => parseSelectorText('a b c')).toThrow(SelectorTextError);
+    expect(() => parseSelectorText('a b c')).toThrow('cannot parse selector requirement "a b c"');
+    expect(() => parseSelectorText('-bad=x')).toThrow(/invalid selector "-bad=x"/);
   });
 });

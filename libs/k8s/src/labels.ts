@@ -296,3 +296,67 @@ export function mergeSelectorsAnd(selectors: readonly Selector[]): Selector {
         .join(','),
   };
 }
+
+/** A selector string that labels.Parse would refuse; the message says which part and why. */
+export class SelectorTextError extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'SelectorTextError';
+  }
+}
+
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  parts.push(cur);
+  return parts.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/**
+ * Parses a selector in kubectl syntax: `k=v`, `k==v`, `k!=v`, `k`, `!k`, `k in (a,b)`,
+ * `k notin (a,b)`; '' selects everything. Throws SelectorTextError.
+ */
+export function parseSelectorText(text: string): Selector {
+  const reqs: Requirement[] = [];
+  for (const part of splitTopLevel(text)) {
+    let m: RegExpExecArray | null;
+    let key: string;
+    let op: RequirementOperator;
+    let values: string[];
+    if ((m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part))) {
+      key = m[1];
+      op = m[2] as RequirementOperator;
+      values = m[3]
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
+    } else if ((m = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(part))) {
+      key = m[1];
+      op = m[2] === '!=' ? 'notin' : '=';
+      values = [m[3]];
+    } else if ((m = /^!\s*(\S+)$/.exec(part))) {
+      key = m[1];
+      op = '!';
+      values = [];
+    } else if (/^\S+$/.test(part)) {
+      key = part;
+      op = 'exists';
+      values = [];
+    } else {
+      throw new SelectorTextError(`cannot parse selector requirement "${part}"`);
+    }
+    const errs = requirementErrors(key, op, values, '');
+    if (errs.length) throw new SelectorTextError(`invalid selector "${text}": ${errs[0].detail}`);
+    reqs.push({ key, operator: op, values });
+  }
+  return selectorFromRequirements(reqs);
+}

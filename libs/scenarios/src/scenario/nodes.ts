@@ -4,12 +4,10 @@ import {
   LABEL_HOSTNAME,
   LABEL_TOPOLOGY_ZONE,
   Node,
-  Requirement,
-  RequirementOperator,
   Selector,
+  SelectorTextError,
   Taint,
-  requirementErrors,
-  selectorFromRequirements,
+  parseSelectorText,
 } from '@schedlab/k8s';
 import type { NodeSelection, NodeTemplate, StepArgs } from './schema';
 import { World, nodeNameOf } from './world';
@@ -24,57 +22,14 @@ export class StepError extends Error {
   }
 }
 
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      parts.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  parts.push(cur);
-  return parts.map((p) => p.trim()).filter((p) => p !== '');
-}
-
-/** Parses a selector in kubectl syntax: `k=v`, `k==v`, `k!=v`, `k`, `!k`, `k in (a,b)`, `k notin (a,b)`. */
+/** Parses a selector in kubectl syntax (`k=v`, `k!=v`, `k in (a,b)` …), naming the step's field when it cannot. */
 export function parseLabelSelector(text: string, field = 'selector'): Selector {
-  const reqs: Requirement[] = [];
-  for (const part of splitTopLevel(text)) {
-    let m: RegExpExecArray | null;
-    let key: string;
-    let op: RequirementOperator;
-    let values: string[];
-    if ((m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part))) {
-      key = m[1];
-      op = m[2] as RequirementOperator;
-      values = m[3]
-        .split(',')
-        .map((v) => v.trim())
-        .filter((v) => v !== '');
-    } else if ((m = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(part))) {
-      key = m[1];
-      op = m[2] === '!=' ? 'notin' : '=';
-      values = [m[3]];
-    } else if ((m = /^!\s*(\S+)$/.exec(part))) {
-      key = m[1];
-      op = '!';
-      values = [];
-    } else if (/^\S+$/.test(part)) {
-      key = part;
-      op = 'exists';
-      values = [];
-    } else {
-      throw new StepError(field, `cannot parse selector requirement "${part}"`);
-    }
-    const errs = requirementErrors(key, op, values, '');
-    if (errs.length) throw new StepError(field, `invalid selector "${text}": ${errs[0].detail}`);
-    reqs.push({ key, operator: op, values });
+  try {
+    return parseSelectorText(text);
+  } catch (e) {
+    if (e instanceof SelectorTextError) throw new StepError(field, e.detail);
+    throw e;
   }
-  return selectorFromRequirements(reqs);
 }
 
 /** The nodes a selection names; an empty result or an unknown name is an error. */
