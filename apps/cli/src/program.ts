@@ -21,18 +21,30 @@ export function commandNamed(argv: readonly string[]): string | undefined {
   return commandEntries.some((entry) => entry.name === name) ? name : undefined;
 }
 
+/**
+ * kubectl's habit: a usage error (a missing or unknown option, a bad value) is one line that says
+ * where the help is, `error: required option '--cluster <file>' not specified; see 'schedlab
+ * simulate --help'`, not the whole help. Set on every command once they are all registered.
+ */
+function pointErrorsAtHelp(command: Command, path = command.name()): Command {
+  command.configureOutput({
+    outputError: (text, write) => write(`${text.trimEnd().replace(/\.$/, '')}; see '${path} --help'\n`),
+  });
+  for (const sub of command.commands) pointErrorsAtHelp(sub, `${path} ${sub.name()}`);
+  return command;
+}
+
 export function createProgram(options: ProgramOptions): Command {
   const program = new Command('schedlab')
     .description('Schedlab: kube-scheduler what-if simulations as a service')
     .version(options.version, '-V, --version', 'print the version')
-    .showHelpAfterError()
     .configureOutput({
       writeOut: options.out ?? ((text) => process.stdout.write(text)),
       writeErr: options.err ?? ((text) => process.stderr.write(text)),
     });
   if (!options.argv) {
     for (const entry of commandEntries) entry.load()(program);
-    return program;
+    return pointErrorsAtHelp(program);
   }
   const named = commandNamed(options.argv);
   const chosen = commandEntries.find((entry) => entry.name === named);
@@ -48,5 +60,5 @@ export function createProgram(options: ProgramOptions): Command {
       subcommandTerm: (command) => listed.get(command) ?? help.subcommandTerm(command),
     });
   }
-  return program;
+  return pointErrorsAtHelp(program);
 }
