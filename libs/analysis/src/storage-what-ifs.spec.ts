@@ -159,6 +159,36 @@ describe('storage what-ifs', () => {
     expect(report.dataLoss.destroyed).toEqual([]);
   });
 
+  it('lists every volume and claim the cluster is left with, with reclaim policy, zone and node affinity', () => {
+    const { report } = run([{ deleteNamespace: { name: 'shop' } }, applyScratchClaim]);
+    // The shop's Delete volumes are gone; the ledger's three stay Bound in their zones.
+    expect(report.volumes.map((v) => [v.claim, v.phase, v.reclaimPolicy, v.storageClass, v.zone])).toEqual(
+      expect.arrayContaining([
+        ['ledger/data-ledger-0', 'Bound', 'Retain', 'ssd-retain', expect.stringMatching(/^eu-west-1[abc]$/)],
+      ]),
+    );
+    expect(report.volumes).toHaveLength(3);
+    expect(report.volumes.map((v) => v.name)).toEqual([...report.volumes.map((v) => v.name)].sort());
+    for (const v of report.volumes) {
+      expect(v.nodeAffinity).toEqual([`topology.ebs.csi.aws.com/zone in [${v.zone}]`]);
+      expect(v.localTo).toBeNull();
+      expect(v.capacity).toBe('50Gi');
+    }
+    // The shop's claims went with the namespace; its scratch claim, applied after, waits for a pod.
+    expect(report.claims.map((c) => [`${c.namespace}/${c.name}`, c.phase, c.waitingReason])).toEqual([
+      ['ledger/data-ledger-0', 'Bound', null],
+      ['ledger/data-ledger-1', 'Bound', null],
+      ['ledger/data-ledger-2', 'Bound', null],
+      [
+        'shop/scratch',
+        'Pending',
+        'waiting for first consumer to be created before binding: no pod uses the claim',
+      ],
+    ]);
+    const ledger0 = report.claims[0];
+    expect(report.volumes.find((v) => v.name === ledger0.volume)?.claim).toBe('ledger/data-ledger-0');
+  });
+
   it('a removed zone strands its volumes with nodes gone', () => {
     const { report } = run([
       { removeNodes: { nodes: { selector: 'topology.kubernetes.io/zone=eu-west-1c' } } },
