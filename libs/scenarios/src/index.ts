@@ -14,3 +14,5 @@ export * from './analyses/simulate-scenario';
 export * from './analyses/resilience';
 export * from './analyses/compare';
 export * from './analyses/nodes-needed';
+export * from './analyses/deschedule';
+export * from './analyses/descheduler-runner';

@@ -1,0 +1,241 @@
+import type { KubeObject, Pod } from '@schedlab/k8s';
+import { setupEngine } from '@schedlab/scheduler';
+import { node, pod } from '../testing/fixtures';
+import { deschedule } from './deschedule';
+import type { DeschedulerRunner } from './descheduler-runner';
+
+const engine = { tieBreak: 'lowest-node-name' as const };
+const setup = setupEngine({});
+
+/**
+ * A one-strategy descheduler for these tests: evicts the bound pods of the nodes named in the
+ * policy (controller-owned ones only with `ownedOnly`, as the DefaultEvictor would), the ones
+ * NodeFit says fit on some other node when `nodeFit` is set.
+ */
+const drainNodes: DeschedulerRunner = (objects, policy, { podFitsNode }) => {
+  const { nodes, nodeFit, ownedOnly } = policy as { nodes: string[]; nodeFit?: boolean; ownedOnly?: boolean };
+  const all = objects.filter((o) => o.kind === 'Node') as never[];
+  const evictions = (objects.filter((o) => o.kind === 'Pod') as unknown as Pod[])
+    .filter((p) => nodes.includes(p.spec?.nodeName ?? ''))
+    .filter((p) => !ownedOnly || p.metadata?.ownerReferences)
+    .filter(
+      (p) =>
+        !nodeFit ||
+        all.some(
+          (n: { metadata: { name: string } }) =>
+            n.metadata.name !== p.spec!.nodeName && podFitsNode(p, n as never),
+        ),
+    )
+    .map((p) => ({
+      pod: `${p.metadata!.namespace}/${p.metadata!.name}`,
+      node: p.spec!.nodeName!,
+      profile: 'test',
+      strategy: 'DrainNodes',
+      reason: 'NodeDrained',
+    }));
+  return { evictions, limits: [] };
+};
+
+const owned = (kind: string, name: string) => ({ kind, name });
+
+describe('deschedule: evicted pods recreated by their controllers and scheduled by the engine', () => {
+  const items: KubeObject[] = [
+    node('a', { zone: 'z1', cpu: '4' }),
+    node('b', { zone: 'z2', cpu: '4' }),
+    pod('web-abcde', { node: 'a', cpu: '1', labels: { app: 'web' }, owner: owned('ReplicaSet', 'web') }),
+    pod('db-0', { node: 'a', cpu: '1', owner: owned('StatefulSet', 'db') }),
+    pod('bare', { node: 'a', cpu: '1' }),
+    pod('huge', { node: 'a', cpu: '1', owner: owned('ReplicaSet', 'huge') }),
+    pod('filler', { node: 'b', cpu: '2' }),
+  ];
+
+  it('reports each eviction: strategy, reason, old node, and the new node, the FitError or the loss', () => {
+    const report = deschedule(
+      items,
+      { policy: { nodes: ['a'] }, now: '2030-01-01T00:10:00Z' },
+      engine,
+      setup,
+      drainNodes,
+    );
+    const byPod = Object.fromEntries(report.evictions.map((e) => [e.pod, e]));
+    expect(report.evictions.map((e) => e.pod)).toEqual([
+      'default/web-abcde',
+      'default/db-0',
+      'default/bare',
+      'default/huge',
+    ]);
+    expect(byPod['default/bare']).toMatchObject({ outcome: 'lost', oldNode: 'a' });
+    expect(byPod['default/bare'].replacement).toBeUndefined();
+    // The StatefulSet pod comes back under its own name; the ReplicaSet's under a generated one.
+    expect(byPod['default/db-0']).toMatchObject({ replacement: 'default/db-0', owner: 'StatefulSet/db' });
+    expect(byPod['default/web-abcde'].replacement).toMatch(/^default\/web-[a-z0-9]{5}$/);
+    expect(byPod['default/web-abcde'].replacement).not.toBe('default/web-abcde');
+    // b has 2 cpu free: the first two replacements in queue order fit there or back on a.
+    const placed = report.evictions.filter((e) => e.outcome === 'rescheduled');
+    expect(placed.length).toBe(3);
+    for (const e of placed) expect(['a', 'b']).toContain(e.newNode);
+    expect(report.summary).toEqual({ evicted: 4, rescheduled: 3, unschedulable: 0, lost: 1, rounds: 1 });
+    expect(report.evictions[0]).toMatchObject({ strategy: 'DrainNodes', reason: 'NodeDrained', round: 1 });
+  });
+
+  it('gives the FitError of a replacement that fits nowhere, and keeps it pending', () => {
+    // b is too small for x: once evicted, x's replacement goes straight back to a.
+    const back = deschedule(
+      [
+        node('a', { cpu: '2' }),
+        node('b', { cpu: '1' }),
+        pod('x', { node: 'a', cpu: '2', owner: owned('ReplicaSet', 'x') }),
+      ],
+      { policy: { nodes: ['a'] } },
+      engine,
+      setup,
+      drainNodes,
+    );
+    expect(back.evictions).toHaveLength(1);
+    expect(back.evictions[0]).toMatchObject({ outcome: 'rescheduled', newNode: 'a', sameNode: true });
+
+    const full = [
+      node('a', { cpu: '2' }),
+      node('b', { cpu: '1' }),
+      pod('x', { node: 'a', cpu: '2', owner: owned('ReplicaSet', 'x') }),
+    ];
+    const cordoned = full.map((o) =>
+      o.metadata?.name === 'a' ? { ...o, spec: { unschedulable: true } } : o,
+    ) as KubeObject[];
+    const stuck = deschedule(cordoned, { policy: { nodes: ['a'] } }, engine, setup, drainNodes);
+    expect(stuck.evictions[0].outcome).toBe('unschedulable');
+    expect(stuck.evictions[0].fitError).toBe(
+      '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+    );
+    expect(stuck.after.pending).toEqual([stuck.evictions[0].replacement]);
+    expect(stuck.before.pending).toEqual([]);
+  });
+
+  it("passes the engine's NodeFit to the descheduler", () => {
+    const cluster = [
+      node('a', { cpu: '4' }),
+      node('b', { cpu: '1' }),
+      pod('small', { node: 'a', cpu: '500m', owner: owned('ReplicaSet', 's') }),
+      pod('large', { node: 'a', cpu: '2', owner: owned('ReplicaSet', 'l') }),
+    ];
+    const report = deschedule(
+      cluster,
+      { policy: { nodes: ['a'], nodeFit: true } },
+      engine,
+      setup,
+      drainNodes,
+    );
+    expect(report.evictions.map((e) => e.pod)).toEqual(['default/small']);
+    expect(report.evictions[0]).toMatchObject({ newNode: 'b' });
+  });
+
+  it('iterates rounds until one evicts nothing, and reports a line evicted again and a return to its old node', () => {
+    // Round 1 evicts from a; the replacement lands on b. Round 2 evicts from b... the policy
+    // alternates by round through the nodes list, so the line goes a → b → a.
+    let calls = 0;
+    const alternate: DeschedulerRunner = (objects, _policy, o) => {
+      calls++;
+      if (calls > 2) return { evictions: [], limits: [] };
+      return drainNodes(objects, { nodes: [calls === 1 ? 'a' : 'b'], ownedOnly: true }, o);
+    };
+    const cluster = [
+      node('a', { cpu: '2' }),
+      node('b', { cpu: '2' }),
+      pod('w-aaaaa', { node: 'a', cpu: '1', owner: owned('ReplicaSet', 'w') }),
+      pod('blocker', { node: 'a', cpu: '1500m' }),
+    ];
+    const report = deschedule(
+      cluster,
+      { policy: {}, rounds: 5, now: 0, intervalSeconds: 60 },
+      engine,
+      setup,
+      alternate,
+    );
+    expect(report.rounds.map((r) => [r.round, r.now, r.evictions.length])).toEqual([
+      [1, '1970-01-01T00:00:00Z', 1],
+      [2, '1970-01-01T00:01:00Z', 1],
+    ]);
+    expect(report.converged).toBe(true);
+    const [first, second] = report.evictions;
+    expect(first).toMatchObject({ oldNode: 'a', newNode: 'b' });
+    expect(second.pod).toBe(first.replacement);
+    // The blocker leaves a with 0.5 cpu: the second replacement does not fit on a; b has room again.
+    expect(second).toMatchObject({ oldNode: 'b', newNode: 'b', sameNode: true });
+    expect(report.oscillation).toEqual([
+      {
+        kind: 'evictedAgain',
+        pod: 'default/w-aaaaa',
+        workload: 'ReplicaSet/w',
+        rounds: [1, 2],
+        nodes: ['a', 'b'],
+      },
+      {
+        kind: 'returnedToOldNode',
+        pod: second.replacement,
+        workload: 'ReplicaSet/w',
+        rounds: [2, 2],
+        nodes: ['b'],
+      },
+    ]);
+  });
+
+  it('reports utilization per node and zone, spread skews and violations, before and after', () => {
+    const spread = (name: string, at: string): KubeObject => {
+      const p = pod(name, {
+        node: at,
+        cpu: '500m',
+        labels: { app: 's' },
+        owner: owned('ReplicaSet', 's'),
+      }) as unknown as Pod;
+      p.spec!.topologySpreadConstraints = [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { app: 's' } },
+        },
+      ];
+      return p as unknown as KubeObject;
+    };
+    const cluster = [
+      node('a', { zone: 'z1' }),
+      node('b', { zone: 'z1' }),
+      node('c', { zone: 'z2' }),
+      spread('s-1', 'a'),
+      spread('s-2', 'a'),
+      spread('s-3', 'b'),
+    ];
+    const report = deschedule(cluster, { policy: { nodes: ['b'] } }, engine, setup, drainNodes);
+    expect(report.before.spread).toEqual([
+      expect.objectContaining({
+        selector: 'app=s',
+        topologyKey: 'topology.kubernetes.io/zone',
+        counts: { z1: 3, z2: 0 },
+        skew: 3,
+      }),
+    ]);
+    expect(report.before.violations.map((v) => [v.pod, v.kind, v.plugin])).toEqual([
+      ['default/s-1', 'topologySpread', 'PodTopologySpread'],
+      ['default/s-2', 'topologySpread', 'PodTopologySpread'],
+      ['default/s-3', 'topologySpread', 'PodTopologySpread'],
+    ]);
+    expect(report.evictions[0]).toMatchObject({ oldNode: 'b', newNode: 'c' });
+    expect(report.after.spread[0]).toMatchObject({ counts: { z1: 2, z2: 1 }, skew: 1 });
+    expect(report.after.violations).toEqual([]);
+    expect(report.before.nodes.find((n) => n.name === 'b')).toMatchObject({
+      zone: 'z1',
+      pods: 1,
+      cpu: { requested: 500, allocatable: 4000, ratio: 0.125 },
+    });
+    expect(report.after.nodes.find((n) => n.name === 'b')).toMatchObject({ pods: 0, cpu: { requested: 0 } });
+    expect(report.after.zones).toEqual([
+      expect.objectContaining({ zone: 'z1', nodes: 2, pods: 2 }),
+      expect.objectContaining({
+        zone: 'z2',
+        nodes: 1,
+        pods: 1,
+        cpu: { requested: 500, allocatable: 4000, ratio: 0.125 },
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,506 @@
+/**
+ * Descheduler what-ifs: a DeschedulerPolicy runs against the running cluster (@schedlab/descheduler,
+ * with its NodeFit answered by the engine's own filters), the evicted pods' controllers recreate
+ * them (@schedlab/workloads' recreateDeletedPods) and the engine schedules the replacements with
+ * the snapshot's profile. Optionally round after round, as the descheduler runs on an interval,
+ * until a round evicts nothing; a pod evicted again, or a workload landing back on a node it was
+ * evicted from, is reported as oscillation.
+ */
+import {
+  namespaceOf,
+  podKeyOf,
+  seededRandomInt,
+  selectorFromLabelSelector,
+  zoneOf,
+  type KubeObject,
+  type LabelSelector,
+  type Node,
+  type Pod,
+} from '@schedlab/k8s';
+import {
+  DEFAULT_START_TIME_BASE,
+  buildClusterState,
+  createNodeFit,
+  createSimulator,
+  syncPodClaims,
+  type EngineSetup,
+  type NodeFit,
+  type Simulator,
+} from '@schedlab/scheduler';
+import { replaceStorageObjects } from '@schedlab/storage';
+import { recreateDeletedPods } from '@schedlab/workloads';
+import type { DeschedulerRunner } from './descheduler-runner';
+import { utilization, type ResourceUse } from './utilization';
+import type { EngineOptions } from '../scenario/world';
+
+export interface DescheduleRequest {
+  /** A DeschedulerPolicy (descheduler/v1alpha2) as an object; the caller reads YAML. */
+  policy: unknown;
+  /** Descheduling rounds to run at most (default 1); rounds stop early once one evicts nothing. */
+  rounds?: number;
+  /** The descheduler's clock (PodLifeTime, minPodAge): ISO time or ms; default the snapshot's newest timestamp. */
+  now?: string | number;
+  /** Seconds between rounds, as the descheduler's interval (default 300). */
+  intervalSeconds?: number;
+}
+
+/** What became of one evicted pod. */
+export interface EvictionOutcome {
+  round: number;
+  /** `namespace/name` of the evicted pod. */
+  pod: string;
+  profile: string;
+  strategy: string;
+  /** The descheduler's reason, in its words. */
+  reason: string;
+  oldNode: string;
+  /** `Kind/name` of the controller that recreates it; absent for a bare pod. */
+  owner?: string;
+  /** rescheduled: the replacement is bound; unschedulable: it stays pending (fitError); lost: nobody recreates it. */
+  outcome: 'rescheduled' | 'unschedulable' | 'lost';
+  /** `namespace/name` of the replacement (a StatefulSet pod keeps its name). */
+  replacement?: string;
+  newNode?: string;
+  /** The scheduler's FitError for a replacement that fits nowhere. */
+  fitError?: string;
+  /** The round the replacement was finally bound in, when a later round freed room for it. */
+  scheduledInRound?: number;
+  /** The replacement went back to the node its pod was evicted from. */
+  sameNode?: boolean;
+}
+
+export interface NodeFigures {
+  name: string;
+  zone: string;
+  pods: number;
+  cpu: ResourceUse;
+  memory: ResourceUse;
+}
+
+export interface ZoneFigures {
+  zone: string;
+  nodes: number;
+  pods: number;
+  cpu: ResourceUse;
+  memory: ResourceUse;
+}
+
+/** One topology spread constraint of the cluster's pods and how its pods are spread now. */
+export interface SpreadFigure {
+  namespace: string;
+  /** The constraint's labelSelector in kubectl syntax. */
+  selector: string;
+  topologyKey: string;
+  maxSkew: number;
+  whenUnsatisfiable: string;
+  /** Matching bound pods per domain (every domain of a node carrying the key). */
+  counts: Record<string, number>;
+  skew: number;
+}
+
+export type ViolationKind = 'taint' | 'nodeAffinity' | 'podAffinity' | 'topologySpread';
+
+/** A bound pod its own node would refuse now, by the scheduler's filters. */
+export interface Violation {
+  pod: string;
+  node: string;
+  kind: ViolationKind;
+  plugin: string;
+  reason: string;
+}
+
+export interface ClusterFigures {
+  nodes: NodeFigures[];
+  zones: ZoneFigures[];
+  spread: SpreadFigure[];
+  violations: Violation[];
+  /** Pods without a node. */
+  pending: string[];
+}
+
+export interface DeschedulingRound {
+  round: number;
+  /** The descheduler's clock for the round (ISO). */
+  now: string;
+  evictions: EvictionOutcome[];
+  /** Which eviction limit stopped what, in the descheduler's words. */
+  limits: string[];
+}
+
+export interface Oscillation {
+  kind: 'evictedAgain' | 'returnedToOldNode';
+  /** evictedAgain: the first evicted pod of the line; returnedToOldNode: the replacement. */
+  pod: string;
+  workload?: string;
+  /** The rounds involved, in order. */
+  rounds: number[];
+  /** evictedAgain: every node the line was evicted from; returnedToOldNode: the node returned to. */
+  nodes: string[];
+}
+
+export interface DeschedulingReport {
+  rounds: DeschedulingRound[];
+  /** Every eviction of every round, in order. */
+  evictions: EvictionOutcome[];
+  /** True when the last round run evicted nothing. */
+  converged: boolean;
+  oscillation: Oscillation[];
+  before: ClusterFigures;
+  after: ClusterFigures;
+  summary: { evicted: number; rescheduled: number; unschedulable: number; lost: number; rounds: number };
+  /** The cluster once the last round settled. */
+  items: KubeObject[];
+}
+
+const DEFAULT_INTERVAL_SECONDS = 300;
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** The newest time the snapshot records (creation, start, condition changes): "now" for it. */
+export function snapshotClock(items: readonly KubeObject[]): number {
+  let newest = Number.NaN;
+  const see = (t: unknown) => {
+    if (typeof t !== 'string') return;
+    const ms = Date.parse(t);
+    if (!Number.isNaN(ms) && !(ms <= newest)) newest = ms;
+  };
+  for (const o of items) {
+    if (o.kind !== 'Pod' && o.kind !== 'Node') continue;
+    see(o.metadata?.creationTimestamp);
+    const status = (o as { status?: Record<string, unknown> }).status;
+    see(status?.startTime);
+    for (const c of (status?.conditions as Array<{ lastTransitionTime?: string }> | undefined) ?? [])
+      see(c.lastTransitionTime);
+  }
+  return Number.isNaN(newest) ? Date.parse(DEFAULT_START_TIME_BASE) : newest;
+}
+
+function nowOf(request: DescheduleRequest, items: readonly KubeObject[]): number {
+  if (request.now === undefined) return snapshotClock(items);
+  const ms = typeof request.now === 'number' ? request.now : Date.parse(request.now);
+  if (Number.isNaN(ms))
+    throw new Error(`now: "${request.now}" is not a time (RFC 3339, e.g. 2030-01-01T00:00:00Z)`);
+  return ms;
+}
+
+const nodeName = (n: { metadata?: { name?: string } }): string => n.metadata?.name ?? '';
+const isPod = (o: KubeObject): boolean => o.kind === 'Pod';
+const podsOf = (items: readonly KubeObject[]): Pod[] => items.filter(isPod) as unknown as Pod[];
+const nodesOf = (items: readonly KubeObject[]): Node[] =>
+  items.filter((o) => o.kind === 'Node') as unknown as Node[];
+
+function ownerOf(pod: Pod): string | undefined {
+  const c = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
+  return c ? `${c.kind}/${c.name}` : undefined;
+}
+
+function selectorText(sel: LabelSelector | undefined): string {
+  const parts = Object.entries(sel?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const e of sel?.matchExpressions ?? []) {
+    if (e.operator === 'Exists') parts.push(e.key);
+    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+    else parts.push(`${e.key} ${e.operator.toLowerCase()} (${(e.values ?? []).join(',')})`);
+  }
+  return parts.join(',');
+}
+
+/** The spread of every topology spread constraint the cluster's pods carry. */
+function spreadFigures(items: readonly KubeObject[], constraintsFrom: readonly Pod[]): SpreadFigure[] {
+  const nodes = nodesOf(items);
+  const pods = podsOf(items).filter((p) => p.spec?.nodeName);
+  const nodeByName = new Map(nodes.map((n) => [nodeName(n), n]));
+  const seen = new Map<string, SpreadFigure>();
+  for (const p of constraintsFrom) {
+    for (const c of p.spec?.topologySpreadConstraints ?? []) {
+      const namespace = namespaceOf(p);
+      const selector = selectorText(c.labelSelector ?? undefined);
+      const id = JSON.stringify([namespace, selector, c.topologyKey, c.maxSkew, c.whenUnsatisfiable]);
+      if (seen.has(id)) continue;
+      const matches = selectorFromLabelSelector(c.labelSelector ?? undefined);
+      const counts: Record<string, number> = {};
+      for (const n of nodes) {
+        const domain = n.metadata?.labels?.[c.topologyKey];
+        if (domain !== undefined) counts[domain] ??= 0;
+      }
+      for (const q of pods) {
+        if (namespaceOf(q) !== namespace || !matches.matches(q.metadata?.labels)) continue;
+        const domain = nodeByName.get(q.spec!.nodeName!)?.metadata?.labels?.[c.topologyKey];
+        if (domain !== undefined) counts[domain] = (counts[domain] ?? 0) + 1;
+      }
+      const values = Object.values(counts);
+      seen.set(id, {
+        namespace,
+        selector,
+        topologyKey: c.topologyKey,
+        maxSkew: c.maxSkew,
+        whenUnsatisfiable: c.whenUnsatisfiable,
+        counts,
+        skew: values.length ? Math.max(...values) - Math.min(...values) : 0,
+      });
+    }
+  }
+  return [...seen.values()].sort((a, b) =>
+    `${a.namespace}/${a.selector}/${a.topologyKey}`.localeCompare(
+      `${b.namespace}/${b.selector}/${b.topologyKey}`,
+    ),
+  );
+}
+
+const VIOLATION_OF: Record<string, ViolationKind> = {
+  TaintToleration: 'taint',
+  NodeAffinity: 'nodeAffinity',
+  InterPodAffinity: 'podAffinity',
+  PodTopologySpread: 'topologySpread',
+};
+
+/** Pods whose placement a taint, node affinity, pod (anti-)affinity or hard spread constraint bears on. */
+function constrained(pod: Pod, taintedNodes: ReadonlySet<string>): boolean {
+  const spec = pod.spec;
+  if (!spec) return false;
+  const a = spec.affinity;
+  return (
+    taintedNodes.has(spec.nodeName ?? '') ||
+    Object.keys(spec.nodeSelector ?? {}).length > 0 ||
+    a?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution !== undefined ||
+    (a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+    (a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+    (spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'DoNotSchedule')
+  );
+}
+
+/** Bound pods their own node would refuse now: the NodeFit of each pod on its node. */
+function violations(items: readonly KubeObject[], fit: NodeFit): Violation[] {
+  const tainted = new Set(
+    nodesOf(items)
+      .filter((n) =>
+        (n.spec?.taints ?? []).some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute'),
+      )
+      .map(nodeName),
+  );
+  const out: Violation[] = [];
+  for (const pod of podsOf(items)) {
+    const node = pod.spec?.nodeName;
+    if (!node || !constrained(pod, tainted)) continue;
+    const verdict = fit(pod, node);
+    const kind = verdict.plugin ? VIOLATION_OF[verdict.plugin] : undefined;
+    if (verdict.fits || !kind) continue;
+    out.push({ pod: podKeyOf(pod), node, kind, plugin: verdict.plugin!, reason: verdict.reason ?? '' });
+  }
+  return out;
+}
+
+function simulatorOf(
+  items: readonly KubeObject[],
+  setup: EngineSetup,
+  engine: EngineOptions,
+  now: number,
+  seed: number,
+): Simulator {
+  return createSimulator(buildClusterState(items), setup, {
+    ...engine,
+    seed,
+    startTimeBase: iso(now),
+    explain: 'summary',
+  });
+}
+
+/** Utilization per node and zone, spread skews and violations of a cluster. */
+export function clusterFigures(
+  items: readonly KubeObject[],
+  fit: NodeFit,
+  constraintsFrom: readonly Pod[] = podsOf(items),
+): ClusterFigures {
+  const nodes = nodesOf(items);
+  const pods = podsOf(items);
+  const use = utilization(nodes, pods);
+  const nodeFigures = nodes.map((n) => {
+    const u = use.nodes[nodeName(n)];
+    return { name: nodeName(n), zone: zoneOf(n) ?? '', pods: u.pods.requested, cpu: u.cpu, memory: u.memory };
+  });
+  const zones = Object.entries(use.zones)
+    .map(([zone, u]) => ({
+      zone,
+      nodes: nodes.filter((n) => (zoneOf(n) ?? '') === zone).length,
+      pods: u.pods.requested,
+      cpu: u.cpu,
+      memory: u.memory,
+    }))
+    .sort((a, b) => a.zone.localeCompare(b.zone));
+  return {
+    nodes: nodeFigures,
+    zones,
+    spread: spreadFigures(items, constraintsFrom),
+    violations: violations(items, fit),
+    pending: pods.filter((p) => !p.spec?.nodeName).map(podKeyOf),
+  };
+}
+
+/** Runs the policy `request.rounds` times at most over a running cluster, rescheduling what it evicts. */
+export function deschedule(
+  items: readonly KubeObject[],
+  request: DescheduleRequest,
+  engine: EngineOptions,
+  setup: EngineSetup,
+  runner: DeschedulerRunner,
+): DeschedulingReport {
+  const maxRounds = request.rounds ?? 1;
+  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new Error(`rounds: must be a positive integer`);
+  const start = nowOf(request, items);
+  const interval = (request.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS) * 1000;
+  const baseSeed = engine.seed ?? 0;
+  const initial = [...items];
+  let current: KubeObject[] = [...items];
+  const rounds: DeschedulingRound[] = [];
+  /** Replacement key → the first evicted pod of its line. */
+  const lineage = new Map<string, string>();
+  /** Replacements still pending, with the eviction they answer. */
+  const waiting = new Map<string, EvictionOutcome>();
+  let converged = false;
+
+  for (let round = 1; round <= maxRounds; round++) {
+    const now = start + (round - 1) * interval;
+    const sim = simulatorOf(current, setup, engine, now, baseSeed + round - 1);
+    const fit = createNodeFit(sim);
+    const pass = runner(current, request.policy, {
+      now,
+      podFitsNode: (pod, node) => fit(pod, nodeName(node)).fits,
+    });
+    if (pass.evictions.length === 0) {
+      converged = true;
+      break;
+    }
+    const byKey = new Map(podsOf(current).map((p) => [podKeyOf(p), p]));
+    const evictedPods: Pod[] = [];
+    const outcomes: EvictionOutcome[] = [];
+    for (const e of pass.evictions) {
+      const pod = byKey.get(e.pod);
+      if (!pod)
+        throw new Error(`internal: the descheduler evicted ${e.pod}, which the cluster does not have`);
+      evictedPods.push(pod);
+      sim.evict(pod);
+      const owner = ownerOf(pod);
+      outcomes.push({
+        round,
+        pod: e.pod,
+        profile: e.profile,
+        strategy: e.strategy,
+        reason: e.reason,
+        oldNode: e.node || pod.spec?.nodeName || '',
+        ...(owner ? { owner } : {}),
+        outcome: 'lost',
+      });
+    }
+    const live = new Set(nodesOf(current).map(nodeName));
+    const { recreated } = recreateDeletedPods(evictedPods, seededRandomInt(baseSeed + round - 1), live);
+    const createdAt = iso(now);
+    const replacements = recreated.map(({ deleted, replacement }) => {
+      const outcome = outcomes[evictedPods.indexOf(deleted)];
+      const pod = syncPodClaims(
+        { ...replacement, metadata: { ...replacement.metadata, creationTimestamp: createdAt } },
+        sim.objects,
+      );
+      outcome.replacement = podKeyOf(pod);
+      outcome.outcome = 'unschedulable';
+      lineage.set(podKeyOf(pod), lineage.get(outcome.pod) ?? outcome.pod);
+      waiting.set(podKeyOf(pod), outcome);
+      return pod;
+    });
+    // Replacements still pending from earlier rounds are retried with this round's.
+    const retried = podsOf(current).filter((p) => !p.spec?.nodeName && waiting.has(podKeyOf(p)));
+    const evicted = new Set(evictedPods);
+    const next: KubeObject[] = current.filter(
+      (o) => !evicted.has(o as unknown as Pod) && !retried.includes(o as unknown as Pod),
+    );
+    let volumesBound = false;
+    sim.queueOrder([...retried, ...replacements]).forEach((pod, k) => {
+      const r = sim.scheduleOne(pod, k);
+      volumesBound ||= r.volumes !== undefined;
+      const outcome = waiting.get(r.pod)!;
+      if (r.node) {
+        waiting.delete(r.pod);
+        outcome.outcome = 'rescheduled';
+        outcome.newNode = r.node;
+        delete outcome.fitError;
+        if (outcome.round !== round) outcome.scheduledInRound = round;
+        outcome.sameNode = r.node === outcome.oldNode;
+        next.push(sim.assumedPod(pod, r.node, k) as unknown as KubeObject);
+      } else {
+        outcome.fitError = r.message ?? r.error ?? 'unschedulable';
+        next.push(pod as unknown as KubeObject);
+      }
+    });
+    current = volumesBound
+      ? replaceStorageObjects(next, [
+          ...(sim.objects.persistentVolumes.list() as unknown as KubeObject[]),
+          ...(sim.objects.persistentVolumeClaims.list() as unknown as KubeObject[]),
+        ])
+      : next;
+    rounds.push({ round, now: iso(now), evictions: outcomes, limits: pass.limits });
+  }
+
+  const evictions = rounds.flatMap((r) => r.evictions);
+  const endNow = start + Math.max(0, rounds.length - 1) * interval;
+  const afterFit = createNodeFit(simulatorOf(current, setup, engine, endNow, baseSeed));
+  // The first round's NodeFit saw evictions; the figures get one of their own.
+  const beforeFit = createNodeFit(simulatorOf(initial, setup, engine, start, baseSeed));
+  // Both sides show every constraint either side has, so a row can be compared across them.
+  const constraintsFrom = [...podsOf(initial), ...podsOf(current)];
+  return {
+    rounds,
+    evictions,
+    converged,
+    oscillation: oscillationOf(evictions, lineage),
+    before: clusterFigures(initial, beforeFit, constraintsFrom),
+    after: clusterFigures(current, afterFit, constraintsFrom),
+    summary: {
+      evicted: evictions.length,
+      rescheduled: evictions.filter((e) => e.outcome === 'rescheduled').length,
+      unschedulable: evictions.filter((e) => e.outcome === 'unschedulable').length,
+      lost: evictions.filter((e) => e.outcome === 'lost').length,
+      rounds: rounds.length,
+    },
+    items: current,
+  };
+}
+
+function oscillationOf(
+  evictions: readonly EvictionOutcome[],
+  lineage: ReadonlyMap<string, string>,
+): Oscillation[] {
+  const out: Oscillation[] = [];
+  const lines = new Map<string, EvictionOutcome[]>();
+  for (const e of evictions) {
+    const root = lineage.get(e.pod) ?? e.pod;
+    lines.set(root, [...(lines.get(root) ?? []), e]);
+  }
+  for (const [root, line] of lines)
+    if (line.length > 1)
+      out.push({
+        kind: 'evictedAgain',
+        pod: root,
+        ...(line[0].owner ? { workload: line[0].owner } : {}),
+        rounds: line.map((e) => e.round),
+        nodes: line.map((e) => e.oldNode),
+      });
+  // A workload's replacement placed on a node one of its pods was evicted from (that round or before).
+  for (const e of evictions) {
+    if (!e.newNode || !e.owner) continue;
+    const placedIn = e.scheduledInRound ?? e.round;
+    const earlier = evictions.find(
+      (x) =>
+        x.owner === e.owner &&
+        x.pod.split('/')[0] === e.pod.split('/')[0] &&
+        x.oldNode === e.newNode &&
+        x.round <= placedIn,
+    );
+    if (earlier)
+      out.push({
+        kind: 'returnedToOldNode',
+        pod: e.replacement!,
+        workload: e.owner,
+        rounds: [earlier.round, placedIn],
+        nodes: [e.newNode],
+      });
+  }
+  return out;
+}
