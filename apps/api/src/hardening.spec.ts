@@ -519,7 +519,8 @@ profiles:
         }),
         400,
       );
-      expect(shaped.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      const fields = (shaped.details as unknown as { field: string }[]).map((d) => d.field);
+      expect(fields.sort()).toEqual([
         'options.templates.0',
         'options.templates.0.csiDrivers.0.allocatableCount',
         'options.templates.0.taints.0.effect',
