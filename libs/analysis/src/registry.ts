@@ -6,13 +6,17 @@ import type { KubeObject, Pod } from '@schedlab/k8s';
 import {
   capacity,
   compare,
+  deschedule,
   nodesNeeded,
   outcomeOf,
   resilience,
+  runDescheduler,
   runScenario,
   type CapacityResult,
   type CompareRequest,
   type CompareResult,
+  type DescheduleRequest,
+  type DeschedulingReport,
   type NodeTemplate,
   type NodesNeededResult,
   type ResilienceResult,
@@ -66,6 +70,7 @@ export interface Analyses {
   'nodes-needed': Analysis<NodesNeededRequest, NodesNeededResult>;
   resilience: Analysis<ResilienceRequest, ResilienceAnalysis>;
   compare: Analysis<CompareRequest, CompareResult>;
+  deschedule: Analysis<DescheduleRequest, DeschedulingReport>;
 }
 
 export type AnalysisType = keyof Analyses;
@@ -111,6 +116,13 @@ export const ANALYSES: Analyses = {
   compare: {
     start: 'running',
     run: ({ items, engine }, request) => compare(items, request, engine),
+  },
+  deschedule: {
+    start: 'running',
+    run: ({ items, engine, setup, report }, request) => {
+      report({ phase: 'deschedule', podsProcessed: 0, podsTotal: 0 });
+      return deschedule(items, request, engine, setup, runDescheduler);
+    },
   },
 };
 

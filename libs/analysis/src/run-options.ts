@@ -63,4 +63,16 @@ export const RUN_OPTIONS = {
       after: schedulingOptionsSchema.optional(),
     })
     .strict(),
+  deschedule: schedulingOptionsSchema
+    .extend({
+      /** A DeschedulerPolicy (descheduler/v1alpha2) as an object; validated when the run starts. */
+      policy: objectValue,
+      /** Descheduling rounds at most; they stop early once one evicts nothing. */
+      rounds: z.number().int().min(1).max(100).optional(),
+      /** The descheduler's clock (PodLifeTime, minPodAge); default the snapshot's newest timestamp. */
+      now: z.iso.datetime({ offset: true }).optional(),
+      /** Seconds between rounds (the descheduler's interval); default 300. */
+      intervalSeconds: z.number().int().min(1).max(86_400).optional(),
+    })
+    .strict(),
 } satisfies Record<RunType, z.ZodType<Record<string, unknown>>>;

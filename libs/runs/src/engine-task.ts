@@ -43,7 +43,7 @@ const REASON_SAMPLE = 20;
  * under; `pvController: false` schedules the snapshot as stored, as `--no-pv-controller`), seed
  * and profile.
  */
-function analysisOptions(job: EngineJob): AnalysisOptions {
+export function analysisOptions(job: EngineJob): AnalysisOptions {
   const picked: Record<string, unknown> = {};
   for (const key of SCHEDULING_OPTION_NAMES)
     if (job.options[key] !== undefined) picked[key] = job.options[key];
@@ -292,6 +292,25 @@ function runTypedAnalysis(
         newlyUnschedulable: result.newlyUnschedulable.length,
         scheduledBefore: Object.keys(result.before.placements).length,
         scheduledAfter: Object.keys(result.after.placements).length,
+      };
+      engineVersion = outcome.compatibilityVersion;
+      break;
+    }
+    case 'deschedule': {
+      const request = {
+        policy: required<Record<string, unknown>>(job, 'policy'),
+        rounds: job.options.rounds as number | undefined,
+        now: job.options.now as string | undefined,
+        intervalSeconds: job.options.intervalSeconds as number | undefined,
+      };
+      const outcome = analyze(job, 'deschedule', items, request, report);
+      // The cluster after the last round is the snapshot's size: the report keeps the figures.
+      const { items: _after, ...result } = outcome.result;
+      analysis = result as unknown as Record<string, unknown>;
+      summary = {
+        ...result.summary,
+        converged: result.converged,
+        oscillations: result.oscillation.length,
       };
       engineVersion = outcome.compatibilityVersion;
       break;

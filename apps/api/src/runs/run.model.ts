@@ -174,14 +174,14 @@ export class RunResultView {
   @Field(() => JsonScalar, {
     nullable: true,
     description:
-      'capacity / nodes-needed / resilience / compare result; for a simulate run with a scenario, its steps and `storage` (timeline of storage events, dataLoss: destroyed, retained, stranded, waiting)',
+      'capacity / nodes-needed / resilience / compare / deschedule result (deschedule: evictions with their new node or FitError, before/after figures, oscillation); for a simulate run with a scenario, its steps and `storage` (timeline of storage events, dataLoss: destroyed, retained, stranded, waiting)',
   })
   @ApiPropertyOptional({
     type: 'object',
     nullable: true,
     additionalProperties: true,
     description:
-      'capacity / nodes-needed / resilience / compare result; for a simulate run with a scenario, its steps and `storage` (timeline of storage events, dataLoss: destroyed, retained, stranded, waiting)',
+      'capacity / nodes-needed / resilience / compare / deschedule result (deschedule: evictions with their new node or FitError, before/after figures, oscillation); for a simulate run with a scenario, its steps and `storage` (timeline of storage events, dataLoss: destroyed, retained, stranded, waiting)',
   })
   analysis!: unknown;
 }
