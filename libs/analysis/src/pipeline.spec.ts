@@ -16,6 +16,7 @@ describe('the analysis pipeline', () => {
       'nodes-needed',
       'resilience',
       'compare',
+      'deschedule',
     ]);
     for (const type of ANALYSIS_TYPES) {
       expect(['settled', 'running']).toContain(ANALYSES[type].start);
@@ -24,7 +25,14 @@ describe('the analysis pipeline', () => {
   });
 
   it('names the run types after the registry (scenario is a simulate run with a scenario), each with its options', () => {
-    expect(RUN_TYPES).toEqual(['simulate', 'capacity', 'nodes-needed', 'resilience', 'compare']);
+    expect(RUN_TYPES).toEqual([
+      'simulate',
+      'capacity',
+      'nodes-needed',
+      'resilience',
+      'compare',
+      'deschedule',
+    ]);
     expect(Object.keys(RUN_OPTIONS).sort()).toEqual([...RUN_TYPES].sort());
     expect(RUN_OPTIONS.capacity.safeParse({ podTemplate: {}, tieBreek: 'random' }).success).toBe(false);
     expect(RUN_OPTIONS.simulate.parse({ explain: 'full' })).toEqual({ explain: 'compact' });
