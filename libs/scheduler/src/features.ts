@@ -33,6 +33,10 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   MatchLabelKeysInPodAffinity: '1.31',
   InPlacePodVerticalScaling: '1.33',
   SchedulerAsyncPreemption: '1.33',
+  // The scheduling queue's (backend/queue): QueueingHints and the in-flight event record (beta on
+  // by default from 1.32), and popping from backoffQ when activeQ is empty (1.33).
+  SchedulerQueueingHints: '1.32',
+  SchedulerPopFromBackoffQ: '1.33',
   DynamicResourceAllocation: '1.34',
   PodLevelResources: '1.34',
   InPlacePodLevelResourcesVerticalScaling: '1.36',
@@ -217,6 +221,11 @@ export interface BehaviourSwitches {
    * node N, preempting K victims`, which the failed attempt's FitError then carries.
    */
   preemptionReportsPlacement: boolean;
+  /**
+   * From 1.33 (kubernetes#128748), the scheduling queue's backoff grows with the attempts plugins
+   * rejected, or with the errors in a row after an error; before, with every attempt.
+   */
+  backoffCountsRejectionsAndErrorsApart: boolean;
 }
 
 /** The release each switch started in; a patch ("1.34.2") when upstream changed within a minor. */
@@ -256,6 +265,7 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   imageLocalityCountsImageVolumes: '1.36',
   balancedAllocationScoresImprovement: '1.36',
   preemptionReportsPlacement: '1.37',
+  backoffCountsRejectionsAndErrorsApart: '1.33',
 };
 
 export function compareVersions(a: string, b: string): number {

@@ -1,4 +1,5 @@
 /** DefaultPreemption: the in-tree PostFilter plugin that evicts lower-priority pods (upstream defaultpreemption). */
+import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
 import { podPriority } from '@schedlab/k8s';
 import type { Pod, PodDisruptionBudget } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
@@ -32,7 +33,9 @@ export interface DefaultPreemptionOptions {
   randomInt?: (n: number) => number;
 }
 
-export class DefaultPreemption implements PreEnqueuePlugin, PostFilterPlugin, PreemptionInterface {
+export class DefaultPreemption
+  implements PreEnqueuePlugin, PostFilterPlugin, PreemptionInterface, EnqueueExtensions
+{
   readonly name = PluginNames.DefaultPreemption;
   private readonly randomInt: (n: number) => number;
 
@@ -48,6 +51,21 @@ export class DefaultPreemption implements PreEnqueuePlugin, PostFilterPlugin, Pr
    * From 1.33 upstream blocks a pod while its own asynchronous preemption is still evicting
    * victims. The simulation evicts synchronously inside PostFilter, so nothing is ever in flight.
    */
+  /**
+   * With asynchronous preemption (1.33+) DefaultPreemption gates a preemptor while its victims go;
+   * it registers the victims' deletion but answers QueueSkip (the preemption's end re-activates
+   * the pod); before, it registers nothing.
+   */
+  eventsToRegister(): ClusterEventWithHint[] {
+    if (!this.handle.features.enabled('SchedulerAsyncPreemption')) return [];
+    return [
+      {
+        event: { resource: 'AssignedPod', actionType: ActionType.Delete },
+        queueingHintFn: () => QueueingHint.QueueSkip,
+      },
+    ];
+  }
+
   preEnqueue(_pod: Pod): MaybeStatus {
     return null;
   }

@@ -6,6 +6,7 @@ import {
   requiredNodeAffinityOf,
 } from '@schedlab/k8s';
 import { CycleState, ImmutableState } from '../../cycle-state';
+import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
 import {
   FilterPlugin,
   Handle,
@@ -58,7 +59,7 @@ export function nodeNamesFromRequiredTerms(pod: Pod): Set<string> | undefined {
 }
 
 export class NodeAffinity
-  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
+  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
 {
   readonly name = PluginNames.NodeAffinity;
   private readonly addedNodeSelector?: Matcher;
@@ -77,6 +78,28 @@ export class NodeAffinity
         added.preferredDuringSchedulingIgnoredDuringExecution,
       );
     }
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
+      },
+    ];
+  }
+
+  /** Queue when the node matches the pod's required affinity (and the enforced one) and did not before. */
+  isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const original = oldObj as Node | undefined;
+    const modified = newObj as Node;
+    if (this.addedNodeSelector && !this.addedNodeSelector.match(modified)) return QueueingHint.QueueSkip;
+    const required = requiredNodeAffinityOf(pod);
+    // A term that does not parse is an error upstream, and an error queues the pod.
+    if (required.errors.length > 0) return QueueingHint.Queue;
+    if (!required.match(modified)) return QueueingHint.QueueSkip;
+    if (!original) return QueueingHint.Queue;
+    return required.match(original) ? QueueingHint.QueueSkip : QueueingHint.Queue;
   }
 
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {

@@ -1,5 +1,6 @@
 import type { Pod } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
+import { ActionType, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
 import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
@@ -9,8 +10,13 @@ import { PluginNames } from '../names';
 export const ERR_REASON_NODE_NAME = "node(s) didn't match the requested node name";
 
 /** A pod that names its node (spec.nodeName) fits only there. */
-export class NodeName implements PreFilterPlugin, FilterPlugin {
+export class NodeName implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = PluginNames.NodeName;
+
+  /** Only a new node can be the named one (no hint: every added node queues). */
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [{ event: { resource: 'Node', actionType: ActionType.Add } }];
+  }
 
   /**
    * A PreFilter from 1.37: it narrows or skips only for pods that already name a node or wait on a

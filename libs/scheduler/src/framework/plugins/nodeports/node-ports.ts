@@ -1,5 +1,7 @@
 import type { ContainerPort, Pod } from '@schedlab/k8s';
 import { CycleState, ImmutableState } from '../../cycle-state';
+import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
+import { HostPortInfo } from '../../types';
 import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
@@ -28,10 +30,38 @@ export function hostPortsOf(pod: Pod, withSidecars = false): ContainerPort[] {
 }
 
 /** A pod's host ports must be free on the node (0.0.0.0 clashes with every address). */
-export class NodePorts implements PreFilterPlugin, FilterPlugin {
+export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = PluginNames.NodePorts;
 
   constructor(private readonly withSidecars = false) {}
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'AssignedPod', actionType: ActionType.Delete },
+        queueingHintFn: (pod, oldObj) => this.isSchedulableAfterAssignedPodDeleted(pod, oldObj),
+      },
+      { event: { resource: 'Node', actionType: ActionType.Add } },
+    ];
+  }
+
+  /** A deleted pod frees its host ports; only a clash with the pod's own ports makes that matter. */
+  isSchedulableAfterAssignedPodDeleted(pod: Pod, oldObj: unknown): QueueingHint {
+    const deleted = oldObj as Pod;
+    if (
+      !deleted.spec?.nodeName &&
+      !(deleted.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName
+    )
+      return QueueingHint.QueueSkip;
+    const ports = hostPortsOf(deleted, this.withSidecars);
+    if (ports.length === 0) return QueueingHint.QueueSkip;
+    const inUse = new HostPortInfo();
+    for (const p of ports) inUse.add(p.hostIP, p.protocol, p.hostPort ?? 0);
+    const clash = hostPortsOf(pod, this.withSidecars).some((p) =>
+      inUse.checkConflict(p.hostIP, p.protocol, p.hostPort ?? 0),
+    );
+    return clash ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
 
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
     state.write(PRE_FILTER_KEY, new ImmutableState(hostPortsOf(pod, this.withSidecars)));

@@ -3,7 +3,9 @@
  * cannot hold the pod's requests; Score ranks nodes with the configured strategy.
  */
 import { isExtendedResourceName, isScalarResourceName, podRequests, type Pod } from '@schedlab/k8s';
+import type { Node } from '@schedlab/k8s';
 import type { FeatureSet } from '../../../features';
+import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
 import type { CycleState, StateData } from '../../cycle-state';
 import type {
   FilterPlugin,
@@ -15,7 +17,7 @@ import type {
   ScorePlugin,
 } from '../../interface';
 import { Status, type MaybeStatus } from '../../status';
-import { Resource, type NodeInfo } from '../../types';
+import { NodeInfo, Resource } from '../../types';
 import { PluginNames } from '../names';
 import {
   LEAST_ALLOCATED,
@@ -188,7 +190,34 @@ function strategyScorer(args: NodeResourcesFitArgs): ResourceScorer {
   }
 }
 
-export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+/** Whether the node's allocatable grew in pods, or in a resource the pod requests. */
+function haveAnyRequestedResourcesIncreased(
+  request: Resource,
+  original: Resource,
+  modified: Resource,
+): boolean {
+  if (modified.allowedPodNumber > original.allowedPodNumber) return true;
+  if (
+    request.milliCPU === 0 &&
+    request.memory === 0 &&
+    request.ephemeralStorage === 0 &&
+    request.scalar.size === 0
+  )
+    return false;
+  if (
+    (request.milliCPU > 0 && modified.milliCPU > original.milliCPU) ||
+    (request.memory > 0 && modified.memory > original.memory) ||
+    (request.ephemeralStorage > 0 && modified.ephemeralStorage > original.ephemeralStorage)
+  )
+    return true;
+  for (const [name, v] of request.scalar) {
+    if (v === 0) continue;
+    if (modified.get(name) > original.get(name)) return true;
+  }
+  return false;
+}
+
+export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   readonly name = PluginNames.NodeResourcesFit;
   private readonly ignoredResources: ReadonlySet<string>;
   private readonly ignoredResourceGroups: ReadonlySet<string>;
@@ -209,6 +238,82 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
       true,
     );
     this.onlyRequested = handle.features.behaviour.fitChecksOnlyRequestedResources;
+  }
+
+  /**
+   * A deleted pod frees resources; a new node or more allocatable may fit the pod; with in-place
+   * resize, a running pod scaled down frees some, and the pending pod scaled down needs less.
+   */
+  eventsToRegister(): ClusterEventWithHint[] {
+    const events: ClusterEventWithHint[] = [
+      {
+        event: { resource: 'AssignedPod', actionType: ActionType.Delete },
+        queueingHintFn: (pod, oldObj) => this.isSchedulableAfterAssignedPodDelete(pod, oldObj),
+      },
+      {
+        event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeAllocatable },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
+      },
+    ];
+    if (this.handle.features.enabled('InPlacePodVerticalScaling')) {
+      events.push(
+        {
+          event: { resource: 'AssignedPod', actionType: ActionType.UpdatePodScaleDown },
+          queueingHintFn: (pod, oldObj, newObj) =>
+            this.isSchedulableAfterAssignedPodScaleDown(pod, oldObj, newObj),
+        },
+        {
+          event: { resource: 'TargetPod', actionType: ActionType.UpdatePodScaleDown },
+          queueingHintFn: () => QueueingHint.Queue,
+        },
+      );
+    }
+    return events;
+  }
+
+  /** Only a pod that was on a node (or nominated to one) frees anything. */
+  isSchedulableAfterAssignedPodDelete(_pod: Pod, oldObj: unknown): QueueingHint {
+    const deleted = oldObj as Pod;
+    if (
+      !deleted.spec?.nodeName &&
+      !(deleted.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName
+    )
+      return QueueingHint.QueueSkip;
+    return QueueingHint.Queue;
+  }
+
+  /** Queue when a running pod gave back some of a resource the pending pod requests. */
+  isSchedulableAfterAssignedPodScaleDown(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const original = oldObj as Pod;
+    const modified = newObj as Pod;
+    if (!modified.spec?.nodeName) return QueueingHint.QueueSkip;
+    const before = podRequests(original);
+    const after = podRequests(modified);
+    for (const [name, v] of podRequests(pod)) {
+      if (v === 0) continue;
+      const tracked =
+        name === 'cpu' || name === 'memory' || name === 'ephemeral-storage' || isScalarResourceName(name);
+      if (tracked && (before.get(name) ?? 0) > (after.get(name) ?? 0)) return QueueingHint.Queue;
+    }
+    return QueueingHint.QueueSkip;
+  }
+
+  /** Queue when the pod fits the (empty) node and, for an update, a resource it requests grew. */
+  isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const original = oldObj as Node | undefined;
+    const modified = newObj as Node;
+    const request = computePodResourceRequest(pod, !this.handle.features.enabled('PodLevelResources'));
+    const modifiedInfo = new NodeInfo(modified);
+    if (fitsRequest(request, modifiedInfo, new Set(), new Set(), this.onlyRequested).length > 0)
+      return QueueingHint.QueueSkip;
+    if (!original) return QueueingHint.Queue;
+    return haveAnyRequestedResourcesIncreased(
+      request,
+      new NodeInfo(original).allocatable,
+      modifiedInfo.allocatable,
+    )
+      ? QueueingHint.Queue
+      : QueueingHint.QueueSkip;
   }
 
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {

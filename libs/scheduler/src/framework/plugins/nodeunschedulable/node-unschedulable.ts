@@ -1,5 +1,7 @@
 import { Pod, tolerationsTolerateTaint } from '@schedlab/k8s';
+import type { Node } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
+import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
 import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
@@ -10,8 +12,45 @@ export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 
 /** Rejects cordoned nodes unless the pod tolerates the unschedulable taint. */
-export class NodeUnschedulable implements PreFilterPlugin, FilterPlugin {
+export class NodeUnschedulable implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = PluginNames.NodeUnschedulable;
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeTaint },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
+      },
+      {
+        event: { resource: 'TargetPod', actionType: ActionType.UpdatePodToleration },
+        queueingHintFn: (pod, oldObj, newObj) =>
+          this.isSchedulableAfterTargetPodTolerationChange(pod, oldObj, newObj),
+      },
+    ];
+  }
+
+  /** The pod now tolerates the unschedulable taint. */
+  isSchedulableAfterTargetPodTolerationChange(_pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+    const modified = newObj as Pod;
+    return tolerationsTolerateTaint(modified.spec?.tolerations ?? [], {
+      key: TAINT_NODE_UNSCHEDULABLE,
+      effect: 'NoSchedule',
+    })
+      ? QueueingHint.Queue
+      : QueueingHint.QueueSkip;
+  }
+
+  /** A schedulable node was added, or a node was uncordoned. */
+  isSchedulableAfterNodeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const original = oldObj as Node | undefined;
+    const modified = newObj as Node;
+    if (
+      (original && original.spec?.unschedulable && !modified.spec?.unschedulable) ||
+      (!original && !modified.spec?.unschedulable)
+    )
+      return QueueingHint.Queue;
+    return QueueingHint.QueueSkip;
+  }
 
   /**
    * A PreFilter from 1.37: it narrows or skips only for pods that already name a node or wait on a

@@ -5,7 +5,9 @@ import {
   findMatchingUntoleratedTaint,
   tolerationsTolerateTaint,
 } from '@schedlab/k8s';
+import type { Node } from '@schedlab/k8s';
 import { CycleState, ImmutableState } from '../../cycle-state';
+import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
 import {
   MAX_NODE_SCORE,
   FilterPlugin,
@@ -38,11 +40,38 @@ const isHardTaint = (t: Taint): boolean => t.effect === 'NoSchedule' || t.effect
  * PreferNoSchedule taints is better (counts reversed in normalization).
  */
 export class TaintToleration
-  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
+  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
 {
   readonly name = PluginNames.TaintToleration;
 
   constructor(private readonly reasonWithoutKeyValue = false) {}
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeTaint },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
+      },
+      // Tolerations can only be added, so an added one may tolerate the taint that rejected the pod.
+      {
+        event: { resource: 'TargetPod', actionType: ActionType.UpdatePodToleration },
+        queueingHintFn: () => QueueingHint.Queue,
+      },
+    ];
+  }
+
+  /** Queue when the node went from having a hard taint the pod does not tolerate to having none. */
+  isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const original = oldObj as Node | undefined;
+    const modified = newObj as Node;
+    const tolerations = pod.spec?.tolerations ?? [];
+    const wasUntolerated = original
+      ? findMatchingUntoleratedTaint(original.spec?.taints, tolerations, isHardTaint) !== undefined
+      : true;
+    const isUntolerated =
+      findMatchingUntoleratedTaint(modified.spec?.taints, tolerations, isHardTaint) !== undefined;
+    return wasUntolerated && !isUntolerated ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
 
   /** From 1.37 (skips only pods waiting on a deferred resize, which a pending pod never is). */
   preFilter(_state: CycleState, _pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
