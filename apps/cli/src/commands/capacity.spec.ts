@@ -10,7 +10,7 @@ const objectsOf = (file: string) => parseKubernetesObjects(readFileSync(file, 'u
 
 describe('schedlab capacity', () => {
   it('counts the copies that fit, per node, with the FitError that stopped it, as the library does', () => {
-    const doc = schedlabJson<CapacityDocument>('capacity', '--cluster', cluster, '--pod', pod);
+    const doc = schedlabJson<CapacityDocument>('capacity', '--cluster', cluster, '--pod-template', pod);
     const library = capacity(
       objectsOf(cluster),
       { podTemplate: objectsOf(pod)[0] as unknown as Pod, maxReplicas: 1000 },
@@ -27,8 +27,30 @@ describe('schedlab capacity', () => {
     expect(doc.perNode.find((n) => n.node === 'node-b1')?.zone).toBe('eu-west-1b');
   });
 
+  it('prints the stop reason in short, and the full FitError under -o wide', () => {
+    const doc = schedlabJson<CapacityDocument>('capacity', '--cluster', cluster, '--pod-template', pod);
+    const table = schedlab('capacity', '--cluster', cluster, '--pod-template', pod);
+    expect(table.stdout).toContain('\nstopped: Insufficient cpu (-o wide for the full FitError)\n');
+    const wide = schedlab('capacity', '--cluster', cluster, '--pod-template', pod, '-o', 'wide');
+    expect(wide.stdout).toContain(`\nstopped: ${doc.stopReason}\n`);
+  });
+
+  it('still takes the deprecated --pod, with a deprecation notice, and needs one of them', () => {
+    const old = schedlab('capacity', '--cluster', cluster, '--pod', pod, '-o', 'json');
+    expect(old.status).toBe(0);
+    expect(old.stderr).toBe('schedlab: Flag --pod has been deprecated, use --pod-template instead\n');
+    expect(JSON.parse(old.stdout)).toEqual(
+      schedlabJson<CapacityDocument>('capacity', '--cluster', cluster, '--pod-template', pod),
+    );
+    const missing = schedlab('capacity', '--cluster', cluster);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toBe(
+      "error: required option '--pod-template <file>' not specified; see 'schedlab capacity --help'\n",
+    );
+  });
+
   it('stops at --max-replicas and says so in the table', () => {
-    const r = schedlab('capacity', '--cluster', cluster, '--pod', pod, '--max-replicas', '2');
+    const r = schedlab('capacity', '--cluster', cluster, '--pod-template', pod, '--max-replicas', '2');
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^NODE\s+ZONE\s+REPLICAS$/);
     expect(r.stdout).toContain('2 copies of shop/web-extra fit');
@@ -37,7 +59,7 @@ describe('schedlab capacity', () => {
       'capacity',
       '--cluster',
       cluster,
-      '--pod',
+      '--pod-template',
       pod,
       '--max-replicas',
       '2',
@@ -47,9 +69,11 @@ describe('schedlab capacity', () => {
 
   it('exits 1 for a template that is not one Pod, and for a bad --max-replicas', () => {
     const node = writeTemp('node.yaml', 'apiVersion: v1\nkind: Node\nmetadata: {name: n}\n');
-    const r = schedlab('capacity', '--cluster', cluster, '--pod', node);
+    const r = schedlab('capacity', '--cluster', cluster, '--pod-template', node);
     expect(r.status).toBe(1);
     expect(r.stderr).toBe(`schedlab: ${node}: expected exactly one Pod, got Node\n`);
-    expect(schedlab('capacity', '--cluster', cluster, '--pod', pod, '--max-replicas', '0').status).toBe(1);
+    expect(
+      schedlab('capacity', '--cluster', cluster, '--pod-template', pod, '--max-replicas', '0').status,
+    ).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { podKeyOf, parseKubernetesObjects, type Pod } from '@schedlab/k8s';
 import { STOP_MAX_REPLICAS } from '@schedlab/scenarios';
 import { analyzeDump, writeWarnings } from '../engine/analysis-input';
@@ -7,8 +7,9 @@ import { InputFileError, attributeTo } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
 import type { OutputFormat } from '../output/document';
 import { outputOption, renderAnalysis, zoneLookup } from '../output/analysis';
+import { dominantReason } from '../output/pod-status';
 import { formatTable } from '../output/table';
-import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
+import { addSimulationOptions, aliasedValue, simulationFlags, withExitCodes } from './simulation-options';
 
 export const DEFAULT_MAX_REPLICAS = 1000;
 
@@ -73,7 +74,8 @@ export function capacityOf(
   };
 }
 
-export function formatCapacityTable(doc: CapacityDocument): string[] {
+/** The stop reason in short (the dominant FitError reason); `wide` prints the FitError in full. */
+export function formatCapacityTable(doc: CapacityDocument, { wide = false } = {}): string[] {
   const lines = doc.perNode.length
     ? formatTable(
         ['NODE', 'ZONE', 'REPLICAS'],
@@ -87,9 +89,24 @@ export function formatCapacityTable(doc: CapacityDocument): string[] {
   lines.push(
     doc.stopReason === STOP_MAX_REPLICAS
       ? `stopped at --max-replicas ${doc.maxReplicas}`
-      : `stopped: ${doc.stopReason}`,
+      : wide || dominantReason(doc.stopReason) === doc.stopReason
+        ? `stopped: ${doc.stopReason}`
+        : `stopped: ${dominantReason(doc.stopReason)} (-o wide for the full FitError)`,
   );
   return lines;
+}
+
+/**
+ * `--pod-template`, or the deprecated `--pod` with kubectl's deprecation notice on stderr. Missing
+ * both is commander's own one-line error for a required option.
+ */
+function podTemplateFlag(command: Command, options: Record<string, unknown>): string {
+  const deprecated = options.pod as string | undefined;
+  if (deprecated !== undefined)
+    process.stderr.write('schedlab: Flag --pod has been deprecated, use --pod-template instead\n');
+  const file = aliasedValue(options, ['--pod-template', '--pod'], ['podTemplate', 'pod']);
+  if (file === undefined) command.error("error: required option '--pod-template <file>' not specified");
+  return file!;
 }
 
 export function registerCapacityCommand(program: Command): void {
@@ -98,15 +115,23 @@ export function registerCapacityCommand(program: Command): void {
     .description(
       'how many more copies of a pod fit: copies are scheduled one at a time, without preemption, until one fits nowhere',
     )
-    .requiredOption('--pod <file>', 'the pod to copy (one Pod, YAML or JSON)')
+    .option('--pod-template <file>', 'the pod to copy (one Pod, YAML or JSON); required')
+    // `--pod` names a pending pod (namespace/name) everywhere else: one flag, one meaning.
+    .addOption(new Option('--pod <file>', 'deprecated: use --pod-template').hideHelp())
     .option('--max-replicas <n>', 'stop after this many copies', parsePositiveInteger, DEFAULT_MAX_REPLICAS)
     .addOption(outputOption());
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
-      const out = capacityOf(simulationFlags(options), options.pod as string, options.maxReplicas as number);
+      const out = capacityOf(
+        simulationFlags(options),
+        podTemplateFlag(command, options),
+        options.maxReplicas as number,
+      );
       writeWarnings(out.warnings);
       process.stdout.write(
-        renderAnalysis(out.document, options.output as OutputFormat, () => formatCapacityTable(out.document)),
+        renderAnalysis(out.document, options.output as OutputFormat, (table) =>
+          formatCapacityTable(out.document, table),
+        ),
       );
     }),
   );

@@ -21,16 +21,27 @@ describe('schedlab compare', () => {
     expect(Object.keys(doc.after.utilization.nodes)).toContain('node-c-extra-1');
   });
 
-  it('profile A vs profile B on the same dump', () => {
+  it('profile A vs profile B on the same dump (--config-a/--config-b, or their aliases --profile-a/-b)', () => {
     const doc = schedlabJson<CompareDocument>(
       'compare',
       '--cluster',
       cluster,
-      '--profile-a',
+      '--config-a',
       example('profiles', 'spread.yaml'),
-      '--profile-b',
+      '--config-b',
       example('profiles', 'bin-packing.yaml'),
     );
+    expect(
+      schedlabJson<CompareDocument>(
+        'compare',
+        '--cluster',
+        cluster,
+        '--profile-a',
+        example('profiles', 'spread.yaml'),
+        '--profile-b',
+        example('profiles', 'bin-packing.yaml'),
+      ),
+    ).toEqual(doc);
     expect(doc.moved).toEqual([{ pod: 'monitoring/metrics-exporter', from: 'node-c1', to: 'node-c2' }]);
     expect(doc.before.pending.sort()).toEqual(doc.after.pending.sort());
     // Same pods requested on both sides: only where they went differs.
@@ -53,11 +64,9 @@ describe('schedlab compare', () => {
   it('exits 1 when the two sides are not given exactly one way', () => {
     const none = schedlab('compare', '--cluster', cluster);
     expect(none.status).toBe(1);
-    expect(none.stderr).toBe(
-      'schedlab: compare needs either --scenario or both --profile-a and --profile-b\n',
-    );
+    expect(none.stderr).toBe('schedlab: compare needs either --scenario or both --config-a and --config-b\n');
     expect(
-      schedlab('compare', '--cluster', cluster, '--profile-a', example('profiles', 'spread.yaml')).stderr,
-    ).toContain('--profile-a and --profile-b go together');
+      schedlab('compare', '--cluster', cluster, '--config-a', example('profiles', 'spread.yaml')).stderr,
+    ).toContain('--config-a and --config-b go together');
   });
 });

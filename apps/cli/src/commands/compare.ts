@@ -8,8 +8,9 @@ import { UsageError, attributeTo } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
 import type { OutputFormat } from '../output/document';
 import { outputOption, percent, renderAnalysis } from '../output/analysis';
+import { dominantReason } from '../output/pod-status';
 import { formatTable } from '../output/table';
-import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
+import { addSimulationOptions, aliasedValue, simulationFlags, withExitCodes } from './simulation-options';
 
 export interface CompareFlags {
   scenario?: string;
@@ -37,11 +38,11 @@ export function compareOf(
 ): { document: CompareDocument; warnings: string[] } {
   const byProfiles = request.profileA !== undefined || request.profileB !== undefined;
   if (byProfiles === (request.scenario !== undefined))
-    throw new UsageError('compare needs either --scenario or both --profile-a and --profile-b');
+    throw new UsageError('compare needs either --scenario or both --config-a and --config-b');
   if (byProfiles && (request.profileA === undefined || request.profileB === undefined))
-    throw new UsageError('--profile-a and --profile-b go together');
+    throw new UsageError('--config-a and --config-b go together');
   if (byProfiles && flags.profile !== undefined)
-    throw new UsageError('--profile applies to both sides; with --profile-a/--profile-b leave it out');
+    throw new UsageError('--config applies to both sides; with --config-a/--config-b leave it out');
   let analysis: CompareRequest;
   let attribute: (<T>(step: () => T) => T) | undefined;
   let labels: [string, string];
@@ -96,7 +97,7 @@ const METRICS = [
   'stranded capacity',
 ];
 
-export function formatCompareTable(doc: CompareDocument): string[] {
+export function formatCompareTable(doc: CompareDocument, { wide = false } = {}): string[] {
   const before = metricRows(doc.before);
   const after = metricRows(doc.after);
   const lines = [`Before: ${doc.beforeLabel}`, `After:  ${doc.afterLabel}`, ''];
@@ -130,8 +131,10 @@ export function formatCompareTable(doc: CompareDocument): string[] {
     lines.push(
       `Newly unschedulable (${doc.newlyUnschedulable.length})`,
       ...formatTable(
-        ['POD', 'REASON'],
-        doc.newlyUnschedulable.map((m) => [m.pod, m.reason]),
+        wide ? ['POD', 'REASON', 'MESSAGE'] : ['POD', 'REASON'],
+        doc.newlyUnschedulable.map((m) =>
+          wide ? [m.pod, dominantReason(m.reason), m.reason] : [m.pod, dominantReason(m.reason)],
+        ),
         '  ',
       ),
     );
@@ -147,19 +150,23 @@ export function registerCompareCommand(program: Command): void {
       'baseline vs a scenario, or profile A vs profile B: moved pods, newly (un)schedulable pods, utilization, stranded capacity',
     )
     .option('--scenario <file>', 'steps applied on the "after" side only')
-    .option('--profile-a <file>', 'KubeSchedulerConfiguration of the "before" side')
-    .option('--profile-b <file>', 'KubeSchedulerConfiguration of the "after" side')
+    .option('--config-a <file>', 'KubeSchedulerConfiguration of the "before" side')
+    .option('--config-b <file>', 'KubeSchedulerConfiguration of the "after" side')
+    .option('--profile-a <file>', 'alias of --config-a')
+    .option('--profile-b <file>', 'alias of --config-b')
     .addOption(outputOption());
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
       const out = compareOf(simulationFlags(options), {
         scenario: options.scenario as string | undefined,
-        profileA: options.profileA as string | undefined,
-        profileB: options.profileB as string | undefined,
+        profileA: aliasedValue(options, ['--config-a', '--profile-a'], ['configA', 'profileA']),
+        profileB: aliasedValue(options, ['--config-b', '--profile-b'], ['configB', 'profileB']),
       });
       writeWarnings(out.warnings);
       process.stdout.write(
-        renderAnalysis(out.document, options.output as OutputFormat, () => formatCompareTable(out.document)),
+        renderAnalysis(out.document, options.output as OutputFormat, (table) =>
+          formatCompareTable(out.document, table),
+        ),
       );
     }),
   );

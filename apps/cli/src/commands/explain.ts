@@ -1,8 +1,9 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { podKeyOf, podKeyOfReference } from '@schedlab/k8s';
 import { runSimulation, type SimulationFlags } from '../engine/run-simulation';
 import { UsageError } from '../input/errors';
-import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/document';
+import { isTableFormat, renderDocument, type OutputFormat } from '../output/document';
+import { outputOption } from '../output/analysis';
 import {
   explanationDocument,
   formatExplanation,
@@ -71,15 +72,14 @@ export function registerExplainCommand(program: Command): void {
     .requiredOption('--pod <namespace/name>', 'the pending pod to explain')
     .option('--node <name>', "also show this node's filter verdict and plugin scores")
     .option('--all-nodes', "also show every node's filter verdict and every feasible node's scores")
-    .addOption(
-      new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table'),
-    );
+    .addOption(outputOption());
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
       const input = explainInput(simulationFlags(options), options.pod as string, progressBar());
       const detail = detailOf(options, input);
       const format = options.output as OutputFormat;
-      if (format !== 'table') {
+      // explain's table already holds every message in full: wide is the same table.
+      if (!isTableFormat(format)) {
         process.stdout.write(renderDocument(explanationDocument(input, detail), format));
         return;
       }

@@ -47,7 +47,14 @@ describe('schedlab nodes-needed', () => {
     expect(r.stdout).toContain(
       '2 nodes, 0.944 per hour: 2 pending pods schedule (ml/trainer-run-42, shop/cache-3)',
     );
-    expect(r.stdout).toMatch(/db\/postgres-1\s+m5-xlarge\s+0\/1 nodes are available/);
+    expect(r.stdout).toMatch(
+      /db\/postgres-1\s+m5-xlarge\s+node\(s\) didn't match Pod's node affinity\/selector\n/,
+    );
+    expect(r.stdout).not.toContain('0/1 nodes are available'); // the full FitError is -o wide's
+    const wide = schedlab('nodes-needed', '--cluster', cluster, '--templates', templates, '-o', 'wide');
+    expect(wide.stdout).toMatch(
+      /g4dn-2xlarge\s+node\(s\) had untolerated taint\(s\)\s+0\/1 nodes are available: 1 node\(s\) had untolerated taint\(s\)\.\n/,
+    );
   });
 
   it('exits 1 naming the template and field of a bad templates file', () => {

@@ -6,6 +6,7 @@ import type { SimulationFlags } from '../engine/run-simulation';
 import { attributeTo } from '../input/errors';
 import type { OutputFormat } from '../output/document';
 import { outputOption, renderAnalysis } from '../output/analysis';
+import { dominantReason } from '../output/pod-status';
 import { formatTable } from '../output/table';
 import { parsePositiveInteger } from './capacity';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
@@ -58,7 +59,7 @@ export function nodesNeededOf(
   };
 }
 
-export function formatNodesNeededTable(doc: NodesNeededDocument): string[] {
+export function formatNodesNeededTable(doc: NodesNeededDocument, { wide = false } = {}): string[] {
   const lines: string[] = [];
   if (doc.add.length) {
     lines.push(
@@ -85,9 +86,13 @@ export function formatNodesNeededTable(doc: NodesNeededDocument): string[] {
   if (doc.unhostable.length) {
     lines.push('', 'Pods no template can host');
     const rows = doc.unhostable.flatMap((u) =>
-      u.reasons.map((r, i) => [i === 0 ? u.pod : '', r.template, r.reason]),
+      u.reasons.map((r, i) => {
+        const row = [i === 0 ? u.pod : '', r.template, dominantReason(r.reason)];
+        return wide ? [...row, r.reason] : row;
+      }),
     );
-    lines.push(...formatTable(['POD', 'TEMPLATE', 'REASON ON A NODE OF THE TEMPLATE'], rows, '  '));
+    const headers = ['POD', 'TEMPLATE', 'REASON ON A NODE OF THE TEMPLATE'];
+    lines.push(...formatTable(wide ? [...headers, 'MESSAGE'] : headers, rows, '  '));
   }
   lines.push('', `(kube-scheduler ${doc.compatibilityVersion} behaviour)`);
   return lines;
@@ -112,8 +117,8 @@ export function registerNodesNeededCommand(program: Command): void {
       );
       writeWarnings(out.warnings);
       process.stdout.write(
-        renderAnalysis(out.document, options.output as OutputFormat, () =>
-          formatNodesNeededTable(out.document),
+        renderAnalysis(out.document, options.output as OutputFormat, (table) =>
+          formatNodesNeededTable(out.document, table),
         ),
       );
     }),

@@ -25,7 +25,9 @@ describe('schedlab simulate runs the PV controller before scheduling', () => {
   it('prints the pending pod and the zone-a volume in the tables', () => {
     const r = schedlab('simulate', '--cluster', conflictExample);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/shop\/orders-db\s+<pending>.*didn't match PersistentVolume's node affinity/);
+    expect(r.stdout).toMatch(
+      /shop\/orders-db\s+Pending\s+<pending>.*didn't match PersistentVolume's node affinity/,
+    );
     expect(r.stdout).toMatch(/shop\/data-orders-db\s+gp2-immediate\s+pvc-\S+\s+10Gi\s+eu-west-1a/);
   });
 

@@ -6,6 +6,7 @@ import { analyzeDump, writeWarnings } from '../engine/analysis-input';
 import type { SimulationFlags } from '../engine/run-simulation';
 import type { OutputFormat } from '../output/document';
 import { outputOption, renderAnalysis } from '../output/analysis';
+import { dominantReason } from '../output/pod-status';
 import { formatTable } from '../output/table';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
 
@@ -60,7 +61,7 @@ export function resilienceOf(
 
 const domainName = (domain: string) => domain || '<no zone label>';
 
-export function formatResilienceTable(doc: ResilienceDocument): string[] {
+export function formatResilienceTable(doc: ResilienceDocument, { wide = false } = {}): string[] {
   const rows = doc.domains.map((d) => {
     const below = d.workloads.filter((w) => w.losesAvailability).map((w) => w.workload);
     return [
@@ -80,7 +81,7 @@ export function formatResilienceTable(doc: ResilienceDocument): string[] {
   for (const d of doc.domains.filter((x) => doc.critical.includes(x.domain))) {
     lines.push('', `Losing ${doc.by} ${domainName(d.domain)}:`);
     for (const u of d.unschedulable) {
-      lines.push(`  ${u.pod} cannot be rescheduled: ${u.reason}`);
+      lines.push(`  ${u.pod} cannot be rescheduled: ${wide ? u.reason : dominantReason(u.reason)}`);
       for (const v of d.pinnedByVolumes.filter((p) => p.pod === u.pod))
         lines.push(`    claim ${v.claim} (volume ${v.volume}): ${v.reason}`);
     }
@@ -119,8 +120,8 @@ export function registerResilienceCommand(program: Command): void {
       const out = resilienceOf(simulationFlags(options), options.by as FailureDomainKind);
       writeWarnings(out.warnings);
       process.stdout.write(
-        renderAnalysis(out.document, options.output as OutputFormat, () =>
-          formatResilienceTable(out.document),
+        renderAnalysis(out.document, options.output as OutputFormat, (table) =>
+          formatResilienceTable(out.document, table),
         ),
       );
     }),

@@ -78,7 +78,7 @@ describe('schedlab simulate --scenario', () => {
     );
     expect(lines).toContain('Final placements');
     expect(lines.find((l) => l.startsWith('shop/web-7d9f8b6c5-m2hvd '))).toMatch(
-      /node-c-extra-0\s+eu-west-1c\s+100000\s+scheduled/,
+      /Scheduled\s+node-c-extra-0\s+eu-west-1c\s+100000\s+<none>$/,
     );
   });
 
@@ -120,11 +120,12 @@ describe('schedlab simulate on a dump with a Deployment and no pods', () => {
     expect(scheduled.map((p) => [p.pod, p.node])).toEqual(library.results.map((r) => [r.pod, r.node]));
   });
 
-  it('shows the rejected pod as a row with the API server message', () => {
+  it('shows the rejected pod as a row with the API server message (in short; in full under -o wide)', () => {
     const r = schedlab('simulate', '--cluster', file);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(
-      /\nshop\/api-\S+\s+<not created>\s+0\s+rejected: pods "api-\S+" is forbidden: exceeded quota: compute/,
+    expect(r.stdout).toMatch(/\nshop\/api-\S+\s+Rejected\s+<not created>\s+0\s+exceeded quota: compute\n/);
+    expect(schedlab('simulate', '--cluster', file, '-o', 'wide').stdout).toMatch(
+      /\nshop\/api-\S+\s+Rejected\s+<not created>.*\s+pods "api-\S+" is forbidden: exceeded quota: compute, requested: /,
     );
     expect(r.stdout).toContain(
       '4 pending pods: 4 scheduled, 0 unschedulable, 0 preempted, 1 rejected by admission',

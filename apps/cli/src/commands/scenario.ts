@@ -16,7 +16,7 @@ import { rejectedKey } from '../engine/workloads';
 import { describeSkipped, loadClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
 import type { OutputFormat } from '../output/document';
-import { renderDocument } from '../output/document';
+import { isTableFormat, renderDocument } from '../output/document';
 import {
   formatPlacementTable,
   rejectedPlacement,
@@ -143,7 +143,7 @@ export function simulateScenarioDump(flags: SimulationFlags, scenarioFile: strin
 }
 
 export function renderScenarioSimulation(document: ScenarioDocument, format: OutputFormat): string {
-  if (format !== 'table') return renderDocument(document, format);
+  if (!isTableFormat(format)) return renderDocument(document, format);
   const title = document.scenario.name
     ? `Scenario "${document.scenario.name}" (${document.scenario.file})`
     : `Scenario ${document.scenario.file}`;
@@ -152,7 +152,7 @@ export function renderScenarioSimulation(document: ScenarioDocument, format: Out
     ...formatStepTable(document.scenario.steps),
     '',
     'Final placements',
-    ...formatPlacementTable(document),
+    ...formatPlacementTable(document, { wide: format === 'wide' }),
     ...(document.scenario.storage
       ? [
           '',

@@ -26,22 +26,66 @@ function simulateJson(...args: string[]): SimulationDocument {
 }
 
 describe('schedlab simulate', () => {
-  it('prints a table naming each pending pod with its node and zone or the reason it is pending', () => {
+  it('prints kubectl-style short STATUS and REASON columns: the reason that rejected the most nodes', () => {
     const r = schedlab('simulate', '--cluster', clusterSmall);
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^POD\s+NODE\s+ZONE\s+PRIORITY\s+RESULT$/);
-    expect(lines.find((l) => l.startsWith('shop/cache-3 '))).toMatch(
-      /<pending>.*3 node\(s\) didn't match pod anti-affinity rules/,
-    );
-    expect(lines.find((l) => l.startsWith('ml/trainer-run-42 '))).toMatch(/Insufficient nvidia\.com\/gpu/);
-    expect(lines.find((l) => l.startsWith('db/postgres-1 '))).toMatch(
-      /didn't match Pod's node affinity\/selector/,
-    );
-    expect(lines.find((l) => l.startsWith('shop/checkout-5c7b9-0 '))).toMatch(
-      /node-b2\s+eu-west-1b\s+100000\s+scheduled after preempting batch\/report-builder-1/,
-    );
+    expect(lines[0]).toMatch(/^POD\s+STATUS\s+NODE\s+ZONE\s+PRIORITY\s+REASON$/);
+    const row = (pod: string) => lines.find((l) => l.startsWith(`${pod} `))?.split(/ {2,}/);
+    // 3 Insufficient cpu ties with 3 anti-affinity rejections: the first listed wins.
+    expect(row('shop/cache-3')).toEqual(['shop/cache-3', 'Pending', '<pending>', '1000', 'Insufficient cpu']);
+    expect(row('ml/trainer-run-42')?.slice(1)).toEqual([
+      'Pending',
+      '<pending>',
+      '1000',
+      'Insufficient nvidia.com/gpu',
+    ]);
+    expect(row('db/postgres-1')?.at(-1)).toBe("node(s) didn't match Pod's node affinity/selector");
+    expect(row('shop/checkout-5c7b9-0')).toEqual([
+      'shop/checkout-5c7b9-0',
+      'Scheduled',
+      'node-b2',
+      'eu-west-1b',
+      '100000',
+      'Preempting',
+    ]);
+    expect(r.stdout).not.toContain('0/9 nodes are available'); // the full FitError is -o wide's
     expect(r.stdout).toContain('6 pending pods: 3 scheduled, 3 unschedulable, 1 preempted');
+  });
+
+  it('adds the nominated node, the victims and the full FitError under -o wide', () => {
+    const r = schedlab('simulate', '--cluster', clusterSmall, '-o', 'wide');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(
+      /^POD\s+STATUS\s+NODE\s+ZONE\s+PRIORITY\s+REASON\s+NOMINATED NODE\s+VICTIMS\s+MESSAGE$/,
+    );
+    const doc = simulateJson();
+    for (const p of doc.placements.filter((x) => x.message)) {
+      expect(lines.find((l) => l.startsWith(`${p.pod} `))).toContain(p.message);
+    }
+    expect(lines.find((l) => l.startsWith('shop/checkout-5c7b9-0 '))).toMatch(
+      /Preempting\s+node-b2\s+batch\/report-builder-1\s+0\/9 nodes are available: /,
+    );
+  });
+
+  it('takes the KubeSchedulerConfiguration as --config, and --profile as its alias', () => {
+    const config = path.join(examples, 'profiles', 'bin-packing.yaml');
+    expect(simulateJson('--config', config)).toEqual(simulateJson('--profile', config));
+    expect(simulateJson('--config', config, '--profile', config)).toEqual(simulateJson('--config', config));
+    const spread = path.join(examples, 'profiles', 'spread.yaml');
+    const both = schedlab('simulate', '--cluster', clusterSmall, '--config', config, '--profile', spread);
+    expect(both.status).toBe(1);
+    expect(both.stderr).toBe('schedlab: --config and --profile name the same setting: give one of them\n');
+  });
+
+  it('reports a missing required flag in one line naming the help, not the whole help', () => {
+    const r = schedlab('simulate');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      "error: required option '--cluster <file>' not specified; see 'schedlab simulate --help'\n",
+    );
   });
 
   it('prints one JSON document whose summary counts match its placements', () => {
@@ -125,7 +169,7 @@ describe('schedlab simulate', () => {
       'profile.yaml',
       'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    score:\n      enabled: [{name: NoSuchPlugin}]\n',
     );
-    const r = schedlab('simulate', '--cluster', clusterSmall, '--profile', profile);
+    const r = schedlab('simulate', '--cluster', clusterSmall, '--config', profile);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`schedlab: ${profile}: profiles[0].plugins.score.enabled[0]: `);
     expect(r.stderr).toContain('NoSuchPlugin');

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { runSimulation, type SimulationFlags } from '../engine/run-simulation';
 import { rejectedKey } from '../engine/workloads';
 import { describeSkipped } from '../input/cluster-dump';
-import { OUTPUT_FORMATS, renderDocument, type OutputFormat } from '../output/document';
+import { isTableFormat, renderDocument, type OutputFormat } from '../output/document';
+import { outputOption } from '../output/analysis';
 import { formatPlacementTable, simulationDocument, type SimulationDocument } from '../output/placements';
 import { progressBar } from '../output/progress';
 import { formatStorageTables, withStorage } from '../output/storage';
@@ -51,18 +52,17 @@ export function simulateDump(
 }
 
 export function renderSimulation(document: SimulationDocument, format: OutputFormat): string {
-  if (format !== 'table') return renderDocument(document, format);
+  if (!isTableFormat(format)) return renderDocument(document, format);
   const storageLines = document.storage ? formatStorageTables(document.storage) : [];
-  return `${[...formatPlacementTable(document), ...storageLines].join('\n')}\n`;
+  const placements = formatPlacementTable(document, { wide: format === 'wide' });
+  return `${[...placements, ...storageLines].join('\n')}\n`;
 }
 
 export function registerSimulateCommand(program: Command): void {
   const command = program
     .command('simulate')
     .description('schedule every pending pod of a cluster dump as kube-scheduler would, offline')
-    .addOption(
-      new Option('-o, --output <format>', 'table, json or yaml').choices(OUTPUT_FORMATS).default('table'),
-    )
+    .addOption(outputOption())
     .option(
       '--scenario <file>',
       'what-if steps (drain, zoneOutage, scale, apply…) to run after scheduling; see docs/scenarios.md',

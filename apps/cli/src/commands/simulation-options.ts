@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { FeatureSet, NEWEST_VERSION, SUPPORTED_VERSIONS, type TieBreak } from '@schedlab/scheduler';
 import type { SimulationFlags } from '../engine/run-simulation';
-import { EXIT_CODES_HELP, reportFailure } from '../input/errors';
+import { EXIT_CODES_HELP, UsageError, reportFailure } from '../input/errors';
 
 /** Like the engine, the CLI reproduces the newest supported release unless told otherwise. */
 export const DEFAULT_CLI_VERSION = NEWEST_VERSION;
@@ -30,7 +30,11 @@ export function addSimulationOptions(command: Command): Command {
       '--cluster <file>',
       'cluster dump: JSON or YAML (a List, a stream of documents, or kubectl get -o yaml output)',
     )
-    .option('--profile <file>', 'KubeSchedulerConfiguration (YAML or JSON); default: the default profile')
+    .option(
+      '--config <file>',
+      "KubeSchedulerConfiguration (YAML or JSON), as kube-scheduler's --config; default: the default profile",
+    )
+    .option('--profile <file>', 'alias of --config')
     .option('--seed <n>', 'seed for every random choice (score tie-breaks, preemption offsets)', parseSeed, 0)
     .option(
       '--compatibility-version <version>',
@@ -50,10 +54,26 @@ export function addSimulationOptions(command: Command): Command {
     .addHelpText('after', EXIT_CODES_HELP);
 }
 
+/**
+ * The value of a flag that has an alias (`--config` and `--profile`): either spelling, and the
+ * same file under both is no conflict.
+ */
+export function aliasedValue(
+  options: Record<string, unknown>,
+  [flag, alias]: readonly [string, string],
+  [key, aliasKey]: readonly [string, string],
+): string | undefined {
+  const value = options[key] as string | undefined;
+  const aliased = options[aliasKey] as string | undefined;
+  if (value !== undefined && aliased !== undefined && value !== aliased)
+    throw new UsageError(`${flag} and ${alias} name the same setting: give one of them`);
+  return value ?? aliased;
+}
+
 export function simulationFlags(options: Record<string, unknown>): SimulationFlags {
   return {
     cluster: options.cluster as string,
-    profile: options.profile as string | undefined,
+    profile: aliasedValue(options, ['--config', '--profile'], ['config', 'profile']),
     seed: options.seed as number,
     compatibilityVersion: options.compatibilityVersion as string,
     tieBreak: options.tieBreak as TieBreak,

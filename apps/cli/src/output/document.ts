@@ -1,7 +1,11 @@
 import type * as Yaml from 'yaml';
 
-export type OutputFormat = 'table' | 'json' | 'yaml';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'yaml'];
+/** `wide` is kubectl's: the table with its long columns (the full FitError) added. */
+export type OutputFormat = 'table' | 'wide' | 'json' | 'yaml';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'wide', 'json', 'yaml'];
+
+export const isTableFormat = (format: OutputFormat): format is 'table' | 'wide' =>
+  format === 'table' || format === 'wide';
 
 /** JSON or YAML rendering of one result document. */
 export function renderDocument(doc: unknown, format: 'json' | 'yaml'): string {

@@ -5,6 +5,7 @@ import type {
   SimulationResult,
   SimulationSummary,
 } from '@schedlab/scheduler';
+import { podMessage, podReason, podStatus } from './pod-status';
 import type { PlacementVolume, StorageDocument } from './storage';
 import { formatTable } from './table';
 
@@ -75,25 +76,25 @@ export function simulationDocument(
   };
 }
 
-/** What the RESULT column says: the reason a pod is pending, or what its placement cost. */
-function resultText(p: Placement): string {
-  if (p.outcome === 'scheduled')
-    return p.victims ? `scheduled after preempting ${p.victims.join(', ')}` : 'scheduled';
-  if (p.outcome === 'gated') return `gated: ${p.message ?? p.error ?? 'scheduling gates present'}`;
-  if (p.outcome === 'error') return `error: ${p.error ?? p.message ?? ''}`;
-  if (p.outcome === 'rejected') return `rejected: ${p.message ?? ''}`;
-  if (p.outcome === 'no-profile') return p.error ?? p.message ?? 'no scheduler profile for this pod';
-  return p.message ?? p.error ?? 'unschedulable';
-}
-
-export function formatPlacementTable(doc: SimulationDocument): string[] {
-  const rows = doc.placements.map((p) => [
-    p.pod,
-    p.node ?? (p.outcome === 'rejected' ? '<not created>' : '<pending>'),
-    p.zone ?? '',
-    String(p.priority),
-    resultText(p),
-  ]);
+/**
+ * The placements as kubectl would table them: short STATUS and REASON columns; `wide` adds the
+ * nominated node, the preemption victims and the full FitError.
+ */
+export function formatPlacementTable(doc: SimulationDocument, { wide = false } = {}): string[] {
+  const headers = ['POD', 'STATUS', 'NODE', 'ZONE', 'PRIORITY', 'REASON'];
+  if (wide) headers.push('NOMINATED NODE', 'VICTIMS', 'MESSAGE');
+  const rows = doc.placements.map((p) => {
+    const row = [
+      p.pod,
+      podStatus(p),
+      p.node ?? (p.outcome === 'rejected' ? '<not created>' : '<pending>'),
+      p.zone ?? '',
+      String(p.priority),
+      podReason(p),
+    ];
+    if (wide) row.push(p.nominatedNode ?? '<none>', p.victims?.join(',') ?? '<none>', podMessage(p));
+    return row;
+  });
   const s = doc.summary;
   const counts = [`${s.scheduled} scheduled`, `${s.unschedulable} unschedulable`, `${s.preempted} preempted`];
   if (s.gated) counts.push(`${s.gated} gated`);
@@ -101,7 +102,7 @@ export function formatPlacementTable(doc: SimulationDocument): string[] {
   const rejected = doc.placements.filter((p) => p.outcome === 'rejected').length;
   if (rejected) counts.push(`${rejected} rejected by admission`);
   const lines = doc.placements.length
-    ? formatTable(['POD', 'NODE', 'ZONE', 'PRIORITY', 'RESULT'], rows)
+    ? formatTable(headers, rows)
     : ['no pending pods in the dump (pods without spec.nodeName are the ones scheduled)'];
   lines.push(
     '',
@@ -109,5 +110,7 @@ export function formatPlacementTable(doc: SimulationDocument): string[] {
   );
   for (const orphan of doc.orphanPods)
     lines.push(`note: ${orphan} names a node the dump does not contain; left alone`);
+  if (!wide && doc.placements.some((p) => p.outcome !== 'scheduled' && p.message))
+    lines.push("(-o wide adds each pod's full message: the FitError word for word)");
   return lines;
 }
