@@ -315,7 +315,7 @@ function capacityRow(
     'capacity',
     '--cluster',
     file,
-    '--pod',
+    '--pod-template',
     podFile,
     '--max-replicas',
     String(w.pods),
@@ -398,11 +398,11 @@ function shapeRow(
         percentageOfNodesToScore: spec.percentage,
       }),
     );
-    profileArgs.push('--profile', profile);
+    profileArgs.push('--config', profile);
     oracleArgs.push('--percentage', String(spec.percentage));
   }
   if (!opts.checkOnly) {
-    log(`upstream: ${label}: schedlab simulate${profileArgs.length ? ' --profile (percentage)' : ''} …`);
+    log(`upstream: ${label}: schedlab simulate${profileArgs.length ? ' --config (percentage)' : ''} …`);
     const runs = repeat(
       opts,
       () => timed(['simulate', '--cluster', file, ...profileArgs, '-o', 'json']),
