@@ -2,7 +2,7 @@ import type { KubeObject, Pod } from '@schedlab/k8s';
 import { setupEngine } from '@schedlab/scheduler';
 import { node, pod } from '../testing/fixtures';
 import { deschedule } from './deschedule';
-import type { DeschedulerRunner } from './descheduler-runner';
+import { runDescheduler, type DeschedulerRunner } from './descheduler-runner';
 
 const engine = { tieBreak: 'lowest-node-name' as const };
 const setup = setupEngine({});
@@ -33,7 +33,7 @@ const drainNodes: DeschedulerRunner = (objects, policy, { podFitsNode }) => {
       strategy: 'DrainNodes',
       reason: 'NodeDrained',
     }));
-  return { evictions, limits: [] };
+  return { evictions, limits: [], refused: 0 };
 };
 
 const owned = (kind: string, name: string) => ({ kind, name });
@@ -135,7 +135,7 @@ describe('deschedule: evicted pods recreated by their controllers and scheduled 
     let calls = 0;
     const alternate: DeschedulerRunner = (objects, _policy, o) => {
       calls++;
-      if (calls > 2) return { evictions: [], limits: [] };
+      if (calls > 2) return { evictions: [], limits: [], refused: 0 };
       return drainNodes(objects, { nodes: [calls === 1 ? 'a' : 'b'], ownedOnly: true }, o);
     };
     const cluster = [
@@ -237,5 +237,76 @@ describe('deschedule: evicted pods recreated by their controllers and scheduled 
         cpu: { requested: 500, allocatable: 4000, ratio: 0.125 },
       }),
     ]);
+  });
+});
+
+describe('deschedule with @schedlab/descheduler and the engine answering NodeFit', () => {
+  const taintPolicy = (nodeFit: boolean) => ({
+    apiVersion: 'descheduler/v1alpha2',
+    kind: 'DeschedulerPolicy',
+    profiles: [
+      {
+        name: 'taints',
+        pluginConfig: [
+          { name: 'DefaultEvictor', args: { nodeFit } },
+          { name: 'RemovePodsViolatingNodeTaints' },
+        ],
+        plugins: { deschedule: { enabled: ['RemovePodsViolatingNodeTaints'] } },
+      },
+    ],
+  });
+  const tainted = (o: KubeObject): KubeObject =>
+    o.metadata?.name === 'a'
+      ? ({
+          ...o,
+          spec: { taints: [{ key: 'maintenance', value: 'soon', effect: 'NoSchedule' }] },
+        } as KubeObject)
+      : o;
+  const cluster = [
+    node('a', { cpu: '4' }),
+    node('b', { cpu: '2' }),
+    pod('fits-aaaaa', { node: 'a', cpu: '1', owner: owned('ReplicaSet', 'fits') }),
+    pod('toobig-bbbbb', { node: 'a', cpu: '3', owner: owned('ReplicaSet', 'toobig') }),
+    pod('bare', { node: 'a', cpu: '500m' }),
+  ].map(tainted);
+
+  it('evicts what violates the taint, where the engine finds room, and recreates it there', () => {
+    const report = deschedule(cluster, { policy: taintPolicy(true) }, engine, setup, runDescheduler);
+    // toobig fits on no other node (the engine's NodeResourcesFit): nodeFit keeps it; a bare pod is never evicted.
+    expect(report.evictions.map((e) => [e.pod, e.strategy, e.oldNode, e.newNode, e.outcome])).toEqual([
+      ['default/fits-aaaaa', 'RemovePodsViolatingNodeTaints', 'a', 'b', 'rescheduled'],
+    ]);
+    expect(report.before.violations.map((v) => [v.pod, v.kind])).toEqual([
+      ['default/fits-aaaaa', 'taint'],
+      ['default/toobig-bbbbb', 'taint'],
+      ['default/bare', 'taint'],
+    ]);
+    expect(report.after.violations.map((v) => v.pod)).toEqual(['default/toobig-bbbbb', 'default/bare']);
+  });
+
+  it('without nodeFit, evicts the pod that fits nowhere and reports its FitError', () => {
+    const report = deschedule(
+      cluster,
+      { policy: taintPolicy(false), rounds: 3 },
+      engine,
+      setup,
+      runDescheduler,
+    );
+    const toobig = report.evictions.find((e) => e.pod === 'default/toobig-bbbbb')!;
+    expect(toobig.outcome).toBe('unschedulable');
+    expect(toobig.fitError).toMatch(
+      /^0\/2 nodes are available: 1 Insufficient cpu, 1 node\(s\) had untolerated taint/,
+    );
+    // Round 2 finds nothing more to evict: the pending replacement is not bound anywhere.
+    expect(report.converged).toBe(true);
+    expect(report.summary).toMatchObject({ evicted: 2, rescheduled: 1, unschedulable: 1, lost: 0 });
+  });
+
+  it('fails on an invalid policy, naming profile, plugin and field', () => {
+    const bad = taintPolicy(true);
+    (bad.profiles[0].pluginConfig[0].args as Record<string, unknown>).nodeFit = 'yes';
+    expect(() => deschedule(cluster, { policy: bad }, engine, setup, runDescheduler)).toThrow(
+      /profiles\[0\] "taints": pluginConfig "DefaultEvictor": args\.nodeFit: /,
+    );
   });
 });

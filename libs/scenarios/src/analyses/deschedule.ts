@@ -53,6 +53,8 @@ export interface EvictionOutcome {
   strategy: string;
   /** The descheduler's reason, in its words. */
   reason: string;
+  /** What the plugin saw, when it says (e.g. the taint not tolerated). */
+  detail?: string;
   oldNode: string;
   /** `Kind/name` of the controller that recreates it; absent for a bare pod. */
   owner?: string;
@@ -123,8 +125,12 @@ export interface DeschedulingRound {
   /** The descheduler's clock for the round (ISO). */
   now: string;
   evictions: EvictionOutcome[];
-  /** Which eviction limit stopped what, in the descheduler's words. */
+  /** Which eviction limits were reached. */
   limits: string[];
+  /** Evictions a limit or a PodDisruptionBudget refused. */
+  refused: number;
+  /** Set when the cycle did not run, in the descheduler's words. */
+  skipped?: string;
 }
 
 export interface Oscillation {
@@ -366,6 +372,16 @@ export function deschedule(
       podFitsNode: (pod, node) => fit(pod, nodeName(node)).fits,
     });
     if (pass.evictions.length === 0) {
+      // A cycle that evicts nothing still says why when it was skipped or refused.
+      if (pass.skipped || pass.refused > 0)
+        rounds.push({
+          round,
+          now: iso(now),
+          evictions: [],
+          limits: pass.limits,
+          refused: pass.refused,
+          ...(pass.skipped ? { skipped: pass.skipped } : {}),
+        });
       converged = true;
       break;
     }
@@ -385,6 +401,7 @@ export function deschedule(
         profile: e.profile,
         strategy: e.strategy,
         reason: e.reason,
+        ...(e.detail ? { detail: e.detail } : {}),
         oldNode: e.node || pod.spec?.nodeName || '',
         ...(owner ? { owner } : {}),
         outcome: 'lost',
@@ -435,7 +452,7 @@ export function deschedule(
           ...(sim.objects.persistentVolumeClaims.list() as unknown as KubeObject[]),
         ])
       : next;
-    rounds.push({ round, now: iso(now), evictions: outcomes, limits: pass.limits });
+    rounds.push({ round, now: iso(now), evictions: outcomes, limits: pass.limits, refused: pass.refused });
   }
 
   const evictions = rounds.flatMap((r) => r.evictions);

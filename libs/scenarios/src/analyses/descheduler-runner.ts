@@ -1,9 +1,9 @@
 /**
- * The one seam between the rescheduling what-if and @schedlab/descheduler: the policy read and
- * one descheduling pass, with the evictions in the runner's order.
+ * The one seam between the rescheduling what-if and @schedlab/descheduler: one descheduling
+ * cycle of a policy, its evictions in the runner's order, and the limits that stopped it.
  */
-import * as descheduler from '@schedlab/descheduler';
-import type { KubeObject, Node, Pod } from '@schedlab/k8s';
+import { deschedule as runCycle, type DeschedulingOptions } from '@schedlab/descheduler';
+import type { KubeObject } from '@schedlab/k8s';
 
 export interface RunnerEviction {
   /** `namespace/name` */
@@ -11,19 +11,23 @@ export interface RunnerEviction {
   node: string;
   profile: string;
   strategy: string;
+  /** The descheduler's reason, in its words. */
   reason: string;
+  /** What the plugin saw, when it says (e.g. the taint not tolerated). */
+  detail?: string;
 }
 
 export interface DeschedulingPass {
   evictions: RunnerEviction[];
-  /** Which eviction limit stopped what, in the runner's words. */
+  /** Which eviction limit was reached, e.g. `maxNoOfPodsToEvictPerNode (2) on node-a`. */
   limits: string[];
+  /** Evictions a limit or a PodDisruptionBudget refused. */
+  refused: number;
+  /** Set when the cycle did not run, in the descheduler's words. */
+  skipped?: string;
 }
 
-export interface RunnerOptions {
-  now: number;
-  podFitsNode(pod: Pod, node: Node): boolean;
-}
+export type RunnerOptions = Pick<DeschedulingOptions, 'now' | 'podFitsNode'>;
 
 export type DeschedulerRunner = (
   objects: readonly KubeObject[],
@@ -31,12 +35,30 @@ export type DeschedulerRunner = (
   options: RunnerOptions,
 ) => DeschedulingPass;
 
-/**
- * @schedlab/descheduler's runner. Looked up by name while the runner is being written
- * (issue #19): a clear error until it is exported.
- */
+/** @schedlab/descheduler's cycle (policy validated there: a PolicyError names profile, plugin and field). */
 export const runDescheduler: DeschedulerRunner = (objects, policy, options) => {
-  const run = (descheduler as Record<string, unknown>).deschedule as DeschedulerRunner | undefined;
-  if (typeof run !== 'function') throw new Error('@schedlab/descheduler does not export its runner yet');
-  return run(objects, policy, options);
+  const result = runCycle(objects, policy, options);
+  const { reached } = result.limits;
+  const limits = [
+    ...(reached.total ? [`maxNoOfPodsToEvictTotal (${result.limits.maxNoOfPodsToEvictTotal})`] : []),
+    ...reached.nodes.map(
+      (n) => `maxNoOfPodsToEvictPerNode (${result.limits.maxNoOfPodsToEvictPerNode}) on ${n}`,
+    ),
+    ...reached.namespaces.map(
+      (ns) => `maxNoOfPodsToEvictPerNamespace (${result.limits.maxNoOfPodsToEvictPerNamespace}) in ${ns}`,
+    ),
+  ];
+  return {
+    evictions: result.evictions.map((e) => ({
+      pod: e.pod,
+      node: e.node,
+      profile: e.profile,
+      strategy: e.strategy,
+      reason: e.reason,
+      ...(e.detail ? { detail: e.detail } : {}),
+    })),
+    limits,
+    refused: result.refused.length,
+    ...(result.skipped ? { skipped: result.skipped } : {}),
+  };
 };
