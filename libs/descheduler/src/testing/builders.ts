@@ -137,3 +137,10 @@ export function buildTestNamespace(name: string): KubeObject {
     metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
   };
 }
+
+/** kubernetes-types marks server-set fields read-only; test builders set them anyway. */
+export const writable = <T>(o: T): { -readonly [K in keyof T]: T[K] } =>
+  o as { -readonly [K in keyof T]: T[K] };
+/** Marks the pod terminating, as upstream's tests do with a zero deletionTimestamp. */
+export const setTerminating = (pod: Pod) =>
+  void (writable(pod.metadata!).deletionTimestamp = '0001-01-01T00:00:00Z');

@@ -11,7 +11,7 @@ const node = (name: string, apply?: (n: Node) => void) => t.buildTestNode(name, 
 function podWithRestarts(name: string, base: number, apply?: (p: Pod) => void): Pod {
   return t.buildTestPod(name, 100, 0, 'node1', (p) => {
     t.setNormalOwnerRef(p);
-    p.status = {
+    t.writable(p).status = {
       initContainerStatuses: [{ name: 'init', image: '', imageID: '', ready: false, restartCount: 5 * base }],
       containerStatuses: [
         { name: 'a', image: '', imageID: '', ready: true, restartCount: 10 * base },

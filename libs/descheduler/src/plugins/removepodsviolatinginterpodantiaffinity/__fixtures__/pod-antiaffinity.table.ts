@@ -140,12 +140,12 @@ export const antiAffinityRows = (): AntiAffinityRow[] => [
       onNode1('p9', (p) => {
         t.setNormalOwnerRef(p);
         antiFooBar(p);
-        p.metadata!.deletionTimestamp = '0001-01-01T00:00:00Z';
+        t.setTerminating(p);
       }),
       onNode1('p10', (p) => {
         t.setNormalOwnerRef(p);
         antiFooBar(p);
-        p.metadata!.deletionTimestamp = '0001-01-01T00:00:00Z';
+        t.setTerminating(p);
       }),
     ],
     nodes: [node1()],

@@ -28,7 +28,7 @@ const term = { matchExpressions: [{ key: LABEL_KEY, operator: 'In', values: [LAB
 export function addPodsToNode(nodeName: string, terminating: boolean, affinityType: string): Pod[] {
   const finish = (p: Pod) => {
     p.metadata!.ownerReferences = t.normalOwnerRefs();
-    if (terminating) p.metadata!.deletionTimestamp = '0001-01-01T00:00:00Z';
+    if (terminating) t.setTerminating(p);
   };
   const withAffinity = t.buildTestPod('podWithNodeAffinity', 100, 0, nodeName, (p) => {
     p.spec!.affinity = { nodeAffinity: {} };
