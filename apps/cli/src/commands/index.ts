@@ -59,6 +59,13 @@ export const commandEntries: readonly CommandEntry[] = [
     load: () => (require('./compare') as typeof import('./compare')).registerCompareCommand,
   },
   {
+    name: 'deschedule',
+    term: 'deschedule [options]',
+    description:
+      'run a DeschedulerPolicy on a cluster dump: which pods it evicts, where the scheduler puts them again, utilization, spread and violations before and after',
+    load: () => (require('./deschedule') as typeof import('./deschedule')).registerDescheduleCommand,
+  },
+  {
     name: 'conformance',
     term: 'conformance <file-or-dir...>',
     description: 'replay golden kube-scheduler cases and compare every decision exactly',
