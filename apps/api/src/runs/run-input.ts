@@ -5,6 +5,7 @@ import {
   schedulingOptionsSchema,
   type RunType,
 } from '@schedlab/analysis';
+import { parsePolicy, PolicyError } from '@schedlab/descheduler';
 import { ObjectValidationError, validateObject } from '@schedlab/k8s';
 import { z } from 'zod';
 
@@ -73,7 +74,8 @@ function validationIssue(
 /**
  * Objects inside run options checked as the apiserver would, at submit (not when a worker runs
  * them): a capacity run's podTemplate as a Pod, nodes-needed templates' allocatable, labels and
- * taints as a Node's, so e.g. a template cpu of 1e309 is a 400 naming the field.
+ * taints as a Node's, so e.g. a template cpu of 1e309 is a 400 naming the field; a deschedule
+ * run's policy as the descheduler reads it (the message names profile, plugin and field).
  */
 function objectProblems(type: RunType, options: Record<string, unknown>) {
   const issues: ReturnType<typeof validationIssue>[] = [];
@@ -113,7 +115,27 @@ function objectProblems(type: RunType, options: Record<string, unknown>) {
       }
     });
   }
+  if (type === 'deschedule') {
+    try {
+      parsePolicy(options.policy);
+    } catch (error) {
+      if (!(error instanceof PolicyError)) throw error;
+      issues.push({
+        code: 'custom',
+        path: ['options', 'policy', ...pathSegments(error.path)],
+        message: error.message,
+      });
+    }
+  }
   return issues;
+}
+
+/** `profiles[0].pluginConfig[1].args.x` as path segments. */
+function pathSegments(path: string): (string | number)[] {
+  return path
+    .split(/\.|\[(\d+)\]/)
+    .filter((part) => part !== undefined && part !== '')
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 export type SubmitRunInput = z.output<typeof submitRunSchema>;
 
