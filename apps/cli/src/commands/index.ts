@@ -66,6 +66,13 @@ export const commandEntries: readonly CommandEntry[] = [
     load: () => (require('./deschedule') as typeof import('./deschedule')).registerDescheduleCommand,
   },
   {
+    name: 'snapshot',
+    term: 'snapshot [options]',
+    description:
+      'list what the scheduler reads from a live cluster (through a kubeconfig) into a dump for --cluster, or upload it to a Schedlab service',
+    load: () => (require('./snapshot') as typeof import('./snapshot')).registerSnapshotCommand,
+  },
+  {
     name: 'conformance',
     term: 'conformance <file-or-dir...>',
     description: 'replay golden kube-scheduler cases and compare every decision exactly',
