@@ -9,3 +9,4 @@ export {
 } from './build-report';
 export { renderReportHtml, embeddableJson, escapeHtml } from './render-html';
 export { buildStorageReport } from './build-storage';
+export { scenarioReportOf, type ScenarioReport } from './build-scenario';

@@ -4,6 +4,7 @@
  * Plain JSON, so it can be stored with a run and rendered again later.
  */
 
+import type { StorageStepReport } from '@schedlab/scenarios';
 import type { DataLossRow } from '@schedlab/storage';
 
 /** cpu in millicores, memory in bytes. */
@@ -88,7 +89,12 @@ export interface ReportStorage {
   volumes: ReportVolume[];
   /** Present for a scenario run: what its steps did to the data. */
   dataLoss?: ReportDataLoss[];
+  /** Present for a scenario run: per step, the claims and volumes that changed phase and the events. */
+  timeline?: ReportStorageStep[];
 }
+
+/** One step of a scenario's storage timeline, as `simulate --scenario` prints it. */
+export type ReportStorageStep = StorageStepReport;
 
 /** One run, or two for a before/after comparison (runs[0] is "before"). */
 export interface ReportInput {

@@ -205,6 +205,31 @@ export const REPORT_SCRIPT = String.raw`
               }))
             : el('p', {}, ['None: no volume was destroyed, orphaned or stranded, and no claim waits on a pod.']))
         : null,
+      storage.timeline ? timelineView(storage.timeline) : null,
+    ]);
+  }
+
+  // The storage timeline as simulate --scenario prints it: per step, phase changes, then events.
+  function timelineView(steps) {
+    return el('section', { 'aria-label': 'Storage timeline' }, [
+      el('h2', {}, ['Storage timeline (' + steps.length + (steps.length === 1 ? ' step)' : ' steps)')]),
+      steps.length
+        ? el('div', {}, steps.map(function (s) {
+            var title = (s.index === null ? '-' : String(s.index)) + '  ' + s.operation;
+            return el('section', { role: 'region', 'aria-label': 'Storage step ' + title }, [
+              el('h3', {}, [title]),
+              s.transitions.length
+                ? table('Phase changes, ' + title, ['Object', 'From', 'To'], s.transitions.map(function (t) { return [t.object, t.from, t.to]; }))
+                : null,
+              s.deferred.length ? el('p', {}, ['Terminating while a pod uses it: ' + s.deferred.join(', ')]) : null,
+              s.events.length
+                ? table('Events, ' + title, ['Object', 'Type', 'Reason', 'From', 'Message'], s.events.map(function (e) {
+                    return [e.object, e.type, e.reason, e.from, e.message];
+                  }))
+                : null,
+            ]);
+          }))
+        : el('p', {}, ['No step changed a claim or volume.']),
     ]);
   }
 

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseKubernetesObjects } from '@schedlab/k8s';
 import { runAnalysis } from '@schedlab/analysis';
-import { buildRunReport, buildStorageReport, renderReportHtml, type ReportStorage } from './index';
+import { storageReport } from '@schedlab/scenarios';
+import {
+  buildRunReport,
+  buildStorageReport,
+  renderReportHtml,
+  scenarioReportOf,
+  type ReportStorage,
+} from './index';
 import { launchChromium } from './testing/chromium';
 
 const examples = path.resolve(__dirname, '../../../examples');
@@ -15,8 +22,8 @@ const cluster = parseKubernetesObjects(
   readFileSync(path.join(examples, 'storage-lifecycle.yaml'), 'utf8'),
 ).objects;
 
-function scenarioStorage(): ReportStorage {
-  const { run } = runAnalysis(
+function scenarioRun() {
+  return runAnalysis(
     'scenario',
     cluster,
     { seed: 0 },
@@ -29,7 +36,11 @@ function scenarioStorage(): ReportStorage {
         ],
       },
     },
-  ).result;
+  ).result.run;
+}
+
+function scenarioStorage(): ReportStorage {
+  const run = scenarioRun();
   return buildStorageReport(run.world.items, run.storage!.dataLoss)!;
 }
 
@@ -55,6 +66,36 @@ describe('buildStorageReport', () => {
     expect(storage.dataLoss![3].why).toMatch(
       /unreachable or not ready: node-b1, node-b2; waiting: ledger\/ledger-1$/,
     );
+  });
+
+  it('a scenario report carries the storage timeline simulate --scenario prints, and draws it per step', async () => {
+    const run = scenarioRun();
+    const report = scenarioReportOf(run, '1.37', 'after');
+    expect(report.storage?.timeline).toEqual(storageReport(run)!.timeline);
+    expect(report.storage?.dataLoss).toEqual(storage.dataLoss);
+    const timeline = report.storage!.timeline!;
+    const step2 = timeline.find((s) => s.index === 2)!;
+    expect(step2.operation).toBe('deleteNamespace shop');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'schedlab-report-')), 'timeline.html');
+    writeFileSync(file, renderReportHtml({ title: 'timeline', runs: [report.run], storage: report.storage }));
+    const context = await launchChromium();
+    try {
+      const page = await context.newPage();
+      await page.goto(`file://${file}`);
+      const section = page.getByRole('region', { name: 'Storage step 2  deleteNamespace shop' });
+      const changes = section.getByRole('table', { name: 'Phase changes, 2  deleteNamespace shop' });
+      expect(await changes.locator('tbody tr').count()).toBe(step2.transitions.length);
+      expect(await changes.locator('tbody tr').first().locator('td').allTextContents()).toEqual([
+        step2.transitions[0].object,
+        step2.transitions[0].from,
+        step2.transitions[0].to,
+      ]);
+      const events = page.getByRole('table', { name: 'Events, 1  advanceTime 301s' }).locator('tbody tr');
+      expect(await events.count()).toBe(timeline.find((s) => s.index === 1)!.events.length);
+      expect(await events.first().locator('td').nth(2).textContent()).toBe('FailedScheduling');
+    } finally {
+      await context.close();
+    }
   });
 
   it('is absent for a cluster without claims or volumes', () => {

@@ -79,5 +79,7 @@ export interface EngineFailure {
 export type ThreadRequest =
   | { type: 'run'; job: EngineJob }
   | { type: 'replay'; job: EngineJob; pod: string }
+  /** The report of a run with a scenario, recomputed (scenario-report.ts); `label` heads it. */
+  | { type: 'scenario-report'; job: EngineJob; label: string }
   /** Runs a small replay so the engine's code is compiled and optimised before real work. */
   | { type: 'warm' };

@@ -1,5 +1,5 @@
 /**
- * Worker-thread entry: runs EngineJobs (and explanation replays) one at a time as they arrive,
+ * Worker-thread entry: runs EngineJobs (and explanation replays, scenario reports) one at a time as they arrive,
  * posting progress (throttled), then the output or a failure. A job with `write` has its result
  * rows written to PostgreSQL from here (result-writer), so neither building nor writing them
  * touches the worker's event loop. A thread is reused for later jobs (loading the engine is the
@@ -10,6 +10,7 @@ import type { EngineFailure, EngineJob, EngineProgress, ThreadRequest } from './
 import { executeEngineJob, replayPodExplanation } from './engine-task';
 import { errorClassOf, isDeterministicError } from './deterministic-errors';
 import { writeResultRows } from './result-writer';
+import { replayScenarioReport } from './scenario-report';
 import { syntheticSnapshotContent } from './synthetic-cluster';
 
 /** Progress messages per second at most; the engine calls back after every pod. */
@@ -58,6 +59,14 @@ parentPort!.on('message', (message: ThreadRequest) => {
     try {
       warm();
       parentPort!.postMessage({ type: 'done', output: null });
+    } catch (error) {
+      fail(error);
+    }
+    return;
+  }
+  if (message.type === 'scenario-report') {
+    try {
+      parentPort!.postMessage({ type: 'done', output: replayScenarioReport(message.job, message.label) });
     } catch (error) {
       fail(error);
     }

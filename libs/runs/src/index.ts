@@ -18,10 +18,12 @@ export { isDeterministicError } from './deterministic-errors';
 export {
   runEngineInThread,
   replayInThread,
+  scenarioReportInThread,
   prewarmEngineThread,
   EngineError,
   EngineAbortedError,
 } from './thread-runner';
+export { replayScenarioReport } from './scenario-report';
 export { syntheticCluster, syntheticSnapshotContent } from './synthetic-cluster';
 export { RunExecutor, type ExecutorSettings, type ExecutionOutcome } from './run-executor';
 export { finishRun, runLinks, sweepLinks, type FinalStatus } from './run-finalizer';

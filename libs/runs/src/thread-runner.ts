@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { ScenarioReport } from '@schedlab/report';
 import type {
   EngineFailure,
   EngineJob,
@@ -123,6 +124,15 @@ export function replayInThread(
   hooks: { signal?: AbortSignal } = {},
 ): Promise<PodReplay> {
   return inThread<PodReplay>({ type: 'replay', job, pod }, hooks);
+}
+
+/** The HTML report's data of a run with a scenario (scenario-report.ts), on an engine thread. */
+export function scenarioReportInThread(
+  job: EngineJob,
+  label: string,
+  hooks: { signal?: AbortSignal } = {},
+): Promise<ScenarioReport> {
+  return inThread<ScenarioReport>({ type: 'scenario-report', job, label }, hooks);
 }
 
 function inThread<T>(

@@ -3,9 +3,11 @@ import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService, RunRepository, RunResultRepository, unpackSnapshotItems } from '@schedlab/db';
 import type { KubeObject } from '@schedlab/k8s';
 import { renderReportHtml } from '@schedlab/report';
+import type { EngineJob } from '@schedlab/runs';
 import { ApiError } from '../common/api-error';
 import { isUuid } from '../common/id-param.pipe';
 import { TenantData } from '../common/tenant-data';
+import { ExplanationReplays } from '../runs/explanation-replays';
 import { reportRunOfStored } from './report-source';
 import { signReportLink, verifyReportLink } from './report-link';
 
@@ -23,10 +25,14 @@ export class ReportsService {
     private readonly prisma: PrismaService,
     private readonly runs: RunRepository,
     private readonly results: RunResultRepository,
+    private readonly replays: ExplanationReplays,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
-  /** The HTML report of one of the tenant's finished simulate runs. */
+  /**
+   * The HTML report of one of the tenant's finished simulate runs; with a scenario, the cluster
+   * once its last step settled, its volumes per zone, storage timeline and data-loss report.
+   */
   async html(tenantId: string, runId: string): Promise<string> {
     if (!isUuid(runId)) throw ApiError.notFound('Run', runId);
     const stored = await this.tenantData.run(tenantId, async (tx) => {
@@ -39,22 +45,31 @@ export class ReportsService {
           { status: run.status },
         );
       }
-      if (run.type !== 'simulate' || run.scenarioId !== null) {
-        // The report draws one cluster state: capacity/compare/… and scenario runs end in others.
+      if (run.type !== 'simulate') {
+        // The report draws one cluster state: capacity/compare/… runs end in several.
         throw ApiError.conflict(
           'report_unavailable',
-          `Reports are drawn for simulate runs without a scenario; run ${runId} is a ${run.type} run${run.scenarioId ? ' with a scenario' : ''}`,
-          {
-            type: run.type,
-          },
+          `Reports are drawn for simulate runs; run ${runId} is a ${run.type} run`,
+          { type: run.type },
         );
       }
+      if (run.scenarioId !== null) return { run, placements: [], explanations: [] };
       // The rows of the attempt that finished the run (the run is succeeded here).
       const attempt = run.attempts;
       const placements = await this.results.allPlacements(tx, runId, attempt);
       const explanations = await this.results.allExplanations(tx, runId, attempt);
       return { run, placements, explanations };
     });
+    const title = `Schedlab report: ${stored.run.snapshot.name}`;
+    if (stored.run.scenarioId !== null) {
+      // The cluster the steps left behind is not stored: the run is recomputed on an engine
+      // thread and drawn by the CLI's own code (simulate --report --scenario).
+      const label = `${stored.run.snapshot.name} (run ${runId}) after its scenario`;
+      const { run, storage } = await this.replays.scenarioReport(runId, label, () =>
+        this.scenarioJob(tenantId, runId),
+      );
+      return renderReportHtml({ title, runs: [run], ...(storage ? { storage } : {}) });
+    }
     const report = reportRunOfStored({
       label: `${stored.run.snapshot.name} (run ${runId})`,
       engineVersion: stored.run.engineVersion ?? '',
@@ -67,7 +82,21 @@ export class ReportsService {
         ]),
       ),
     });
-    return renderReportHtml({ title: `Schedlab report: ${stored.run.snapshot.name}`, runs: [report] });
+    return renderReportHtml({ title, runs: [report] });
+  }
+
+  /** What the worker ran for a run with a scenario: snapshot, pinned profile, scenario, options, seed. */
+  private async scenarioJob(tenantId: string, runId: string): Promise<EngineJob> {
+    const run = await this.tenantData.run(tenantId, (tx) => this.runs.engineInputsOf(tx, tenantId, runId));
+    return {
+      runId,
+      type: 'simulate',
+      content: run.snapshot.content,
+      schedulerConfiguration: run.profile?.config ?? undefined,
+      scenario: run.scenario?.document ?? undefined,
+      seed: run.seed,
+      options: (run.options ?? {}) as Record<string, unknown>,
+    };
   }
 
   /** A link to the report that works without an API key until it expires. */

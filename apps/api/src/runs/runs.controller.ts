@@ -15,6 +15,7 @@ import { pageQuerySchema } from '../common/pagination';
 import { parseQuery } from '../common/zod-query';
 import { explanationQuerySchema, placementQuerySchema, submitRunSchema } from './run-input';
 import { PlacementPage, RunResultView, RunView, SubmitRunBody, UnschedulableGroup } from './run.model';
+import { RunStorageView, storageQuerySchema } from './run-storage.model';
 import { RunsService } from './runs.service';
 
 const runId = () => new ResourceIdPipe('Run');
@@ -61,6 +62,33 @@ export class RunsController {
   @ApiOkResponse({ type: RunResultView })
   result(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string) {
     return this.runs.result(auth.tenantId, id);
+  }
+
+  @Get(':id/storage')
+  @RequireScope('read')
+  @ApiQuery({ name: 'zone', required: false, description: 'volumes in this zone' })
+  @ApiQuery({ name: 'phase', required: false, description: 'volumes and claims in this phase' })
+  @ApiQuery({ name: 'storageClass', required: false, description: 'volumes and claims of this class' })
+  @ApiQuery({ name: 'namespace', required: false, description: 'claims of this namespace' })
+  @ApiQuery({
+    name: 'step',
+    required: false,
+    type: Number,
+    description: 'events and phase changes of this step',
+  })
+  @ApiQuery({
+    name: 'type',
+    required: false,
+    enum: ['Normal', 'Warning'],
+    description: 'events of this type',
+  })
+  @ApiOkResponse({
+    type: RunStorageView,
+    description:
+      'A simulate run with a scenario: the volumes and claims it ended with, its storage events per step and the data-loss report (docs/storage-what-ifs.md); 409 storage_unavailable for other runs',
+  })
+  storage(@CurrentTenant() auth: TenantAuth, @Param('id', runId()) id: string, @Query() query: unknown) {
+    return this.runs.storage(auth.tenantId, id, parseQuery(storageQuerySchema, query));
   }
 
   @Get(':id/placements')

@@ -31,6 +31,7 @@ import {
   toRunView,
   type UnschedulableGroup,
 } from './run.model';
+import { filterRunStorage, runStorageOf, type RunStorageView, type StorageQuery } from './run-storage.model';
 
 const DEFAULT_PROFILE = 'default';
 const REASON_SAMPLE = 20;
@@ -163,6 +164,18 @@ export class RunsService implements OnModuleInit {
       await this.queue.remove(id).catch(() => undefined); // the worker also skips cancelled rows
     }
     return toRunView(row);
+  }
+
+  /** The storage of a finished scenario run as typed fields, narrowed by `query`. */
+  async storage(tenantId: string, id: string, query: StorageQuery): Promise<RunStorageView> {
+    const storage = runStorageOf((await this.result(tenantId, id)).analysis);
+    if (!storage) {
+      throw ApiError.conflict(
+        'storage_unavailable',
+        `Run ${id} has no storage report: it is recorded for simulate runs with a scenario on a cluster with claims or volumes`,
+      );
+    }
+    return filterRunStorage(storage, query);
   }
 
   async result(tenantId: string, id: string): Promise<RunResultView> {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { podKeyOf, type KubeObject } from '@schedlab/k8s';
+import type { KubeObject } from '@schedlab/k8s';
 import {
   buildRunReport,
   buildStorageReport,
@@ -8,9 +8,11 @@ import {
   type ReportRun,
   type ReportStorage,
 } from '@schedlab/report';
-import type { ScenarioRun } from '@schedlab/scenarios';
 import type { SimulationRun } from '../engine/run-simulation';
 import { UsageError } from '../input/errors';
+
+/** The report of a scenario, shared with the service: @schedlab/report scenarioReportOf. */
+export { scenarioReportOf } from '@schedlab/report';
 
 /**
  * The report of one `simulate` run: the dump's nodes and every pod of the run (expanded workload
@@ -28,25 +30,6 @@ export function simulationStorageOf(run: SimulationRun): ReportStorage | undefin
     ...run.objects.persistentVolumes.list(),
     ...run.objects.persistentVolumeClaims.list(),
   ] as unknown as KubeObject[]);
-}
-
-/**
- * The report of a scenario: the cluster once the last step settled (nodes, pods where they ended,
- * each pod's latest scheduling attempt), its claims and volumes per zone and the data-loss report.
- */
-export function scenarioReportOf(
-  run: ScenarioRun,
-  compatibilityVersion: string,
-  label: string,
-): { run: ReportRun; storage?: ReportStorage } {
-  const pods = run.world.pods();
-  const present = new Set(pods.map(podKeyOf));
-  const results = [...run.world.lastResults.values()].filter((r) => present.has(r.pod));
-  const storage = buildStorageReport(run.world.items, run.storage?.dataLoss);
-  return {
-    run: buildRunReport({ label, nodes: run.world.nodes(), pods, result: { compatibilityVersion, results } }),
-    ...(storage ? { storage } : {}),
-  };
 }
 
 /** Writes the self-contained HTML report; an unwritable path is a usage error naming it. */
