@@ -1,11 +1,23 @@
+import path from 'node:path';
 import { ScenarioError, parseScenario, type Scenario } from '@schedlab/scenarios';
 import { InputFileError } from '../input/errors';
 import { readInputFile } from '../input/read-input-file';
 
-/** Reads and validates a scenario file; a bad step is reported with its index and field. */
+/**
+ * Reads and validates a scenario file; a bad step is reported with its index and field. A
+ * deschedule step's `policyFile` (relative to the scenario file) is read here and inlined as its
+ * `policy`, since the scenario library reads no files.
+ */
 export function loadScenarioFile(file: string): Scenario {
   const text = readInputFile(file);
-  return attributeScenarioErrors(file, () => parseScenario(text));
+  const scenario = attributeScenarioErrors(file, () => parseScenario(text));
+  for (const step of scenario.steps) {
+    if (!('deschedule' in step)) continue;
+    const args = step.deschedule;
+    if (args.policyFile !== undefined && args.policy === undefined)
+      args.policy = readInputFile(path.resolve(path.dirname(file), args.policyFile));
+  }
+  return scenario;
 }
 
 /** Runs `body`, turning ScenarioErrors (e.g. `steps[3].drain.nodes: …`) into errors in `file`. */

@@ -1,6 +1,7 @@
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import { setupEngine } from '@schedlab/scheduler';
 import { node, pod } from '../testing/fixtures';
+import { runScenario } from '../scenario/run';
 import { deschedule } from './deschedule';
 import { runDescheduler, type DeschedulerRunner } from './descheduler-runner';
 
@@ -308,5 +309,71 @@ describe('deschedule with @schedlab/descheduler and the engine answering NodeFit
     expect(() => deschedule(cluster, { policy: bad }, engine, setup, runDescheduler)).toThrow(
       /profiles\[0\] "taints": pluginConfig "DefaultEvictor": args\.nodeFit: /,
     );
+  });
+});
+
+describe('the scenario step deschedule', () => {
+  const cluster = [
+    node('a', { cpu: '4' }),
+    node('b', { cpu: '4' }),
+    pod('web-aaaaa', { node: 'a', cpu: '1', owner: owned('ReplicaSet', 'web') }),
+  ];
+  const policyYaml = `apiVersion: descheduler/v1alpha2
+kind: DeschedulerPolicy
+profiles:
+  - name: taints
+    pluginConfig: [{ name: DefaultEvictor }, { name: RemovePodsViolatingNodeTaints }]
+    plugins: { deschedule: { enabled: [RemovePodsViolatingNodeTaints] } }
+`;
+
+  it('evicts after an earlier step tainted the node, and records where the replacement went', () => {
+    const run = runScenario(
+      cluster,
+      {
+        steps: [
+          { taint: { nodes: ['a'], taints: [{ key: 'maintenance', effect: 'NoSchedule' }] } },
+          { deschedule: { policy: policyYaml } },
+        ],
+      },
+      engine,
+    );
+    const step = run.steps[1];
+    const replacement = step.descheduling!.evictions[0].replacement!;
+    expect(step.descheduling!.evictions).toEqual([
+      expect.objectContaining({
+        pod: 'default/web-aaaaa',
+        oldNode: 'a',
+        newNode: 'b',
+        owner: 'ReplicaSet/web',
+      }),
+    ]);
+    expect(step.changes.map((c) => [c.type, c.object])).toEqual([
+      ['podEvicted', 'default/web-aaaaa'],
+      ['podRecreated', replacement],
+      ['podScheduled', replacement],
+    ]);
+    expect(run.world.pod(replacement)?.spec?.nodeName).toBe('b');
+    expect(run.world.pod('default/web-aaaaa')).toBeUndefined();
+  });
+
+  it('refuses a policy file it cannot read and names a bad policy field', () => {
+    expect(() => runScenario(cluster, { steps: [{ deschedule: { policyFile: 'p.yaml' } }] }, engine)).toThrow(
+      'steps[0].deschedule.policyFile: a policy file is read by the CLI (schedlab); send the policy inline',
+    );
+    expect(() =>
+      runScenario(
+        cluster,
+        {
+          steps: [
+            {
+              deschedule: {
+                policy: { apiVersion: 'descheduler/v1alpha2', kind: 'DeschedulerPolicy', profiles: 3 },
+              },
+            },
+          ],
+        },
+        engine,
+      ),
+    ).toThrow(/^steps\[0\]\.deschedule\.policy: profiles: /);
   });
 });

@@ -30,6 +30,7 @@ import {
   setStorageCapacity,
 } from './storage-steps';
 import { checkEviction } from './disruption';
+import { descheduleStep, type StepDescheduling } from './deschedule-step';
 import { StepError, addedCsiNode, buildAddedNodes, parseLabelSelector, selectNodes } from './nodes';
 import type { NodeTemplate, StepArgs, StepKind } from './schema';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, runTaintManager } from './taint-manager';
@@ -41,6 +42,8 @@ export interface OperationContext {
   changes: Change[];
   /** Runs the scheduler (and taint manager) until the cluster settles. */
   settle(): void;
+  /** Set by a deschedule step: its evictions, where they went, and the figures before and after. */
+  descheduling?: StepDescheduling;
 }
 
 type Handler<K extends StepKind> = (args: StepArgs[K], ctx: OperationContext) => void;
@@ -442,4 +445,7 @@ export const OPERATIONS: { [K in StepKind]: Handler<K> } = {
     ctx.changes.push({ type: 'timeAdvanced', object: 'clock', detail: `+${args.seconds}s, now t=${end}s` });
   },
   apply: applyObjects,
+  deschedule(args, ctx) {
+    ctx.descheduling = descheduleStep(args, ctx);
+  },
 };

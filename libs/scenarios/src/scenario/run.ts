@@ -7,6 +7,7 @@ import type { KubeObject } from '@schedlab/k8s';
 import type { PodSchedulingResult } from '@schedlab/scheduler';
 import { hasStorage, type StorageTimeline } from '@schedlab/storage';
 import { podGone } from './controllers';
+import type { StepDescheduling } from './deschedule-step';
 import { StepError } from './nodes';
 import { OPERATIONS, OperationContext } from './operations';
 import { ScenarioError, parseScenario } from './parse';
@@ -20,6 +21,8 @@ export interface StepRecord {
   changes: Change[];
   /** Every scheduling attempt made while the cluster settled after this step. */
   scheduling: PodSchedulingResult[];
+  /** A deschedule step: evictions, where each pod went, figures before and after, oscillation. */
+  descheduling?: StepDescheduling;
 }
 
 export interface ScenarioRun {
@@ -105,6 +108,7 @@ export function runScenario(
         throw new ScenarioError(`steps[${index}].${operation}.${e.field}`, e.detail, index);
       throw new ScenarioError(`steps[${index}].${operation}`, (e as Error).message, index);
     }
+    if (ctx.descheduling) record.descheduling = ctx.descheduling;
     ctx.settle();
     hadStorage ||= hasStorage(world.items);
     steps.push(record);

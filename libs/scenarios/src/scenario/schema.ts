@@ -162,6 +162,21 @@ const apply = z.strictObject({
   objects: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
+const deschedule = z.strictObject({
+  /**
+   * A DeschedulerPolicy (descheduler/v1alpha2) as an object or YAML/JSON text. The CLI also takes
+   * `policyFile`, a path relative to the scenario file, and inlines it here when it reads the file.
+   */
+  policy: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
+  policyFile: z.string().min(1).optional(),
+  /** Descheduling rounds at most (default 1); they stop once one evicts nothing. */
+  rounds: z.number().int().min(1).max(100).optional(),
+  /** The descheduler's clock (RFC 3339); default the cluster's newest timestamp, or later by advanceTime. */
+  now: z.string().optional(),
+  /** Seconds between rounds (default 300). */
+  intervalSeconds: z.number().int().min(1).optional(),
+});
+
 export const STEP_SCHEMAS = {
   addNodes,
   removeNodes: nodesOnly,
@@ -185,6 +200,7 @@ export const STEP_SCHEMAS = {
   setProfile,
   advanceTime,
   apply,
+  deschedule,
 } as const;
 
 export type StepKind = keyof typeof STEP_SCHEMAS;
