@@ -27,6 +27,11 @@ export class ClusterView {
     return this.allPods.filter((p) => !this.evicted.has(p));
   }
 
+  /** Every pod of the snapshot, evicted ones included (what the controllers still expect). */
+  snapshotPods(): readonly Pod[] {
+    return this.allPods;
+  }
+
   isEvicted(pod: Pod): boolean {
     return this.evicted.has(pod);
   }

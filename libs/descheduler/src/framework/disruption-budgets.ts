@@ -107,15 +107,16 @@ export class DisruptionBudgets {
   /** How many more pods of the budget may go now. */
   disruptionsAllowed(pdb: PodDisruptionBudget): number {
     const ns = namespaceOf(pdb);
-    const pods = this.view.pods().filter((p) => budgetSelects(pdb, p));
-    const healthy = pods.filter(isHealthy).length;
+    const healthy = this.view.pods().filter((p) => budgetSelects(pdb, p) && isHealthy(p)).length;
+    // Evicted pods still count as expected: their controllers will replace them.
+    const expectedFrom = this.view.snapshotPods().filter((p) => budgetSelects(pdb, p));
     const { minAvailable, maxUnavailable } = pdb.spec ?? {};
     let desired: number;
     if (maxUnavailable !== undefined) {
-      const expected = this.expectedPods(ns, pods);
+      const expected = this.expectedPods(ns, expectedFrom);
       desired = Math.max(0, expected - scaled(maxUnavailable, expected));
     } else if (typeof minAvailable === 'number') desired = minAvailable;
-    else if (minAvailable !== undefined) desired = scaled(minAvailable, this.expectedPods(ns, pods));
+    else if (minAvailable !== undefined) desired = scaled(minAvailable, this.expectedPods(ns, expectedFrom));
     else desired = 0;
     return Math.max(0, healthy - desired);
   }
