@@ -7,12 +7,20 @@ export interface StepSummary {
   index: number | null;
   operation: string;
   changes: Change[];
+  /** A deschedule step: evictions, where each pod went, figures before and after, oscillation. */
+  descheduling?: StepRecord['descheduling'];
 }
 
 export function stepSummaries(initial: Change[], steps: readonly StepRecord[]): StepSummary[] {
   const out: StepSummary[] = [];
   if (initial.length > 0) out.push({ index: null, operation: 'schedule pending pods', changes: initial });
-  for (const s of steps) out.push({ index: s.index, operation: s.operation, changes: s.changes });
+  for (const s of steps)
+    out.push({
+      index: s.index,
+      operation: s.operation,
+      changes: s.changes,
+      ...(s.descheduling ? { descheduling: s.descheduling } : {}),
+    });
   return out;
 }
 
