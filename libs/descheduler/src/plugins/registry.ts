@@ -27,6 +27,20 @@ import {
   createNodeTaintsPlugin,
   nodeTaintsArgsSchema,
 } from './removepodsviolatingnodetaints';
+import { REMOVE_DUPLICATES, removeDuplicates, removeDuplicatesArgsSchema } from './removeduplicates';
+import {
+  HIGH_NODE_UTILIZATION,
+  LOW_NODE_UTILIZATION,
+  highNodeUtilization,
+  highNodeUtilizationArgsSchema,
+  lowNodeUtilization,
+  lowNodeUtilizationArgsSchema,
+} from './nodeutilization';
+import {
+  REMOVE_PODS_VIOLATING_TOPOLOGY_SPREAD_CONSTRAINT,
+  removePodsViolatingTopologySpreadConstraint,
+  removePodsViolatingTopologySpreadConstraintArgsSchema,
+} from './removepodsviolatingtopologyspreadconstraint';
 
 export type PluginKind = 'deschedule' | 'balance' | 'evictor';
 
@@ -74,9 +88,11 @@ export const PLUGIN_REGISTRY: Readonly<Record<string, RegisteredPlugin>> = {
     createTooManyRestartsPlugin,
   ),
   [POD_LIFE_TIME]: descheduleEntry(podLifeTimeArgsSchema, createPodLifeTimePlugin),
-  // --- balance plugins (desched-balance adds these, one line each, with `balanceEntry(schema, factory)`):
-  // RemoveDuplicates
-  // LowNodeUtilization
-  // HighNodeUtilization
-  // RemovePodsViolatingTopologySpreadConstraint
+  [REMOVE_DUPLICATES]: balanceEntry(removeDuplicatesArgsSchema, removeDuplicates),
+  [LOW_NODE_UTILIZATION]: balanceEntry(lowNodeUtilizationArgsSchema, lowNodeUtilization),
+  [HIGH_NODE_UTILIZATION]: balanceEntry(highNodeUtilizationArgsSchema, highNodeUtilization),
+  [REMOVE_PODS_VIOLATING_TOPOLOGY_SPREAD_CONSTRAINT]: balanceEntry(
+    removePodsViolatingTopologySpreadConstraintArgsSchema,
+    removePodsViolatingTopologySpreadConstraint,
+  ),
 };

@@ -35,11 +35,9 @@ export const highNodeUtilizationArgsSchema = z
     numberOfNodes: z.number().int().default(0),
     evictionModes: z
       .array(
-        z
-          .string()
-          .refine((m) => m === ONLY_THRESHOLDING_RESOURCES, {
-            error: (i) => `invalid eviction mode ${String(i.input)}`,
-          }),
+        z.string().refine((m) => m === ONLY_THRESHOLDING_RESOURCES, {
+          error: (i) => `invalid eviction mode ${String(i.input)}`,
+        }),
       )
       .optional(),
     evictableNamespaces: evictableNamespacesSchema.optional(),

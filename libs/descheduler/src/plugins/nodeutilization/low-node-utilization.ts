@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Node } from '@schedlab/k8s';
+import { uintSchema } from '../../api/schema';
 import type { BalancePlugin, Handle } from '../../framework/types';
 import {
   averageUsage,
@@ -37,10 +38,7 @@ export const lowNodeUtilizationArgsSchema = z
     numberOfNodes: z.number().int().default(0),
     metricsUtilization: z.unknown().optional(),
     evictableNamespaces: evictableNamespacesSchema.optional(),
-    evictionLimits: z
-      .object({ node: z.number().int().min(0).optional() })
-      .strict()
-      .optional(),
+    evictionLimits: z.strictObject({ node: uintSchema.optional() }).optional(),
   })
   .strict()
   .superRefine((args, ctx) => {

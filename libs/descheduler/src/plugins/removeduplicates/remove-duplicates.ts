@@ -14,25 +14,16 @@ import {
   type Taint,
   type Toleration,
 } from '@schedlab/k8s';
+import { namespacesSchema } from '../../api/schema';
 import type { BalancePlugin, Handle } from '../../framework/types';
 import { activePodsOnNode, podFilterOf, type PodPredicate } from '../../framework/pods';
 
 export const REMOVE_DUPLICATES = 'RemoveDuplicates';
 
-const namespacesSchema = z
-  .object({ include: z.array(z.string()).optional(), exclude: z.array(z.string()).optional() })
-  .strict();
-
-export const removeDuplicatesArgsSchema = z
-  .object({
-    namespaces: namespacesSchema.optional(),
-    excludeOwnerKinds: z.array(z.string()).optional(),
-  })
-  .strict()
-  .refine((a) => !(a.namespaces?.include?.length && a.namespaces?.exclude?.length), {
-    message: 'only one of Include/Exclude namespaces can be set',
-    path: ['namespaces'],
-  });
+export const removeDuplicatesArgsSchema = z.strictObject({
+  namespaces: namespacesSchema.optional(),
+  excludeOwnerKinds: z.array(z.string()).optional(),
+});
 
 export type RemoveDuplicatesArgs = z.infer<typeof removeDuplicatesArgsSchema>;
 

@@ -12,7 +12,6 @@ import {
   requiredNodeAffinityOf,
   selectorFromLabelSelector,
   selectorFromSet,
-  type LabelSelector,
   type Node,
   type Pod,
   type RequiredNodeAffinity,
@@ -21,6 +20,7 @@ import {
   type Toleration,
   type TopologySpreadConstraint,
 } from '@schedlab/k8s';
+import { podFilterArgsShape } from '../../api/schema';
 import type { BalancePlugin, Handle } from '../../framework/types';
 import { activePodsOnNode, isTerminatingPod, podFilterOf, type PodPredicate } from '../../framework/pods';
 
@@ -30,36 +30,15 @@ const whenUnsatisfiableSchema = z.enum(['DoNotSchedule', 'ScheduleAnyway'], {
   error: (issue) => `constraint ${String(issue.input)} is not one of [DoNotSchedule ScheduleAnyway]`,
 });
 
-export const removePodsViolatingTopologySpreadConstraintArgsSchema = z
-  .object({
-    namespaces: z
-      .object({ include: z.array(z.string()).optional(), exclude: z.array(z.string()).optional() })
-      .strict()
-      .refine((n) => !(n.include?.length && n.exclude?.length), {
-        message: 'only one of Include/Exclude namespaces can be set',
-      })
-      .optional(),
-    labelSelector: z.custom<LabelSelector>((v) => typeof v === 'object' && v !== null).optional(),
-    // Upstream defaults an empty list to DoNotSchedule only.
-    constraints: z
-      .array(whenUnsatisfiableSchema)
-      .optional()
-      .transform((c) => (c && c.length > 0 ? c : ['DoNotSchedule' as const])),
-    topologyBalanceNodeFit: z.boolean().default(true),
-  })
-  .strict()
-  .superRefine((args, ctx) => {
-    if (!args.labelSelector) return;
-    try {
-      selectorFromLabelSelector(args.labelSelector);
-    } catch (e) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['labelSelector'],
-        message: `failed to get label selectors from strategy's params: ${(e as Error).message}`,
-      });
-    }
-  });
+export const removePodsViolatingTopologySpreadConstraintArgsSchema = z.strictObject({
+  ...podFilterArgsShape,
+  // Upstream defaults an empty list to DoNotSchedule only.
+  constraints: z
+    .array(whenUnsatisfiableSchema)
+    .optional()
+    .transform((c) => (c && c.length > 0 ? c : ['DoNotSchedule' as const])),
+  topologyBalanceNodeFit: z.boolean().default(true),
+});
 
 export type RemovePodsViolatingTopologySpreadConstraintArgs = z.infer<
   typeof removePodsViolatingTopologySpreadConstraintArgsSchema

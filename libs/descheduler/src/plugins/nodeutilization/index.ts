@@ -1,0 +1,2 @@
+export * from './low-node-utilization';
+export * from './high-node-utilization';
