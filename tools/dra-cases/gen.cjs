@@ -13,6 +13,12 @@
  * claim, one naming a claim it does not own, one with an orphaned generated claim to adopt.
  * Seeds from TAINT_SEEDS on taint devices instead (DRADeviceTaints: NoSchedule, NoExecute, None)
  * and give some requests tolerations (Exists or Equal, with or without key and effect).
+ * Seeds from PARTITION_SEEDS on draw partitionable devices and consumable capacity instead
+ * (DRAPartitionableDevices, DRAConsumableCapacity; on from 1.36): GPUs split into partitions that
+ * consume a physical GPU's counters (a counter slice beside the device slice, sometimes a counter
+ * missing: an invalid pool), a tray pool with per-device node selection, NICs allocated several
+ * times with bandwidth capacity and request policies, running pods holding a whole GPU (all its
+ * counters) or a bandwidth share, and requests with capacity requests.
  *
  * Inputs are built so that upstream's own choice is deterministic: the 1.34 allocator visits
  * pools in Go map order and a pool's slices in informer order, so every node sees at most one
@@ -29,6 +35,8 @@ const GENERATOR_VERSION = 1;
 const TEMPLATE_SEEDS = 101;
 /** Seeds from here on draw the device-taint variant instead. */
 const TAINT_SEEDS = 201;
+/** Seeds from here on draw the partitionable-devices and consumable-capacity variant instead. */
+const PARTITION_SEEDS = 301;
 const GPU = 'gpu.example.com';
 const NIC = 'nic.example.com';
 
@@ -36,9 +44,10 @@ const MODELS = ['a100', 'h100', 'l4'];
 const MEMORY = { a100: ['40Gi', '80Gi'], h100: ['80Gi'], l4: ['24Gi'] };
 
 /** The inputs a seed draws: the claims cluster, plus templates or device taints. */
-const VARIANTS = ['claims', 'templates', 'taints'];
+const VARIANTS = ['claims', 'templates', 'taints', 'partitions'];
 
 function variantOf(seed) {
+  if (seed >= PARTITION_SEEDS) return 'partitions';
   if (seed >= TAINT_SEEDS) return 'taints';
   return seed >= TEMPLATE_SEEDS ? 'templates' : 'claims';
 }
@@ -46,6 +55,7 @@ function variantOf(seed) {
 function gen(seed, variant = variantOf(seed)) {
   const c = genClaims(seed);
   if (variant === 'taints') addTaints(c, rng(seed * 130363 + 5));
+  else if (variant === 'partitions') addPartitions(c, rng(seed * 15485863 + 7));
   else if (variant === 'templates') addTemplates(c, rng(seed * 104729 + 3));
   return c;
 }
@@ -413,6 +423,265 @@ function addTaints(c, r) {
   c.name = `${c.name}-${tainted}tainted`;
 }
 
+/** A partition of the profile (whole GPUs and other drivers' devices have no profile). */
+const profileIs = (profile) =>
+  `"profile" in device.attributes["${GPU}"] && device.attributes["${GPU}"].profile == "${profile}"`;
+
+/** MIG-like profiles of one physical GPU: the counters each partition consumes. */
+const PROFILES = [
+  { name: '1g', memory: 10, slices: 1 },
+  { name: '2g', memory: 20, slices: 2 },
+  { name: '3g', memory: 40, slices: 3 },
+];
+const BANDWIDTH_POLICIES = [
+  undefined,
+  { default: '1G', validRange: { min: '1G', step: '1G' } },
+  { default: '2G', validRange: { min: '1G', max: '20G', step: '2G' } },
+  { default: '1G', validValues: ['1G', '5G', '10G', '25G'] },
+];
+
+/**
+ * The partition variant: per-node GPU pools become partitionable (a counter slice with one
+ * counter set per physical GPU, the whole GPU and its partitions consuming from it), a shared
+ * tray pool selects nodes per device, NICs are allocated several times by bandwidth, and some
+ * requests ask for capacity.
+ */
+function addPartitions(c, r) {
+  const items = c.input.items;
+  const nodes = items.filter((o) => o.kind === 'Node').map((o) => o.metadata.name);
+  const usesAll = items.some(
+    (o) =>
+      o.kind === 'ResourceClaim' && o.spec.devices.requests.some((q) => q.exactly?.allocationMode === 'All'),
+  );
+  const newSlices = [];
+  for (const o of items) {
+    if (o.kind !== 'ResourceSlice' || o.spec.driver !== GPU || o.metadata.name.endsWith('-old')) continue;
+    if (!r.chance(0.75)) continue;
+    const node = o.spec.nodeName;
+    const counterSets = [];
+    const devices = [];
+    for (const whole of o.spec.devices) {
+      const model = whole.attributes.model.string;
+      const memory = Number(whole.capacity.memory.value.replace('Gi', ''));
+      const set = `${whole.name}-counters`;
+      counterSets.push({
+        name: set,
+        counters: { memory: { value: `${memory}Gi` }, slices: { value: '7' } },
+      });
+      whole.consumesCounters = [
+        { counterSet: set, counters: { memory: { value: `${memory}Gi` }, slices: { value: '7' } } },
+      ];
+      devices.push(whole);
+      const profiles = r.sample(PROFILES, r.int(1, 3));
+      for (const prof of profiles) {
+        const copies = r.int(1, 3);
+        for (let k = 0; k < copies; k++) {
+          const mem = Math.min(prof.memory, memory);
+          devices.push({
+            name: `${whole.name}-${prof.name}-${k}`,
+            attributes: { ...whole.attributes, model: { string: model }, profile: { string: prof.name } },
+            capacity: { memory: { value: `${mem}Gi` } },
+            consumesCounters: [
+              {
+                counterSet: set,
+                counters: { memory: { value: `${mem}Gi` }, slices: { value: String(prof.slices) } },
+              },
+            ],
+          });
+        }
+      }
+    }
+    // Sometimes a device consumes a counter its set does not declare: the pool is invalid.
+    // (Not beside allocationMode All, which upstream answers with an Error for an invalid pool.)
+    if (r.chance(0.08) && !usesAll)
+      devices[devices.length - 1].consumesCounters[0].counters.power = { value: '1' };
+    o.spec.devices = r.chance(0.5) ? devices : devices.slice(1).concat(devices.slice(0, 1));
+    const count = o.spec.pool.resourceSliceCount + 1;
+    o.spec.pool.resourceSliceCount = count;
+    newSlices.push(
+      slice(
+        `${node}-gpu-counters`,
+        GPU,
+        o.spec.pool.name,
+        o.spec.pool.generation,
+        count,
+        { nodeName: node },
+        undefined,
+      ),
+    );
+    newSlices[newSlices.length - 1].spec.sharedCounters = counterSets;
+    delete newSlices[newSlices.length - 1].spec.devices;
+  }
+  // A tray of accelerators wired to some nodes: per-device node selection, one counter set.
+  if (r.chance(0.6)) {
+    const trayDevices = [];
+    const nTray = r.int(2, 4);
+    for (let d = 0; d < nTray; d++) {
+      const where = r.chance(0.25)
+        ? { allNodes: true }
+        : r.chance(0.2)
+          ? {
+              nodeSelector: {
+                nodeSelectorTerms: [
+                  {
+                    matchExpressions: [
+                      { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] },
+                    ],
+                  },
+                ],
+              },
+            }
+          : { nodeName: r.pick(nodes) };
+      trayDevices.push({
+        name: `tray-${d}`,
+        attributes: { model: { string: 'l4' }, index: { int: d } },
+        capacity: { memory: { value: '24Gi' } },
+        consumesCounters: [
+          { counterSet: 'tray-power', counters: { watts: { value: String(r.pick([150, 200, 300])) } } },
+        ],
+        ...where,
+      });
+    }
+    const trayCounters = slice('tray-counters', GPU, 'tray', 1, 2, { allNodes: true }, undefined);
+    trayCounters.spec.sharedCounters = [
+      { name: 'tray-power', counters: { watts: { value: String(r.pick([300, 450, 600])) } } },
+    ];
+    delete trayCounters.spec.devices;
+    newSlices.push(
+      trayCounters,
+      slice('tray-devices', GPU, 'tray', 1, 2, { perDeviceNodeSelection: true }, trayDevices),
+    );
+  }
+  // NICs shared by bandwidth.
+  let sharedNic;
+  for (const o of items) {
+    if (o.kind !== 'ResourceSlice' || o.spec.driver !== NIC) continue;
+    for (const d of o.spec.devices) {
+      if (!r.chance(0.7)) continue;
+      d.allowMultipleAllocations = true;
+      const policy = r.pick(BANDWIDTH_POLICIES);
+      d.capacity = { bandwidth: { value: `${d.attributes.speed.int}G` } };
+      if (policy) d.capacity.bandwidth.requestPolicy = JSON.parse(JSON.stringify(policy));
+      if (!sharedNic && o.spec.allNodes) sharedNic = { pool: o.spec.pool.name, device: d.name };
+    }
+  }
+  // Claims: capacity requests on NIC requests, memory requests on GPU requests, partitions by profile.
+  for (const o of items) {
+    if (o.kind !== 'ResourceClaim' || o.status) continue;
+    const reqs = o.spec.devices.requests.flatMap((q) => (q.exactly ? [q.exactly] : (q.firstAvailable ?? [])));
+    for (const q of reqs) {
+      if (q.deviceClassName === 'nic' && r.chance(0.7))
+        q.capacity = { requests: { bandwidth: r.pick(['1G', '3G', '5G', '8G', '40G']) } };
+      else if (q.deviceClassName?.startsWith('gpu') && r.chance(0.3)) {
+        if (r.chance(0.5)) q.capacity = { requests: { memory: r.pick(['10Gi', '20Gi', '50Gi']) } };
+        else
+          q.selectors = [
+            ...(q.selectors ?? []),
+            { cel: { expression: profileIs(r.pick(['1g', '2g', '3g'])) } },
+          ];
+      }
+    }
+  }
+  // Two more claims for NIC shares, and a running pod holding a share of a shared NIC.
+  const firstPod = items.findIndex((o) => o.kind === 'Pod');
+  const extra = [];
+  for (let k = 0; k < r.int(0, 2); k++) {
+    extra.push({
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: `bandwidth-${k}`, namespace: 'default' },
+      spec: {
+        devices: {
+          requests: [
+            {
+              name: 'nic',
+              exactly: {
+                deviceClassName: 'nic',
+                ...(r.chance(0.8)
+                  ? { capacity: { requests: { bandwidth: r.pick(['2G', '4G', '6G']) } } }
+                  : {}),
+              },
+            },
+          ],
+        },
+      },
+    });
+  }
+  const runners = [];
+  if (sharedNic && r.chance(0.6)) {
+    const podName = 'streamer-0';
+    const uid = `uid-pod-default-${podName}`;
+    extra.push({
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: 'held-bandwidth', namespace: 'default' },
+      spec: {
+        devices: {
+          requests: [
+            { name: 'nic', exactly: { deviceClassName: 'nic', capacity: { requests: { bandwidth: '6G' } } } },
+          ],
+        },
+      },
+      status: {
+        allocation: {
+          devices: {
+            results: [
+              {
+                request: 'nic',
+                driver: NIC,
+                pool: sharedNic.pool,
+                device: sharedNic.device,
+                shareID: '6f1c2a40-0000-4000-8000-00000000000' + r.int(1, 9),
+                consumedCapacity: { bandwidth: r.pick(['6G', '8G', '10G']) },
+              },
+            ],
+          },
+        },
+        reservedFor: [{ resource: 'pods', name: podName, uid }],
+      },
+    });
+    runners.push(pod(podName, nodes[0], ['held-bandwidth'], '500m', undefined, uid));
+  }
+  items.splice(firstPod < 0 ? items.length : firstPod, 0, ...newSlices, ...extra);
+  // Pending pods for the new claims, and some more for partitions by profile.
+  const pending = [];
+  extra
+    .filter((o) => !o.status)
+    .forEach((o, k) => pending.push(pod(`net-${k}`, undefined, [o.metadata.name], '500m')));
+  if (r.chance(0.6)) {
+    const profile = r.pick(['1g', '2g', '3g']);
+    const claim = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: `slice-${profile}`, namespace: 'default' },
+      spec: {
+        devices: {
+          requests: [
+            {
+              name: 'gpu',
+              exactly: {
+                deviceClassName: 'gpu',
+                count: r.int(1, 3),
+                selectors: [{ cel: { expression: profileIs(profile) } }],
+              },
+            },
+          ],
+        },
+      },
+    };
+    items.splice(firstPod < 0 ? items.length : items.findIndex((o) => o.kind === 'Pod'), 0, claim);
+    pending.push(pod(`mig-0`, undefined, [claim.metadata.name], '500m'));
+  }
+  items.push(...runners, ...pending);
+  const parts = items
+    .filter((o) => o.kind === 'ResourceSlice')
+    .reduce((n, o) => n + (o.spec.devices ?? []).filter((d) => d.consumesCounters).length, 0);
+  const shares = items
+    .filter((o) => o.kind === 'ResourceSlice')
+    .reduce((n, o) => n + (o.spec.devices ?? []).filter((d) => d.allowMultipleAllocations).length, 0);
+  c.name = `${c.name}-${parts}part-${shares}shared`;
+}
+
 function deviceClass(name, exprs) {
   return {
     apiVersion: 'resource.k8s.io/v1',
@@ -530,5 +799,5 @@ function main(argv) {
   }
 }
 
-module.exports = { gen, GENERATOR_VERSION, TEMPLATE_SEEDS, TAINT_SEEDS, VARIANTS };
+module.exports = { gen, GENERATOR_VERSION, TEMPLATE_SEEDS, TAINT_SEEDS, PARTITION_SEEDS, VARIANTS };
 if (require.main === module) main(process.argv.slice(2));

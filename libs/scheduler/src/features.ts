@@ -42,8 +42,11 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   InPlacePodLevelResourcesVerticalScaling: '1.36',
   NodeDeclaredFeatures: '1.36',
   DRADeviceTaints: '1.36',
+  DRAPartitionableDevices: '1.36',
+  DRAConsumableCapacity: '1.36',
   StorageCapacityScoring: '1.37',
   VolumeLimitScaling: '1.37',
+  DRAFractionalCapacityRange: '1.37',
 };
 
 export const KNOWN_FEATURE_GATES = Object.keys(GATE_DEFAULT_ON_SINCE);

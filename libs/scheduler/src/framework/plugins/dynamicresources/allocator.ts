@@ -9,17 +9,36 @@
  * Device taints (DRADeviceTaints): a NoSchedule or NoExecute taint on a device keeps it from any
  * request that does not tolerate it.
  *
- * Not modelled: partitionable devices (shared counters), consumable capacity, binding conditions,
- * DeviceTaintRules; slices and devices that use the first three are skipped.
+ * Partitionable devices (DRAPartitionableDevices): a pool's slices with `sharedCounters` carry its
+ * counter sets, devices `consumesCounters` from them, and a device is refused when the counters
+ * left after allocated devices and those allocated in this search would go below zero.
+ * Consumable capacity (DRAConsumableCapacity): a device with `allowMultipleAllocations` is shared
+ * by several allocations, each taking capacity by its request (rounded by the capacity's
+ * `requestPolicy`), while the sum stays within the device's capacity (capacity.ts).
+ *
+ * Not modelled: binding conditions and DeviceTaintRules; devices with binding conditions are
+ * skipped.
  */
 import {
   compileNodeSelector,
+  fnv32a,
   parseQuantity,
+  Quantity,
   tolerationToleratesTaint,
   type Node,
   type NodeSelector,
 } from '@schedlab/k8s';
 import type * as Cel from '@bufbuild/cel';
+import {
+  addConsumed,
+  CapacityError,
+  capacityFits,
+  consumedCapacityOf,
+  isEmptyConsumption,
+  type CapacityRequests,
+  type ConsumedCapacity,
+  type DeviceCapacity,
+} from './capacity';
 
 export const ALLOCATION_RESULTS_MAX_SIZE = 32;
 export const FIRST_AVAILABLE_MAX_SIZE = 8;
@@ -34,13 +53,24 @@ export interface DeviceAttribute {
 export interface Device {
   name: string;
   attributes?: Record<string, DeviceAttribute>;
-  capacity?: Record<string, { value: string }>;
+  capacity?: Record<string, DeviceCapacity>;
   nodeName?: string;
   allNodes?: boolean;
   nodeSelector?: NodeSelector;
-  consumesCounters?: unknown[];
+  consumesCounters?: DeviceCounterConsumption[];
+  allowMultipleAllocations?: boolean;
   taints?: DeviceTaint[];
   bindingConditions?: unknown[];
+}
+
+export interface CounterSet {
+  name: string;
+  counters?: Record<string, { value: string }>;
+}
+
+export interface DeviceCounterConsumption {
+  counterSet: string;
+  counters?: Record<string, { value: string }>;
 }
 
 export interface DeviceTaint {
@@ -63,7 +93,7 @@ export interface ResourceSliceSpec {
   allNodes?: boolean;
   nodeSelector?: NodeSelector;
   perDeviceNodeSelection?: boolean;
-  sharedCounters?: unknown[];
+  sharedCounters?: CounterSet[];
   devices?: Device[];
 }
 
@@ -89,6 +119,7 @@ export interface SubRequest {
   count?: number;
   adminAccess?: boolean;
   tolerations?: DeviceToleration[];
+  capacity?: CapacityRequests;
 }
 
 export interface DeviceRequestSpec {
@@ -114,6 +145,9 @@ export interface DeviceRequestAllocationResult {
   pool: string;
   device: string;
   adminAccess?: boolean;
+  /** Consumable capacity: the share of a device allocated several times, and what it takes. */
+  shareID?: string;
+  consumedCapacity?: Record<string, string>;
 }
 
 export interface AllocationResult {
@@ -134,6 +168,12 @@ export interface AllocatorFeatures {
   legacyPools: boolean;
   /** DRADeviceTaints (on from 1.36): untolerated NoSchedule/NoExecute taints keep a device out. */
   deviceTaints: boolean;
+  /** DRAPartitionableDevices (on from 1.36): shared counters and per-device node selection. */
+  partitionableDevices?: boolean;
+  /** DRAConsumableCapacity (on from 1.36): allowMultipleAllocations and capacity requests. */
+  consumableCapacity?: boolean;
+  /** DRAFractionalCapacityRange (on from 1.37): validRange steps in milli units. */
+  fractionalCapacityRange?: boolean;
 }
 
 /** The allocator failed on this node only (upstream ErrFailedAllocationOnNode). */
@@ -226,7 +266,7 @@ function celDevice(driver: string, device: Device): unknown {
     if (!capacity.has(domain)) capacity.set(domain, new Map());
     capacity.get(domain)!.set(id, quantityValue(parseQuantity(c.value).nanos));
   }
-  return { driver, attributes, capacity };
+  return { driver, attributes, capacity, allowMultipleAllocations: !!device.allowMultipleAllocations };
 }
 
 /** Whether a CEL selector matches, or the error text upstream would wrap. */
@@ -268,7 +308,17 @@ export interface Pool {
   pool: string;
   incomplete: boolean;
   invalid: boolean;
+  /** Why the pool is invalid (upstream's InvalidReason). */
+  invalidReason?: string;
+  /** The pool's slices with devices for the node. */
   slices: PoolSlice[];
+  /**
+   * Partitionable devices: the pool's slices with devices for other nodes (only when the node's
+   * own slices do not complete the pool), whose allocated devices consume counters too.
+   */
+  otherSlices: PoolSlice[];
+  /** Partitionable devices: counter set → counter → nanos, from the slices with sharedCounters. */
+  counterSets: Map<string, Map<string, bigint>>;
 }
 
 /** GatherPools: the pools with devices for the node, newest generation only. */
@@ -283,11 +333,16 @@ export function gatherPools(all: readonly SliceObject[], node: Node, features: A
     else if (gen > (list[0].spec.pool.generation ?? 0)) pools.set(id, [s]);
     else list.push(s);
   };
+  const partitionable = !!features.partitionableDevices;
   for (const o of all) {
     const spec = o.spec;
     if (!spec) continue;
-    // Partitionable devices (shared counters) are not modelled.
-    if ((spec.sharedCounters ?? []).length > 0) continue;
+    // Without the gate, the slices of partitionable devices are not looked at.
+    if (
+      !partitionable &&
+      (spec.perDeviceNodeSelection !== undefined || (spec.sharedCounters ?? []).length > 0)
+    )
+      continue;
     const s = { name: o.metadata?.name ?? '', spec };
     if (spec.nodeName || spec.allNodes || spec.nodeSelector) {
       if (nodeMatches(node, spec.nodeName, spec.allNodes, spec.nodeSelector)) add(s);
@@ -301,47 +356,123 @@ export function gatherPools(all: readonly SliceObject[], node: Node, features: A
     const count = first.pool.resourceSliceCount ?? 0;
     const base = { driver: first.driver, pool: first.pool.name };
     if (features.legacyPools) {
-      result.push({ ...base, incomplete: slices.length !== count, invalid: duplicateNames(slices), slices });
+      result.push({
+        ...base,
+        incomplete: slices.length !== count,
+        invalid: !!duplicateNames(slices),
+        slices,
+        otherSlices: [],
+        counterSets: new Map(),
+      });
       continue;
     }
     if (slices.length === count) {
-      result.push({ ...base, incomplete: false, invalid: duplicateNames(slices), slices });
+      result.push(buildPool(base, slices, [], features));
       continue;
     }
     // checkSlicesInPool: all slices of the generation, or obsolete if a newer one exists.
     const gen = first.pool.generation ?? 0;
     let obsolete = false;
-    let n = 0;
+    const ofGeneration: PoolSlice[] = [];
     for (const o of all) {
       if (o.spec?.driver !== first.driver || o.spec.pool.name !== first.pool.name) continue;
       const g = o.spec.pool.generation ?? 0;
-      if (g === gen) n++;
+      if (g === gen) ofGeneration.push({ name: o.metadata?.name ?? '', spec: o.spec });
       else if (g > gen) obsolete = true;
     }
     if (obsolete) continue;
-    if (n !== count) {
-      result.push({ ...base, incomplete: true, invalid: false, slices: [] });
+    if (ofGeneration.length !== count) {
+      result.push({
+        ...base,
+        incomplete: true,
+        invalid: false,
+        slices: [],
+        otherSlices: [],
+        counterSets: new Map(),
+      });
       continue;
     }
-    result.push({ ...base, incomplete: false, invalid: duplicateNames(slices), slices });
+    const targeting = new Set(slices.map((s) => s.name));
+    result.push(
+      buildPool(
+        base,
+        slices,
+        ofGeneration.filter((s) => !targeting.has(s.name)),
+        features,
+      ),
+    );
   }
-  if (features.sortPools) {
-    result.sort((a, b) => cmpStr(a.driver, b.driver) || cmpStr(a.pool, b.pool));
-    for (const p of result) p.slices.sort((a, b) => cmpStr(a.name, b.name));
-  }
+  if (features.sortPools) result.sort((a, b) => cmpStr(a.driver, b.driver) || cmpStr(a.pool, b.pool));
   return result;
+}
+
+/**
+ * A pool's slices for the node split into device slices and counter sets (partitionable devices),
+ * checked: unique device names, unique counter set names, every consumed counter declared.
+ */
+function buildPool(
+  base: { driver: string; pool: string },
+  slices: PoolSlice[],
+  others: PoolSlice[],
+  features: AllocatorFeatures,
+): Pool {
+  if (features.sortPools) slices.sort((a, b) => cmpStr(a.name, b.name));
+  const partitionable = !!features.partitionableDevices;
+  const hasCounters = (s: PoolSlice): boolean => partitionable && (s.spec.sharedCounters ?? []).length > 0;
+  const deviceSlices = slices.filter((s) => !hasCounters(s));
+  const otherSlices = others.filter((s) => !hasCounters(s));
+  const counterSlices = [...slices.filter(hasCounters), ...others.filter(hasCounters)];
+  const invalid = (reason: string): Pool => ({
+    ...base,
+    incomplete: false,
+    invalid: true,
+    invalidReason: reason,
+    slices: [],
+    otherSlices: [],
+    counterSets: new Map(),
+  });
+  const duplicate = duplicateNames(deviceSlices);
+  if (duplicate) return invalid(`duplicate device name ${duplicate}`);
+  if (!partitionable)
+    return {
+      ...base,
+      incomplete: false,
+      invalid: false,
+      slices: deviceSlices,
+      otherSlices: [],
+      counterSets: new Map(),
+    };
+  const counterSets = new Map<string, Map<string, bigint>>();
+  for (const s of counterSlices)
+    for (const set of s.spec.sharedCounters ?? []) {
+      if (counterSets.has(set.name)) return invalid(`duplicate counter set name ${set.name}`);
+      counterSets.set(
+        set.name,
+        new Map(Object.entries(set.counters ?? {}).map(([k, v]) => [k, parseQuantity(v.value).nanos])),
+      );
+    }
+  for (const s of [...deviceSlices, ...otherSlices])
+    for (const d of s.spec.devices ?? [])
+      for (const use of d.consumesCounters ?? []) {
+        const set = counterSets.get(use.counterSet);
+        if (!set) return invalid(`counter set ${use.counterSet} not found`);
+        for (const name of Object.keys(use.counters ?? {}))
+          if (!set.has(name)) return invalid(`counter ${name} not found in counter set ${use.counterSet}`);
+      }
+  return { ...base, incomplete: false, invalid: false, slices: deviceSlices, otherSlices, counterSets };
 }
 
 const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function duplicateNames(slices: PoolSlice[]): boolean {
+/** The first device name two devices of the pool share, if any. */
+function duplicateNames(slices: PoolSlice[]): string | undefined {
   const seen = new Set<string>();
   for (const s of slices)
     for (const d of s.spec.devices ?? []) {
-      if (seen.has(d.name)) return true;
+      if (seen.has(d.name)) return d.name;
       seen.add(d.name);
     }
-  return false;
+  return undefined;
 }
 
 // ---- Allocation -----------------------------------------------------------------------------
@@ -352,6 +483,7 @@ interface Candidate {
   pool: string;
   device: Device;
   slice: PoolSlice;
+  from: Pool;
 }
 
 interface RequestData {
@@ -364,6 +496,7 @@ interface RequestData {
   selectors: DeviceSelector[];
   adminAccess: boolean;
   tolerations: DeviceToleration[];
+  capacity?: CapacityRequests;
   all: boolean;
   numDevices: number;
   allDevices: Candidate[];
@@ -373,6 +506,8 @@ interface DeviceResult {
   request: string;
   candidate: Candidate;
   adminAccess?: boolean;
+  shareID?: string;
+  consumedCapacity?: Map<string, Quantity>;
 }
 
 class MaxSizeExceeded extends Error {}
@@ -429,9 +564,32 @@ class MatchAttribute {
 
 export interface AllocatorInput {
   features: AllocatorFeatures;
+  /** Devices allocated to claims (not shared, no admin access). */
   allocated: ReadonlySet<string>;
+  /** Consumable capacity: devices with allocated shares (a shareID). */
+  shared?: ReadonlySet<string>;
+  /** Consumable capacity: what the allocated shares of each device take. */
+  capacity?: ReadonlyMap<string, ConsumedCapacity>;
   classes: (name: string) => DeviceClassObject | undefined;
   slices: readonly SliceObject[];
+  /**
+   * Partitionable devices: the counters each pool has left after allocated devices, computed the
+   * first time a node's search needs them and kept for the rest of the cycle, as upstream's
+   * allocator keeps them.
+   */
+  availableCounters?: Map<string, Map<string, Map<string, bigint>>>;
+}
+
+/**
+ * The shareID of one allocation of a device allowing multiple. Upstream draws a random UUID; any
+ * identifier works (only the device of a share is ever compared), so it is a hash of claim,
+ * request and device, the same on every run.
+ */
+function shareIDFor(claim: string, request: string, device: string): string {
+  const hex = (s: string): string => fnv32a(s).toString(16).padStart(8, '0');
+  const a = hex(`${claim}|${request}|${device}`);
+  const b = hex(`${device}|${request}|${claim}`);
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-8${a.slice(1, 4)}-${b}${a.slice(0, 4)}`;
 }
 
 /**
@@ -444,6 +602,8 @@ export function allocate(
   claims: readonly ClaimObject[],
 ): AllocationResult[] | null {
   const pools = gatherPools(input.slices, node, input.features);
+  const consumable = !!input.features.consumableCapacity;
+  const fractional = consumable && !!input.features.fractionalCapacityRange;
   const requestData = new Map<string, RequestData>(); // "c/r/s"
   const key = (c: number, r: number, s: number): string => `${c}/${r}/${s}`;
   const matchCache = new Map<string, boolean>();
@@ -451,6 +611,28 @@ export function allocate(
   const results: DeviceResult[][] = claims.map(() => []);
   const allocating = new Map<string, Set<number>>();
   const selected = new Map<string, number>(); // "c/r" -> chosen subrequest index
+
+  /** Consumable capacity: what shares of devices allocated in this search take. */
+  const allocatingCapacity = new Map<string, ConsumedCapacity>();
+  /** Partitionable devices: counters taken by devices allocated in this search, per pool. */
+  const consumedCounters = new Map<Pool, Map<string, Map<string, bigint>>>();
+
+  const fitsCapacity = (claim: ClaimObject, rd: RequestData, c: Candidate, staticOnly: boolean): boolean => {
+    try {
+      return capacityFits(
+        rd.capacity,
+        c.device.capacity,
+        staticOnly ? undefined : input.capacity?.get(c.id),
+        staticOnly ? undefined : allocatingCapacity.get(c.id),
+        fractional,
+      );
+    } catch (e) {
+      if (!(e instanceof CapacityError)) throw e;
+      throw new AllocatorError(
+        `claim ${claimRef(claim)}, request ${rd.subName || rd.baseName}: checking capacity for device ${staticOnly ? c.device.name : c.id}: ${e.message}`,
+      );
+    }
+  };
 
   const isSelectable = (rk: string, rd: RequestData, c: Candidate, claim: ClaimObject): boolean => {
     const mk = `${c.id}|${rk}`;
@@ -516,6 +698,7 @@ export function allocate(
       selectors: req.selectors ?? [],
       adminAccess: !!req.adminAccess,
       tolerations: req.tolerations ?? [],
+      capacity: req.capacity,
       all: false,
       numDevices: 0,
       allDevices: [],
@@ -542,8 +725,13 @@ export function allocate(
               pool: slice.spec.pool.name,
               device,
               slice,
+              from: pool,
             };
-            if (isSelectable(key(ci, ri, si), rd, c, claim)) rd.allDevices.push(c);
+            if (!isSelectable(key(ci, ri, si), rd, c, claim)) continue;
+            // Only the device's own capacity here: what others take is checked when allocating,
+            // so a device taken by others stays in the list and All fails.
+            if (consumable && !fitsCapacity(claim, rd, c, true)) continue;
+            rd.allDevices.push(c);
           }
       }
       rd.numDevices = rd.allDevices.length;
@@ -561,11 +749,22 @@ export function allocate(
     requests.forEach((request, ri) => {
       const subs = request.firstAvailable ?? [];
       let minPerRequest: number;
-      if (subs.length > 0) {
-        if (!input.features.prioritizedList)
+      if (subs.length > 0 && !input.features.prioritizedList)
+        throw new AllocatorError(
+          `claim ${claimRef(claim)}, request ${request.name}: has subrequests, but the DRAPrioritizedList feature is disabled`,
+        );
+      if (!consumable) {
+        if (request.exactly?.capacity)
           throw new AllocatorError(
-            `claim ${claimRef(claim)}, request ${request.name}: has subrequests, but the DRAPrioritizedList feature is disabled`,
+            `claim ${claimRef(claim)}, request ${request.name}: has capacity requests, but the DRAConsumableCapacity feature is disabled`,
           );
+        for (const sub of subs)
+          if (sub.capacity)
+            throw new AllocatorError(
+              `claim ${claimRef(claim)}, subrequest ${sub.name}: has capacity requests, but the DRAConsumableCapacity feature is disabled`,
+            );
+      }
+      if (subs.length > 0) {
         minPerRequest = Number.MAX_SAFE_INTEGER;
         subs.forEach((sub, si) => {
           const rd = validate(claim, ci, ri, si, sub, request);
@@ -595,8 +794,62 @@ export function allocate(
   });
 
   const inUse = (id: string): boolean => input.allocated.has(id) || (allocating.get(id)?.size ?? 0) > 0;
+  const allocatingFor = (id: string, ci: number): boolean => allocating.get(id)?.has(ci) ?? false;
+  /** A device of the pool counts for counters once allocated, shared or not. */
+  const allocatedForCounters = (id: string): boolean =>
+    input.allocated.has(id) || !!input.shared?.has(id) || !!input.capacity?.has(id);
 
-  /** allocateDevice: availability and constraints; returns the rollback or undefined. */
+  /** The pool's counters left after allocated devices (computed once per cycle). */
+  const availableCounters = (pool: Pool): Map<string, Map<string, bigint>> => {
+    const cache = (input.availableCounters ??= new Map());
+    const poolId = `${pool.driver}/${pool.pool}`;
+    let available = cache.get(poolId);
+    if (available) return available;
+    available = new Map([...pool.counterSets].map(([name, counters]) => [name, new Map(counters)]));
+    for (const slice of [...pool.slices, ...pool.otherSlices])
+      for (const d of slice.spec.devices ?? []) {
+        if (!allocatedForCounters(deviceKey(slice.spec.driver, slice.spec.pool.name, d.name))) continue;
+        for (const use of d.consumesCounters ?? []) {
+          const set = available.get(use.counterSet);
+          for (const [name, v] of Object.entries(use.counters ?? {})) {
+            const left = set?.get(name);
+            if (left !== undefined) set!.set(name, left - parseQuantity(v.value).nanos);
+          }
+        }
+      }
+    cache.set(poolId, available);
+    return available;
+  };
+
+  const takeCounters = (c: Candidate, sign: 1n | -1n): void => {
+    let used = consumedCounters.get(c.from);
+    if (!used) consumedCounters.set(c.from, (used = new Map()));
+    for (const use of c.device.consumesCounters ?? []) {
+      let set = used.get(use.counterSet);
+      if (!set) used.set(use.counterSet, (set = new Map()));
+      for (const [name, v] of Object.entries(use.counters ?? {}))
+        set.set(name, (set.get(name) ?? 0n) + sign * parseQuantity(v.value).nanos);
+    }
+  };
+
+  /** Takes the device's counters, or leaves them and answers false when any counter would run out. */
+  const reserveCounters = (c: Candidate): boolean => {
+    const available = availableCounters(c.from);
+    takeCounters(c, 1n);
+    const used = consumedCounters.get(c.from)!;
+    for (const [setName, counters] of available)
+      for (const [name, left] of counters)
+        if (left < (used.get(setName)?.get(name) ?? 0n)) {
+          takeCounters(c, -1n);
+          return false;
+        }
+    return true;
+  };
+
+  const capacityInUse = (id: string): boolean =>
+    !!input.capacity?.has(id) || !!input.shared?.has(id) || allocatingCapacity.has(id);
+
+  /** allocateDevice: availability, counters, taints, constraints, capacity; the rollback or undefined. */
   const allocateDevice = (
     ci: number,
     rd: RequestData,
@@ -604,13 +857,41 @@ export function allocate(
     must: boolean,
   ): (() => void) | undefined => {
     const claim = claims[ci];
-    if (rd.adminAccess ? allocating.get(c.id)?.has(ci) : inUse(c.id)) return undefined;
-    if ((c.device.consumesCounters ?? []).length > 0) return undefined;
-    if (input.features.deviceTaints && taintPreventsAllocation(c.device, rd.tolerations)) return undefined;
+    const multiple = consumable && !!c.device.allowMultipleAllocations;
+    if (!multiple && rd.adminAccess && allocatingFor(c.id, ci)) return undefined;
+    if (!rd.adminAccess && inUse(c.id)) return undefined;
+    const usesCounters = (c.device.consumesCounters ?? []).length > 0;
+    if (!input.features.partitionableDevices && usesCounters) return undefined;
+    // A further share of a device already shared does not take its counters again.
+    let countersTaken = false;
+    if (usesCounters && !(multiple && capacityInUse(c.id))) {
+      if (!reserveCounters(c)) return undefined;
+      countersTaken = true;
+    }
     let added = 0;
+    let marked = false;
+    let capacityEntryExisted = false;
+    let consumed: Map<string, Quantity> | undefined;
+    const rollback = (): void => {
+      if (consumed) {
+        const entry = allocatingCapacity.get(c.id);
+        if (entry) {
+          addConsumed(entry, consumed, -1n);
+          if (isEmptyConsumption(entry)) allocatingCapacity.delete(c.id);
+        }
+        if (capacityEntryExisted && !allocatingCapacity.has(c.id)) allocatingCapacity.set(c.id, new Map());
+      }
+      if (marked) allocating.get(c.id)!.delete(ci);
+      for (let i = added - 1; i >= 0; i--) constraints[ci][i].remove(rd.baseName, rd.subName);
+      if (countersTaken) takeCounters(c, -1n);
+    };
+    if (input.features.deviceTaints && taintPreventsAllocation(c.device, rd.tolerations)) {
+      rollback();
+      return undefined;
+    }
     for (const con of constraints[ci]) {
       if (!con.add(rd.baseName, rd.subName, c)) {
-        for (let i = added - 1; i >= 0; i--) constraints[ci][i].remove(rd.baseName, rd.subName);
+        rollback();
         if (must)
           throw new AllocatorError(
             `claim ${claimRef(claim)}, request ${rd.subName || rd.baseName}: cannot add device ${c.id} because a claim constraint would not be satisfied`,
@@ -619,18 +900,70 @@ export function allocate(
       }
       added++;
     }
-    if (!allocating.has(c.id)) allocating.set(c.id, new Set());
-    allocating.get(c.id)!.add(ci);
+    if (!multiple) {
+      if (!allocating.has(c.id)) allocating.set(c.id, new Set());
+      allocating.get(c.id)!.add(ci);
+      marked = true;
+    }
+    let shareID: string | undefined;
+    if (consumable) {
+      let fits: boolean;
+      try {
+        fits = fitsCapacity(claim, rd, c, false);
+      } catch (e) {
+        rollback();
+        throw e;
+      }
+      if (!fits) {
+        rollback();
+        return undefined;
+      }
+      if (multiple) {
+        let taken: Map<string, Quantity>;
+        try {
+          taken = consumedCapacityOf(rd.capacity, c.device.capacity, fractional);
+        } catch (e) {
+          rollback();
+          if (!(e instanceof CapacityError)) throw e;
+          throw new AllocatorError(
+            `claim ${claimRef(claim)}, request ${rd.subName || rd.baseName}: computing consumed capacity for device ${c.id}: ${e.message}`,
+          );
+        }
+        shareID = shareIDFor(claimRef(claim), rd.name, c.id);
+        capacityEntryExisted = allocatingCapacity.has(c.id);
+        let entry = allocatingCapacity.get(c.id);
+        if (!entry) allocatingCapacity.set(c.id, (entry = new Map()));
+        addConsumed(entry, taken, 1n);
+        consumed = taken;
+      }
+    }
     const before = results[ci].length;
-    results[ci].push({ request: rd.name, candidate: c, adminAccess: rd.adminAccess ? true : undefined });
+    results[ci].push({
+      request: rd.name,
+      candidate: c,
+      adminAccess: rd.adminAccess ? true : undefined,
+      shareID,
+      consumedCapacity: consumed && consumed.size > 0 ? consumed : undefined,
+    });
     return () => {
       results[ci].length = before;
-      allocating.get(c.id)!.delete(ci);
-      for (let i = added - 1; i >= 0; i--) constraints[ci][i].remove(rd.baseName, rd.subName);
+      rollback();
     };
   };
 
-  const allocateOne = (ci: number, ri: number, si: number, di: number, inSub: boolean): boolean => {
+  /**
+   * `start` (pool, slice, device indexes): the next device of the same request is searched after
+   * the previous one, as upstream does, so a device allowing multiple allocations is not given
+   * twice to one request (for other devices it only skips orders already tried).
+   */
+  const allocateOne = (
+    ci: number,
+    ri: number,
+    si: number,
+    di: number,
+    inSub: boolean,
+    start: readonly [number, number, number] = [0, 0, 0],
+  ): boolean => {
     if (ci >= claims.length) return true;
     const claim = claims[ci];
     const requests = claim.spec?.devices?.requests ?? [];
@@ -678,31 +1011,38 @@ export function allocate(
       }
       return done;
     }
-    for (const pool of pools) {
+    for (let pi = start[0]; pi < pools.length; pi++) {
+      const pool = pools[pi];
       if (input.features.legacyPools && pool.invalid)
         throw new AllocatorError(`pool ${pool.pool} is invalid: duplicate device name`);
       if (!input.features.legacyPools && (pool.incomplete || pool.invalid)) continue;
-      for (const slice of pool.slices)
-        for (const device of slice.spec.devices ?? []) {
+      for (let sli = pi === start[0] ? start[1] : 0; sli < pool.slices.length; sli++) {
+        const slice = pool.slices[sli];
+        const devices = slice.spec.devices ?? [];
+        for (let dvi = pi === start[0] && sli === start[1] ? start[2] : 0; dvi < devices.length; dvi++) {
+          const device = devices[dvi];
           const c: Candidate = {
             id: deviceKey(pool.driver, pool.pool, device.name),
             driver: pool.driver,
             pool: pool.pool,
             device,
             slice,
+            from: pool,
           };
-          if (rd.adminAccess ? allocating.get(c.id)?.has(ci) : inUse(c.id)) continue;
+          if (rd.adminAccess ? allocatingFor(c.id, ci) : inUse(c.id)) continue;
           if (!isSelectable(key(ci, ri, si), rd, c, claim)) continue;
+          if (consumable && !fitsCapacity(claim, rd, c, false)) continue;
           const undo = allocateDevice(ci, rd, c, false);
           if (!undo) continue;
           let done = false;
           try {
-            done = allocateOne(ci, ri, si, di + 1, inSub);
+            done = allocateOne(ci, ri, si, di + 1, inSub, [pi, sli, dvi + 1]);
           } finally {
             if (!done) undo();
           }
           if (done) return true;
         }
+      }
     }
     return false;
   };
@@ -730,6 +1070,11 @@ export function allocate(
             device: d.candidate.device.name,
           };
           if (d.adminAccess) r.adminAccess = true;
+          if (d.shareID) r.shareID = d.shareID;
+          if (d.consumedCapacity)
+            r.consumedCapacity = Object.fromEntries(
+              [...d.consumedCapacity].map(([k, q]) => [k, q.toString()]),
+            );
           return r;
         }),
       },

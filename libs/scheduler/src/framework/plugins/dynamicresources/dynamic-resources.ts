@@ -5,7 +5,8 @@
  * allocator (allocator.ts) on each node, Reserve records the allocation and the pod's reservation
  * in the simulated claims, and Score (1.35+) favours earlier firstAvailable subrequests.
  */
-import { compileNodeSelector, type CompiledNodeSelector, type Pod } from '@schedlab/k8s';
+import { compileNodeSelector, parseQuantity, type CompiledNodeSelector, type Pod } from '@schedlab/k8s';
+import { addConsumed, type ConsumedCapacity } from './capacity';
 import { compareVersions, type FeatureSet } from '../../../features';
 import {
   allocate,
@@ -125,6 +126,10 @@ export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
     sortPools: compareVersions(v, '1.36') >= 0,
     legacyPools: compareVersions(v, '1.35') < 0,
     deviceTaints: features.enabled('DRADeviceTaints'),
+    partitionableDevices: features.enabled('DRAPartitionableDevices'),
+    consumableCapacity: features.enabled('DRAConsumableCapacity'),
+    fractionalCapacityRange:
+      features.enabled('DRAConsumableCapacity') && features.enabled('DRAFractionalCapacityRange'),
   };
 }
 
@@ -160,11 +165,40 @@ const statusOf = (claim: ResourceClaim): ClaimStatus => (claim.status ?? {}) as 
 
 /** The devices the allocations of all claims hold (admin access does not count as in use). */
 export function allocatedDevices(claims: readonly ResourceClaim[]): Set<string> {
-  const out = new Set<string>();
+  return allocatedState(claims, false).allocated;
+}
+
+/**
+ * What allocated claims hold: devices held whole, and with consumable capacity the devices
+ * holding shares (a shareID) with the capacity those shares take.
+ */
+export function allocatedState(
+  claims: readonly ResourceClaim[],
+  consumableCapacity: boolean,
+): { allocated: Set<string>; shared: Set<string>; capacity: Map<string, ConsumedCapacity> } {
+  const allocated = new Set<string>();
+  const shared = new Set<string>();
+  const capacity = new Map<string, ConsumedCapacity>();
   for (const c of claims)
-    for (const r of statusOf(c).allocation?.devices?.results ?? [])
-      if (!r.adminAccess) out.add(deviceKey(r.driver, r.pool, r.device));
-  return out;
+    for (const r of statusOf(c).allocation?.devices?.results ?? []) {
+      if (r.adminAccess) continue;
+      const id = deviceKey(r.driver, r.pool, r.device);
+      if (consumableCapacity && r.shareID) {
+        shared.add(id);
+        if (r.consumedCapacity) {
+          let entry = capacity.get(id);
+          if (!entry) capacity.set(id, (entry = new Map()));
+          addConsumed(
+            entry,
+            new Map(Object.entries(r.consumedCapacity).map(([k, v]) => [k, parseQuantity(v)])),
+            1n,
+          );
+        }
+        continue;
+      }
+      allocated.add(id);
+    }
+  return { allocated, shared, capacity };
 }
 
 function reservedForPod(claim: ResourceClaim, pod: Pod): boolean {
@@ -245,9 +279,10 @@ export class DynamicResources
     let allocator: AllocatorInput | undefined;
     if (toAllocate.length > 0) {
       const objects = this.handle.objects;
+      const features = allocatorFeatures(this.handle.features);
       allocator = {
-        features: allocatorFeatures(this.handle.features),
-        allocated: allocatedDevices(objects.resourceClaims.list()),
+        features,
+        ...allocatedState(objects.resourceClaims.list(), !!features.consumableCapacity),
         classes: (name) => objects.deviceClasses.get(name) as DeviceClassObject | undefined,
         slices: objects.resourceSlices.list() as unknown as SliceObject[],
       };
