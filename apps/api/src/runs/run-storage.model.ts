@@ -79,14 +79,19 @@ export class StoragePhaseChangeView {
   @Field(() => String, { description: '"deleted" when it is gone after' }) @ApiProperty() to!: string;
 }
 
-@ObjectType('VolumeFate', { description: 'A volume a step destroyed or left retained without a claim' })
-export class VolumeFateView {
+/** What every data-loss entry names about its volume (the fields the CLI's table shows first). */
+@ObjectType({ isAbstract: true })
+abstract class VolumeAtRiskView {
   @Field(() => String) @ApiProperty() volume!: string;
   @Field(() => String) @ApiProperty() claim!: string;
   @Field(() => String) @ApiProperty() storageClass!: string;
   @Field(() => String) @ApiProperty() capacity!: string;
   @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) zone!:
     string | null;
+}
+
+@ObjectType('VolumeFate', { description: 'A volume a step destroyed or left retained without a claim' })
+export class VolumeFateView extends VolumeAtRiskView {
   @Field(() => String) @ApiProperty() reclaimPolicy!: string;
   @Field(() => String, { description: 'deleted, retained, recycled, failed or orphaned' })
   @ApiProperty()
@@ -96,13 +101,7 @@ export class VolumeFateView {
 }
 
 @ObjectType('StrandedVolume', { description: 'A bound volume no reachable node can attach' })
-export class StrandedVolumeView {
-  @Field(() => String) @ApiProperty() volume!: string;
-  @Field(() => String) @ApiProperty() claim!: string;
-  @Field(() => String) @ApiProperty() storageClass!: string;
-  @Field(() => String) @ApiProperty() capacity!: string;
-  @Field(() => String, { nullable: true }) @ApiPropertyOptional({ type: String, nullable: true }) zone!:
-    string | null;
+export class StrandedVolumeView extends VolumeAtRiskView {
   @Field(() => [String], { description: 'Pods waiting for it' })
   @ApiProperty({ type: [String] })
   pods!: string[];

@@ -123,14 +123,19 @@ describe('storage what-ifs through the API: REST, GraphQL and the report agree w
       .set(bearer(acme.key))
       .send({ type: 'simulate', snapshotId, scenarioId, seed: 0 })
       .expect(202);
+    await execute(run.body.id);
+    return run.body.id;
+  }
+
+  /** Executes a queued run in-process, as a worker would (engine thread, rows written). */
+  async function execute(runId: string): Promise<void> {
     const executor = new RunExecutor(api.prisma, redis, {
       runTimeoutMs: 120_000,
       maxAttempts: 3,
       publicApiUrl: 'https://schedlab.example',
       databaseUrl: api.db.url,
     });
-    expect(await executor.execute(run.body.id)).toMatchObject({ status: 'succeeded' });
-    return run.body.id;
+    expect(await executor.execute(runId)).toMatchObject({ status: 'succeeded' });
   }
 
   it.each([
@@ -246,13 +251,7 @@ describe('storage what-ifs through the API: REST, GraphQL and the report agree w
       .set(bearer(acme.key))
       .send({ type: 'simulate', snapshotId })
       .expect(202);
-    const executor = new RunExecutor(api.prisma, redis, {
-      runTimeoutMs: 120_000,
-      maxAttempts: 3,
-      publicApiUrl: 'https://schedlab.example',
-      databaseUrl: api.db.url,
-    });
-    expect(await executor.execute(run.body.id)).toMatchObject({ status: 'succeeded' });
+    await execute(run.body.id);
     const refused = await get(`/v1/runs/${run.body.id}/storage`).expect(409);
     expect(refused.body.error.code).toBe('storage_unavailable');
     const res = await gql('query($id: ID!) { run(id: $id) { result { storage { volumes { name } } } } }', {
