@@ -73,6 +73,13 @@ export const commandEntries: readonly CommandEntry[] = [
     load: () => (require('./snapshot') as typeof import('./snapshot')).registerSnapshotCommand,
   },
   {
+    name: 'check',
+    term: 'check [options]',
+    description:
+      'a policy gate for CI: judge schedulability, placements, moves vs a baseline and capacity against an expectations file; exit 1 with a diff when one fails',
+    load: () => (require('./check') as typeof import('./check')).registerCheckCommand,
+  },
+  {
     name: 'conformance',
     term: 'conformance <file-or-dir...>',
     description: 'replay golden kube-scheduler cases and compare every decision exactly',

@@ -23,8 +23,14 @@ function parseCompatibilityVersion(value: string): string {
   }
 }
 
-/** The options shared by `simulate` and `explain`: what to schedule and how kube-scheduler is set up. */
-export function addSimulationOptions(command: Command): Command {
+/**
+ * The options every command that schedules a dump shares: what to schedule and how kube-scheduler
+ * is set up. `exitCodesHelp` for a command whose exit codes differ (`check`).
+ */
+export function addSimulationOptions(
+  command: Command,
+  { exitCodesHelp = EXIT_CODES_HELP }: { exitCodesHelp?: string } = {},
+): Command {
   return command
     .requiredOption(
       '--cluster <file>',
@@ -51,7 +57,7 @@ export function addSimulationOptions(command: Command): Command {
         .choices(['random', 'lowest-node-name'])
         .default('random'),
     )
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', exitCodesHelp);
 }
 
 /**
