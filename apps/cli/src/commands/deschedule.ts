@@ -175,7 +175,7 @@ export function formatDescheduleTable(doc: DescheduleDocument, { wide = false } 
   const s = doc.summary;
   lines.push(
     '',
-    `${s.evicted} evicted in ${s.rounds} round(s): ${s.rescheduled} rescheduled, ${s.unschedulable} pending, ${s.lost} lost; ${doc.converged ? 'nothing more to evict' : 'still evicting after the last round'}`,
+    `${s.evicted} evicted in ${s.rounds} round(s): ${s.rescheduled} rescheduled, ${s.unschedulable} pending, ${s.lost} lost; ${doc.converged ? 'a further round evicts nothing' : 'the last round still evicted pods (--rounds N runs more)'}`,
     `(kube-scheduler ${doc.compatibilityVersion} behaviour)`,
   );
   return lines;
