@@ -268,3 +268,15 @@ export function nodeSchedulingPropertiesChange(newNode: Node, oldNode: Node): Cl
     actions.push(ActionType.UpdateNodeDeclaredFeature);
   return actions.map((actionType) => ({ resource: 'Node', actionType }));
 }
+
+/**
+ * The old and new objects of an event as the kind a hint expects (upstream util.As): throws, which
+ * the queue takes as Queue, when either is present but not an object.
+ */
+export function asObjects<T>(oldObj: unknown, newObj: unknown): [T | undefined, T] {
+  for (const o of [oldObj, newObj]) {
+    if (o != null && (typeof o !== 'object' || Array.isArray(o)))
+      throw new Error(`unexpected object of type ${typeof o} in a cluster event`);
+  }
+  return [(oldObj ?? undefined) as T | undefined, newObj as T];
+}

@@ -394,7 +394,11 @@ export class PriorityQueue {
     return this.moveToActiveQ(pInfo, event, false) ? ACTIVE_Q : UNSCHEDULABLE_Q;
   }
 
-  private moveToActiveQ(pInfo: QueuedPodInfo, _event: string, movesFromBackoffQ: boolean): boolean {
+  /**
+   * Into activeQ through PreEnqueue (skipped for a pod leaving backoffQ with SchedulerPopFromBackoffQ,
+   * which passed it on the way in); a gated pod goes to the pool instead. True when it got in.
+   */
+  moveToActiveQ(pInfo: QueuedPodInfo, _event: string, movesFromBackoffQ: boolean): boolean {
     if (!(this.opts.popFromBackoffQ && movesFromBackoffQ)) this.runPreEnqueuePlugins(pInfo);
     if (pInfo.gated) {
       pInfo.wasFlushedFromUnschedulable = false;
@@ -407,7 +411,8 @@ export class PriorityQueue {
     return true;
   }
 
-  private moveToBackoffQ(pInfo: QueuedPodInfo): boolean {
+  /** Into backoffQ (through PreEnqueue with SchedulerPopFromBackoffQ); true when it got in. */
+  moveToBackoffQ(pInfo: QueuedPodInfo): boolean {
     if (this.opts.popFromBackoffQ) {
       // With pops from backoffQ a pod there may be attempted next, so it must pass PreEnqueue now.
       this.runPreEnqueuePlugins(pInfo);
@@ -533,6 +538,11 @@ export class PriorityQueue {
 
   inFlightPods(): Pod[] {
     return this.activeQ.listInFlightPods();
+  }
+
+  /** The PreEnqueue plugins and event registrations of a profile. */
+  profile(schedulerName: string): QueueProfile | undefined {
+    return this.profiles.get(schedulerName);
   }
 
   /** Which queue holds the pod, if any. */

@@ -6,7 +6,13 @@ import {
   requiredNodeAffinityOf,
 } from '@schedlab/k8s';
 import { CycleState, ImmutableState } from '../../cycle-state';
-import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import {
   FilterPlugin,
   Handle,
@@ -91,8 +97,7 @@ export class NodeAffinity
 
   /** Queue when the node matches the pod's required affinity (and the enforced one) and did not before. */
   isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const original = oldObj as Node | undefined;
-    const modified = newObj as Node;
+    const [original, modified] = asObjects<Node>(oldObj, newObj);
     if (this.addedNodeSelector && !this.addedNodeSelector.match(modified)) return QueueingHint.QueueSkip;
     const required = requiredNodeAffinityOf(pod);
     // A term that does not parse is an error upstream, and an error queues the pod.

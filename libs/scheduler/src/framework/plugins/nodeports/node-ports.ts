@@ -1,6 +1,12 @@
 import type { ContainerPort, Pod } from '@schedlab/k8s';
 import { CycleState, ImmutableState } from '../../cycle-state';
-import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import { HostPortInfo } from '../../types';
 import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
@@ -47,7 +53,8 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
 
   /** A deleted pod frees its host ports; only a clash with the pod's own ports makes that matter. */
   isSchedulableAfterAssignedPodDeleted(pod: Pod, oldObj: unknown): QueueingHint {
-    const deleted = oldObj as Pod;
+    const [deleted] = asObjects<Pod>(oldObj, undefined);
+    if (!deleted) throw new Error('a pod deletion needs the deleted pod');
     if (
       !deleted.spec?.nodeName &&
       !(deleted.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName

@@ -5,7 +5,13 @@
 import { isExtendedResourceName, isScalarResourceName, podRequests, type Pod } from '@schedlab/k8s';
 import type { Node } from '@schedlab/k8s';
 import type { FeatureSet } from '../../../features';
-import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import type { CycleState, StateData } from '../../cycle-state';
 import type {
   FilterPlugin,
@@ -273,7 +279,8 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
 
   /** Only a pod that was on a node (or nominated to one) frees anything. */
   isSchedulableAfterAssignedPodDelete(_pod: Pod, oldObj: unknown): QueueingHint {
-    const deleted = oldObj as Pod;
+    const [deleted] = asObjects<Pod>(oldObj, undefined);
+    if (!deleted) throw new Error('a pod deletion needs the deleted pod');
     if (
       !deleted.spec?.nodeName &&
       !(deleted.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName
@@ -284,8 +291,8 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
 
   /** Queue when a running pod gave back some of a resource the pending pod requests. */
   isSchedulableAfterAssignedPodScaleDown(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const original = oldObj as Pod;
-    const modified = newObj as Pod;
+    const [original, modified] = asObjects<Pod>(oldObj, newObj);
+    if (!original || !modified) throw new Error('a pod update needs the old and the new pod');
     if (!modified.spec?.nodeName) return QueueingHint.QueueSkip;
     const before = podRequests(original);
     const after = podRequests(modified);
@@ -300,8 +307,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
 
   /** Queue when the pod fits the (empty) node and, for an update, a resource it requests grew. */
   isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const original = oldObj as Node | undefined;
-    const modified = newObj as Node;
+    const [original, modified] = asObjects<Node>(oldObj, newObj);
     const request = computePodResourceRequest(pod, !this.handle.features.enabled('PodLevelResources'));
     const modifiedInfo = new NodeInfo(modified);
     if (fitsRequest(request, modifiedInfo, new Set(), new Set(), this.onlyRequested).length > 0)

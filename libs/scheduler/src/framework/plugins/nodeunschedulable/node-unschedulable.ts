@@ -1,7 +1,13 @@
 import { Pod, tolerationsTolerateTaint } from '@schedlab/k8s';
 import type { Node } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
-import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
@@ -30,8 +36,8 @@ export class NodeUnschedulable implements PreFilterPlugin, FilterPlugin, Enqueue
   }
 
   /** The pod now tolerates the unschedulable taint. */
-  isSchedulableAfterTargetPodTolerationChange(_pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-    const modified = newObj as Pod;
+  isSchedulableAfterTargetPodTolerationChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [, modified] = asObjects<Pod>(oldObj, newObj);
     return tolerationsTolerateTaint(modified.spec?.tolerations ?? [], {
       key: TAINT_NODE_UNSCHEDULABLE,
       effect: 'NoSchedule',
@@ -42,8 +48,7 @@ export class NodeUnschedulable implements PreFilterPlugin, FilterPlugin, Enqueue
 
   /** A schedulable node was added, or a node was uncordoned. */
   isSchedulableAfterNodeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const original = oldObj as Node | undefined;
-    const modified = newObj as Node;
+    const [original, modified] = asObjects<Node>(oldObj, newObj);
     if (
       (original && original.spec?.unschedulable && !modified.spec?.unschedulable) ||
       (!original && !modified.spec?.unschedulable)

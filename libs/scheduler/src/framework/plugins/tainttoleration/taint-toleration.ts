@@ -7,7 +7,13 @@ import {
 } from '@schedlab/k8s';
 import type { Node } from '@schedlab/k8s';
 import { CycleState, ImmutableState } from '../../cycle-state';
-import { ActionType, QueueingHint, type ClusterEventWithHint, type EnqueueExtensions } from '../../events';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import {
   MAX_NODE_SCORE,
   FilterPlugin,
@@ -62,8 +68,7 @@ export class TaintToleration
 
   /** Queue when the node went from having a hard taint the pod does not tolerate to having none. */
   isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const original = oldObj as Node | undefined;
-    const modified = newObj as Node;
+    const [original, modified] = asObjects<Node>(oldObj, newObj);
     const tolerations = pod.spec?.tolerations ?? [];
     const wasUntolerated = original
       ? findMatchingUntoleratedTaint(original.spec?.taints, tolerations, isHardTaint) !== undefined

@@ -1,0 +1,470 @@
+/**
+ * The default plugins' QueueingHint functions against their upstream v1.37.2 test tables
+ * (nodeaffinity Test_isSchedulableAfterNodeChange, tainttoleration TestIsSchedulableAfterNodeChange,
+ * nodeunschedulable TestIsSchedulableAfterNodeChange / TestIsSchedulableAfterPodTolerationChange,
+ * nodeports Test_isSchedulableAfterAssignedPodDeleted, noderesources fit's
+ * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange, schedulinggates),
+ * and their EventsToRegister. Upstream's "wrong object" rows return an error, which the queue
+ * takes as Queue; here the hint throws. Rows about pods waiting on a deferred in-place resize are
+ * not ported: a pending pod never is one.
+ */
+import type { Node, Pod, Taint, Toleration } from '@schedlab/k8s';
+import { FeatureSet } from '../../../features';
+import { FakeHandle } from '../../../testing/fake-handle';
+import { makePod } from '../../../testing/builders';
+import { ActionType, QueueingHint } from '../../events';
+import { NodeAffinity } from '../nodeaffinity/node-affinity';
+import { defaultFitArgs } from '../noderesources/args';
+import { Fit } from '../noderesources/fit';
+import { NodePorts } from '../nodeports/node-ports';
+import { NodeUnschedulable } from '../nodeunschedulable/node-unschedulable';
+import { SchedulingGates } from '../schedulinggates/scheduling-gates';
+import { TaintToleration } from '../tainttoleration/taint-toleration';
+import { DefaultPreemption } from '../defaultpreemption/default-preemption';
+import { defaultArgs as defaultPreemptionArgs } from '../defaultpreemption/args';
+
+const { Queue, QueueSkip } = QueueingHint;
+type Row = { name: string; pod?: Pod; oldObj?: unknown; newObj?: unknown; want: QueueingHint | 'error' };
+
+function check(row: Row, hint: (pod: Pod, oldObj: unknown, newObj: unknown) => QueueingHint) {
+  const pod = row.pod ?? makePod({ name: 'p' });
+  if (row.want === 'error') expect(() => hint(pod, row.oldObj, row.newObj)).toThrow();
+  else expect(hint(pod, row.oldObj, row.newObj)).toBe(row.want);
+}
+
+/** st.MakeNode(): a node with labels and capacity (= allocatable). */
+function node(
+  o: {
+    labels?: Record<string, string>;
+    capacity?: Record<string, string>;
+    taints?: Taint[];
+    unschedulable?: boolean;
+  } = {},
+): Node {
+  return {
+    kind: 'Node',
+    metadata: { name: 'n', labels: o.labels },
+    spec: { taints: o.taints, unschedulable: o.unschedulable },
+    status: o.capacity ? { capacity: o.capacity, allocatable: o.capacity } : {},
+  } as Node;
+}
+
+function podWith(o: {
+  name?: string;
+  requests?: Record<string, string>;
+  podLevel?: Record<string, string>;
+  nodeName?: string;
+  nominated?: string;
+  hostPort?: number;
+  tolerations?: Toleration[];
+  nodeAffinityIn?: [string, string[]];
+}): Pod {
+  const p = makePod({
+    name: o.name ?? 'pod1',
+    requests: o.requests ? [o.requests] : undefined,
+    nodeName: o.nodeName,
+  });
+  if (o.hostPort)
+    p.spec!.containers[0].ports = [{ containerPort: o.hostPort, hostPort: o.hostPort, protocol: 'TCP' }];
+  if (o.tolerations) p.spec!.tolerations = o.tolerations;
+  if (o.podLevel) (p.spec as { resources?: unknown }).resources = { requests: o.podLevel };
+  if (o.nodeAffinityIn) {
+    const [key, values] = o.nodeAffinityIn;
+    p.spec!.affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key, operator: 'In', values }] }],
+        },
+      },
+    };
+  }
+  return o.nominated ? ({ ...p, status: { nominatedNodeName: o.nominated } } as Pod) : p;
+}
+
+describe('NodeAffinity isSchedulableAfterNodeChange', () => {
+  const pod = podWith({ nodeAffinityIn: ['foo', ['bar']] });
+  const enforced = {
+    addedAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'foo', operator: 'In' as const, values: ['bar'] }] }],
+      },
+    },
+  };
+  const rows: (Row & { args?: typeof enforced })[] = [
+    { name: 'backoff-wrong-new-object', pod, newObj: 'not-a-node', want: 'error' },
+    { name: 'backoff-wrong-old-object', pod, oldObj: 'not-a-node', newObj: node(), want: 'error' },
+    { name: 'skip-queue-on-add', pod, newObj: node(), want: QueueSkip },
+    { name: 'queue-on-add', pod, newObj: node({ labels: { foo: 'bar' } }), want: Queue },
+    { name: 'skip-unrelated-changes', pod, oldObj: node(), newObj: node({ capacity: {} }), want: QueueSkip },
+    {
+      name: 'skip-unrelated-changes-on-labels',
+      pod,
+      oldObj: node(),
+      newObj: node({ labels: { k: 'v' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-labels-changes-on-node-from-suitable-to-unsuitable',
+      pod,
+      oldObj: node({ labels: { foo: 'bar' } }),
+      newObj: node({ labels: { k: 'v' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-labels-change-makes-pod-schedulable',
+      pod,
+      oldObj: node(),
+      newObj: node({ labels: { foo: 'bar' } }),
+      want: Queue,
+    },
+    {
+      name: 'skip-unrelated-change-that-keeps-pod-schedulable',
+      pod,
+      oldObj: node({ labels: { foo: 'bar' } }),
+      newObj: node({ capacity: {}, labels: { foo: 'bar' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-queue-on-add-scheduler-enforced-node-affinity',
+      args: enforced,
+      pod,
+      newObj: node(),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-add-scheduler-enforced-node-affinity',
+      args: enforced,
+      pod,
+      newObj: node({ labels: { foo: 'bar' } }),
+      want: Queue,
+    },
+  ];
+  it.each(rows)('$name', (row) => {
+    const pl = new NodeAffinity(row.args ?? {}, new FakeHandle());
+    check(row, (p, o, n) => pl.isSchedulableAfterNodeChange(p, o, n));
+  });
+
+  it('registers Node Add and UpdateNodeLabel', () => {
+    const events = new NodeAffinity({}, new FakeHandle()).eventsToRegister().map((e) => e.event);
+    expect(events).toEqual([{ resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel }]);
+  });
+});
+
+describe('TaintToleration', () => {
+  const taint = (value: string): Taint => ({ key: 'dedicated', value, effect: 'NoSchedule' });
+  const pod1 = podWith({
+    tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'user2', effect: 'NoSchedule' }],
+  });
+  const rows: Row[] = [
+    { name: 'backoff-wrong-new-object', newObj: 'not-a-node', want: 'error' },
+    {
+      name: 'backoff-wrong-old-object',
+      newObj: node({ taints: [taint('user1')] }),
+      oldObj: 'not-a-node',
+      want: 'error',
+    },
+    {
+      name: 'skip-queue-on-untoleratedtaint-node-added',
+      pod: pod1,
+      newObj: node({ taints: [taint('user1')] }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-toleratedtaint-node-added',
+      pod: pod1,
+      newObj: node({ taints: [taint('user2')] }),
+      want: Queue,
+    },
+    {
+      name: 'skip-unrelated-change',
+      pod: pod1,
+      newObj: node({ taints: [taint('user1'), taint('user3')] }),
+      oldObj: node({ taints: [taint('user1')] }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-taint-change',
+      pod: pod1,
+      newObj: node({ taints: [taint('user2')] }),
+      oldObj: node({ taints: [taint('user1')] }),
+      want: Queue,
+    },
+  ];
+  it.each(rows)('isSchedulableAfterNodeChange: $name', (row) => {
+    const pl = new TaintToleration();
+    check(row, (p, o, n) => pl.isSchedulableAfterNodeChange(p, o, n));
+  });
+
+  it('queue-on-toleration-added (Test_isSchedulableAfterTargetPodTolerationChange)', () => {
+    const reg = new TaintToleration().eventsToRegister();
+    const toleration = reg.find((r) => r.event.resource === 'TargetPod')!;
+    expect(toleration.event.actionType).toBe(ActionType.UpdatePodToleration);
+    const oldPod = podWith({});
+    const newPod = podWith({ tolerations: [{ key: 'foo', effect: 'NoSchedule' }] });
+    expect(toleration.queueingHintFn!(oldPod, oldPod, newPod)).toBe(Queue);
+  });
+});
+
+describe('NodeUnschedulable', () => {
+  const notReady: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' };
+  const nodeRows: Row[] = [
+    { name: 'error-wrong-new-object', newObj: 'not-a-node', want: 'error' },
+    {
+      name: 'error-wrong-old-object',
+      newObj: node({ unschedulable: true }),
+      oldObj: 'not-a-node',
+      want: 'error',
+    },
+    {
+      name: 'skip-queue-on-unschedulable-node-added',
+      newObj: node({ unschedulable: true }),
+      want: QueueSkip,
+    },
+    { name: 'queue-on-schedulable-node-added', newObj: node({ unschedulable: false }), want: Queue },
+    {
+      name: 'skip-unrelated-change-unschedulable-true',
+      newObj: node({ unschedulable: true, taints: [notReady] }),
+      oldObj: node({ unschedulable: true }),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-unrelated-change-unschedulable-false',
+      newObj: node({ unschedulable: false, taints: [notReady] }),
+      oldObj: node({ unschedulable: false }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-unschedulable-field-change',
+      newObj: node({ unschedulable: false }),
+      oldObj: node({ unschedulable: true }),
+      want: Queue,
+    },
+  ];
+  it.each(nodeRows)('TestIsSchedulableAfterNodeChange: $name', (row) => {
+    const pl = new NodeUnschedulable();
+    check(row, (p, o, n) => pl.isSchedulableAfterNodeChange(p, o, n));
+  });
+
+  const tolerationRows: Row[] = [
+    { name: 'error-wrong-new-object', newObj: 'not-a-pod', want: 'error' },
+    { name: 'error-wrong-old-object', newObj: podWith({}), oldObj: 'not-a-pod', want: 'error' },
+    {
+      name: 'queue-when-the-unsched-pod-gets-toleration',
+      newObj: podWith({ tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists' }] }),
+      oldObj: podWith({}),
+      want: Queue,
+    },
+    {
+      name: 'skip-when-the-unsched-pod-gets-unrelated-toleration',
+      newObj: podWith({ tolerations: [{ key: 'unrelated-key', operator: 'Exists' }] }),
+      oldObj: podWith({}),
+      want: QueueSkip,
+    },
+  ];
+  it.each(tolerationRows)('TestIsSchedulableAfterPodTolerationChange: $name', (row) => {
+    const pl = new NodeUnschedulable();
+    check(row, (p, o, n) => pl.isSchedulableAfterTargetPodTolerationChange(p, o, n));
+  });
+});
+
+describe('NodePorts Test_isSchedulableAfterAssignedPodDeleted', () => {
+  const pod = podWith({ hostPort: 8080 });
+  const rows: Row[] = [
+    { name: 'backoff-wrong-old-object', pod, oldObj: 'not-a-pod', want: 'error' },
+    { name: 'skip-queue-on-unscheduled', pod, oldObj: podWith({ name: 'x' }), want: QueueSkip },
+    {
+      name: 'skip-queue-on-non-hostport',
+      pod,
+      oldObj: podWith({ name: 'x', nodeName: 'fake-node' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-queue-on-unrelated-hostport',
+      pod,
+      oldObj: podWith({ name: 'x', nodeName: 'fake-node', hostPort: 8081 }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-released-hostport',
+      pod,
+      oldObj: podWith({ name: 'x', nodeName: 'fake-node', hostPort: 8080 }),
+      want: Queue,
+    },
+  ];
+  it.each(rows)('$name', (row) => {
+    const pl = new NodePorts();
+    check(row, (p, o) => pl.isSchedulableAfterAssignedPodDeleted(p, o));
+  });
+});
+
+describe('NodeResourcesFit', () => {
+  const newFit = (features = new FeatureSet()) =>
+    new Fit(defaultFitArgs(undefined), new FakeHandle({ features }));
+  const extA = 'example.com/aaa';
+  const extB = 'example.com/bbb';
+
+  const deleteRows: Row[] = [
+    { name: 'backoff-wrong-old-object', oldObj: 'not-a-pod', want: 'error' },
+    {
+      name: 'queue-on-other-pod-deleted',
+      pod: podWith({ requests: { cpu: '1' } }),
+      oldObj: podWith({ name: 'pod2', requests: { cpu: '1' }, nodeName: 'fake' }),
+      want: Queue,
+    },
+    { name: 'skip-queue-on-unscheduled-pod-deleted', oldObj: { spec: {} }, want: QueueSkip },
+    {
+      name: 'queue-on-nominated-pod-deleted',
+      pod: podWith({ requests: { cpu: '1' } }),
+      oldObj: podWith({ name: 'pod2', requests: { cpu: '2' }, nominated: 'fake' }),
+      want: Queue,
+    },
+  ];
+  it.each(deleteRows)('Test_isSchedulableAfterAssignedPodDelete: $name', (row) => {
+    const pl = newFit();
+    check(row, (p, o) => pl.isSchedulableAfterAssignedPodDelete(p, o));
+  });
+
+  const scaleDownRows: Row[] = [
+    { name: 'backoff-wrong-old-object', oldObj: 'not-a-pod', newObj: podWith({}), want: 'error' },
+    { name: 'backoff-wrong-new-object', oldObj: podWith({}), newObj: 'not-a-pod', want: 'error' },
+    {
+      name: 'skip-queue-on-other-unscheduled-pod',
+      pod: podWith({ requests: { cpu: '1' } }),
+      oldObj: podWith({ name: 'pod2', requests: { cpu: '2' } }),
+      newObj: podWith({ name: 'pod2', requests: { cpu: '1' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-queue-on-other-pod-unrelated-resource-scaled-down',
+      pod: podWith({ requests: { cpu: '1' } }),
+      oldObj: podWith({ name: 'pod2', requests: { memory: '2' }, nodeName: 'fake' }),
+      newObj: podWith({ name: 'pod2', requests: { memory: '1' }, nodeName: 'fake' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-queue-on-other-pod-unrelated-pod-level-resource-scaled-down',
+      pod: podWith({ podLevel: { cpu: '1' } }),
+      oldObj: podWith({ name: 'pod2', podLevel: { memory: '2' }, nodeName: 'fake' }),
+      newObj: podWith({ name: 'pod2', podLevel: { memory: '1' }, nodeName: 'fake' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-other-pod-some-resource-scale-down',
+      pod: podWith({ requests: { cpu: '1' } }),
+      oldObj: podWith({ name: 'pod2', requests: { cpu: '2' }, nodeName: 'fake' }),
+      newObj: podWith({ name: 'pod2', requests: { cpu: '1' }, nodeName: 'fake' }),
+      want: Queue,
+    },
+    {
+      name: 'queue-on-other-pod-some-pod-level-resource-scale-down',
+      pod: podWith({ podLevel: { cpu: '1' } }),
+      oldObj: podWith({ name: 'pod2', podLevel: { cpu: '2' }, nodeName: 'fake' }),
+      newObj: podWith({ name: 'pod2', podLevel: { cpu: '1' }, nodeName: 'fake' }),
+      want: Queue,
+    },
+  ];
+  it.each(scaleDownRows)('Test_isSchedulableAfterAssignedPodScaleDown: $name', (row) => {
+    const pl = newFit();
+    check(row, (p, o, n) => pl.isSchedulableAfterAssignedPodScaleDown(p, o, n));
+  });
+
+  const nodeRows: Row[] = [
+    { name: 'backoff-wrong-new-object', newObj: 'not-a-node', want: 'error' },
+    { name: 'backoff-wrong-old-object', oldObj: 'not-a-node', newObj: node(), want: 'error' },
+    {
+      name: 'skip-queue-on-node-add-without-sufficient-resources',
+      pod: podWith({ requests: { memory: '2' } }),
+      newObj: node({ capacity: { memory: '1' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-queue-on-node-add-without-required-resource-type',
+      pod: podWith({ requests: { [extA]: '1' } }),
+      newObj: node({ capacity: { [extB]: '1' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-node-add-with-sufficient-resources',
+      pod: podWith({ requests: { memory: '2', [extA]: '1' } }),
+      newObj: node({ capacity: { memory: '4', [extA]: '2' } }),
+      want: Queue,
+    },
+    {
+      name: 'skip-queue-on-node-unrelated-changes',
+      pod: podWith({ requests: { memory: '2', [extA]: '1' } }),
+      oldObj: node({ capacity: { memory: '2', [extA]: '2' } }),
+      newObj: node({ capacity: { memory: '2', [extA]: '1', [extB]: '2' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-pod-requested-resources-increase',
+      pod: podWith({ requests: { memory: '2', [extA]: '1' } }),
+      oldObj: node({ capacity: { memory: '2', [extA]: '1' } }),
+      newObj: node({ capacity: { memory: '2', [extA]: '2' } }),
+      want: Queue,
+    },
+    {
+      name: 'skip-queue-on-node-changes-from-suitable-to-unsuitable',
+      pod: podWith({ requests: { memory: '2', [extA]: '1' } }),
+      oldObj: node({ capacity: { memory: '4', [extA]: '2' } }),
+      newObj: node({ capacity: { memory: '1', [extA]: '2' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-node-changes-from-unsuitable-to-suitable',
+      pod: podWith({ requests: { memory: '2', [extA]: '1' } }),
+      oldObj: node({ capacity: { memory: '1', [extA]: '2' } }),
+      newObj: node({ capacity: { memory: '4', [extA]: '2' } }),
+      want: Queue,
+    },
+  ];
+  it.each(nodeRows)('Test_isSchedulableAfterNodeChange: $name', (row) => {
+    // newResourcePod requests no pods count; capacity without "pods" allows 0 pods, which the
+    // fit check counts: give every node room for pods as st.MakeNode().Capacity leaves it.
+    const withPods = (o: unknown) => {
+      const n = o as Node;
+      if (typeof o !== 'object' || !n?.status?.allocatable) return o;
+      const cap = { pods: '32', ...n.status.allocatable };
+      return { ...n, status: { capacity: cap, allocatable: cap } };
+    };
+    const pl = newFit();
+    check({ ...row, oldObj: withPods(row.oldObj), newObj: withPods(row.newObj) }, (p, o, n) =>
+      pl.isSchedulableAfterNodeChange(p, o, n),
+    );
+  });
+
+  it('TestEventsToRegister: scale-down events only with InPlacePodVerticalScaling', () => {
+    const label = (f: Fit) => f.eventsToRegister().map((e) => `${e.event.resource}/${e.event.actionType}`);
+    expect(label(newFit(new FeatureSet('1.37')))).toEqual([
+      `AssignedPod/${ActionType.Delete}`,
+      `Node/${ActionType.Add | ActionType.UpdateNodeAllocatable}`,
+      `AssignedPod/${ActionType.UpdatePodScaleDown}`,
+      `TargetPod/${ActionType.UpdatePodScaleDown}`,
+    ]);
+    expect(label(newFit(new FeatureSet('1.32')))).toEqual([
+      `AssignedPod/${ActionType.Delete}`,
+      `Node/${ActionType.Add | ActionType.UpdateNodeAllocatable}`,
+    ]);
+  });
+});
+
+describe('SchedulingGates and DefaultPreemption', () => {
+  it('TestIsSchedulableAfterUpdateTargetPodSchedulingGatesEliminated: the gate-lifting update queues', () => {
+    const [reg] = new SchedulingGates().eventsToRegister();
+    expect(reg.event).toEqual({
+      resource: 'TargetPod',
+      actionType: ActionType.UpdatePodSchedulingGatesEliminated,
+    });
+    expect(reg.queueingHintFn!(podWith({}), podWith({}), podWith({}))).toBe(Queue);
+  });
+
+  it('DefaultPreemption registers a QueueSkip for deleted pods only with async preemption', () => {
+    const args = defaultPreemptionArgs(undefined);
+    const at = (v: string) =>
+      new DefaultPreemption(args, new FakeHandle({ features: new FeatureSet(v) })).eventsToRegister();
+    expect(at('1.32')).toEqual([]);
+    const [reg] = at('1.33');
+    expect(reg.event).toEqual({ resource: 'AssignedPod', actionType: ActionType.Delete });
+    expect(reg.queueingHintFn!(podWith({}), podWith({ nodeName: 'n' }), undefined)).toBe(QueueSkip);
+  });
+});
