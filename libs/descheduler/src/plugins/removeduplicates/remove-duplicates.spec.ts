@@ -6,6 +6,7 @@ import type { Node, Pod } from '@schedlab/k8s';
 import { runPlugin } from '../../testing/harness';
 import findDuplicatePods from './__fixtures__/find-duplicate-pods.json';
 import uniformly from './__fixtures__/remove-duplicates-uniformly.json';
+import validation from './__fixtures__/validation.json';
 import { REMOVE_DUPLICATES, removeDuplicatesArgsSchema } from './remove-duplicates';
 
 interface Row {
@@ -76,19 +77,11 @@ describe('RemoveDuplicates: upstream TestRemoveDuplicatesUniformly', () => {
   });
 });
 
-describe('RemoveDuplicates args (upstream validation_test.go)', () => {
-  it.each([
-    ['empty', {}, undefined],
-    ['include namespaces', { namespaces: { include: ['a'] } }, undefined],
-    ['exclude namespaces', { namespaces: { exclude: ['a'] } }, undefined],
-    [
-      'both include and exclude',
-      { namespaces: { include: ['a'], exclude: ['b'] } },
-      'only one of Include/Exclude namespaces can be set',
-    ],
-  ])('%s', (_d, args, error) => {
-    const result = removeDuplicatesArgsSchema.safeParse(args);
-    if (error === undefined) expect(result.success).toBe(true);
-    else expect(result.error?.issues[0].message).toBe(error);
+describe('RemoveDuplicates args: upstream TestValidateRemovePodsViolatingNodeTaintsArgs (its validation_test.go)', () => {
+  const rows = validation as { description: string; args: unknown; errInfo?: string }[];
+  it.each(rows.map((row) => [row.description, row] as const))('%s', (_d, row) => {
+    const result = removeDuplicatesArgsSchema.safeParse(row.args);
+    if (row.errInfo === undefined) expect(result.error).toBeUndefined();
+    else expect(result.error?.issues[0].message).toBe(row.errInfo);
   });
 });
