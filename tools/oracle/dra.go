@@ -104,7 +104,9 @@ func waitForDRA(f framework.Framework, c *cluster) {
 			claims++
 			if t.Status.Allocation != nil {
 				for _, r := range t.Status.Allocation.Devices.Results {
-					if r.AdminAccess == nil || !*r.AdminAccess {
+					// Shares of a device (consumable capacity) are tracked apart from the
+					// devices a claim holds whole, so they are not waited for here.
+					if (r.AdminAccess == nil || !*r.AdminAccess) && r.ShareID == nil {
 						allocated++
 					}
 				}
