@@ -108,16 +108,26 @@ describe('storage what-ifs through the API: REST, GraphQL and the report agree w
     await api?.stop();
   });
 
-  /** The example's scenario stored and run over REST, executed as the worker does. */
+  /**
+   * The example's scenario stored and run over REST, executed as the worker does. The scenario is
+   * posted as docs/storage-what-ifs.md does: a YAML body with the file indented under `document`.
+   */
   async function finishedRun(scenarioFile: string): Promise<string> {
-    const document = parseYaml(readFileSync(path.join(examples, 'scenarios', scenarioFile), 'utf8'));
-    const scenarioId = (
-      await api.http
-        .post('/v1/scenarios')
-        .set(bearer(acme.key))
-        .send({ name: scenarioFile, snapshotId, document })
-        .expect(201)
-    ).body.id;
+    const file = readFileSync(path.join(examples, 'scenarios', scenarioFile), 'utf8');
+    const body = [
+      `name: ${scenarioFile.replace(/\.yaml$/, '')}`,
+      `snapshotId: ${snapshotId}`,
+      'document:',
+      ...file.split('\n').map((line) => `  ${line}`),
+    ].join('\n');
+    const scenario = await api.http
+      .post('/v1/scenarios')
+      .set(bearer(acme.key))
+      .set('content-type', 'application/yaml')
+      .send(body)
+      .expect(201);
+    expect(scenario.body.document).toEqual(parseYaml(file));
+    const scenarioId = scenario.body.id;
     const run = await api.http
       .post('/v1/runs')
       .set(bearer(acme.key))
