@@ -10,3 +10,4 @@ export {
 export { renderReportHtml, embeddableJson, escapeHtml } from './render-html';
 export { buildStorageReport } from './build-storage';
 export { scenarioReportOf, type ScenarioReport } from './build-scenario';
+export { descheduleReportOf, type StoredDescheduling } from './build-deschedule';

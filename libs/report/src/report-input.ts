@@ -4,7 +4,7 @@
  * Plain JSON, so it can be stored with a run and rendered again later.
  */
 
-import type { StorageStepReport } from '@schedlab/scenarios';
+import type { DeschedulingReport, StorageStepReport } from '@schedlab/scenarios';
 import type { DataLossRow } from '@schedlab/storage';
 
 /** cpu in millicores, memory in bytes. */
@@ -96,10 +96,27 @@ export interface ReportStorage {
 /** One step of a scenario's storage timeline, as `simulate --scenario` prints it. */
 export type ReportStorageStep = StorageStepReport;
 
+/** A descheduling what-if: what was evicted, where it went, and the figures on either side. */
+export interface ReportDescheduling {
+  rounds: Omit<DeschedulingReport['rounds'][number], 'evictions'>[];
+  evictions: DeschedulingReport['evictions'];
+  converged: boolean;
+  oscillation: DeschedulingReport['oscillation'];
+  summary: DeschedulingReport['summary'];
+  spread: { before: DeschedulingReport['before']['spread']; after: DeschedulingReport['after']['spread'] };
+  violations: {
+    before: DeschedulingReport['before']['violations'];
+    after: DeschedulingReport['after']['violations'];
+  };
+  zones: { before: DeschedulingReport['before']['zones']; after: DeschedulingReport['after']['zones'] };
+}
+
 /** One run, or two for a before/after comparison (runs[0] is "before"). */
 export interface ReportInput {
   title: string;
   runs: [ReportRun] | [ReportRun, ReportRun];
   /** Claims and volumes once the (last) run is over; absent when the cluster has none. */
   storage?: ReportStorage;
+  /** A descheduling what-if (runs are the cluster before and after it). */
+  descheduling?: ReportDescheduling;
 }

@@ -233,9 +233,76 @@ export const REPORT_SCRIPT = String.raw`
     ]);
   }
 
+  // A descheduling what-if: the evictions, where each pod went, and the figures before → after.
+  var VIOLATION_KINDS = ['taint', 'nodeAffinity', 'podAffinity', 'topologySpread'];
+  function pct(ratio) { return (Math.round(ratio * 1000) / 10).toFixed(1) + '%'; }
+  function change(before, after) { return before === after ? before : before + ' → ' + after; }
+  function spreadName(c) { return c.namespace + ' ' + (c.selector || '<all>') + ' by ' + c.topologyKey + ' (maxSkew ' + c.maxSkew + ', ' + c.whenUnsatisfiable + ')'; }
+  function perDomain(c) { return Object.keys(c.counts).map(function (k) { return k + '=' + c.counts[k]; }).join(' '); }
+  function countKind(list, kind) { return list.filter(function (v) { return v.kind === kind; }).length; }
+  function evictedTo(e) {
+    if (e.outcome === 'lost') return 'lost (no controller recreates a bare pod)';
+    if (e.outcome === 'unschedulable') return 'pending: ' + (e.fitError || '');
+    return e.newNode + (e.sameNode ? ' (same node)' : '') + (e.scheduledInRound ? ' (round ' + e.scheduledInRound + ')' : '');
+  }
+  function oscillationText(o) {
+    return o.kind === 'evictedAgain'
+      ? o.pod + (o.workload ? ' (' + o.workload + ')' : '') + ' evicted in rounds ' + o.rounds.join(', ') + ' from ' + o.nodes.join(', ')
+      : o.pod + ' (' + o.workload + ') back on ' + o.nodes[0] + ', which a pod of its workload was evicted from in round ' + o.rounds[0];
+  }
+
+  function descheduleView(d) {
+    var s = d.summary;
+    var zonesBefore = {};
+    d.zones.before.forEach(function (z) { zonesBefore[z.zone] = z; });
+    var spreadBefore = {};
+    d.spread.before.forEach(function (c) { spreadBefore[spreadName(c)] = c; });
+    var notes = [];
+    d.rounds.forEach(function (r) {
+      if (r.skipped) notes.push('Round ' + r.round + ': ' + r.skipped);
+      if (r.limits.length) notes.push('Round ' + r.round + ': limits reached: ' + r.limits.join(', '));
+      if (r.refused) notes.push('Round ' + r.round + ': ' + r.refused + ' eviction(s) refused by a limit or a PodDisruptionBudget');
+    });
+    return el('section', { 'aria-label': 'Descheduling' }, [
+      el('h2', {}, ['Evictions (' + d.evictions.length + ')']),
+      el('p', { className: 'summary' }, [
+        s.evicted + ' evicted in ' + s.rounds + ' round(s): ' + s.rescheduled + ' rescheduled, ' + s.unschedulable + ' pending, ' + s.lost + ' lost; ' +
+          (d.converged ? 'a further round evicts nothing' : 'the last round still evicted pods'),
+      ]),
+      d.evictions.length
+        ? table('Evictions', ['Round', 'Pod', 'Strategy', 'Reason', 'From', 'To', 'Replacement'], d.evictions.map(function (e) {
+            return [String(e.round), e.pod, e.strategy, e.detail ? e.reason + ': ' + e.detail : e.reason, e.oldNode, evictedTo(e), e.replacement || '-'];
+          }))
+        : el('p', {}, ['The policy evicted no pod.']),
+      notes.length ? el('ul', { 'aria-label': 'Limits' }, notes.map(function (n) { return el('li', {}, [n]); })) : null,
+      el('h2', {}, ['Zones before → after']),
+      table('Zones before and after', ['Zone', 'Nodes', 'CPU requested', 'Memory requested', 'Pods'], d.zones.after.map(function (z) {
+        var b = zonesBefore[z.zone] || z;
+        return [zoneName(z.zone), String(z.nodes), change(pct(b.cpu.ratio), pct(z.cpu.ratio)), change(pct(b.memory.ratio), pct(z.memory.ratio)), change(String(b.pods), String(z.pods))];
+      })),
+      d.spread.after.length ? el('h2', {}, ['Topology spread before → after']) : null,
+      d.spread.after.length
+        ? table('Topology spread before and after', ['Constraint', 'Skew', 'Pods per domain'], d.spread.after.map(function (c) {
+            var b = spreadBefore[spreadName(c)] || c;
+            return [spreadName(c), change(String(b.skew), String(c.skew)), change(perDomain(b), perDomain(c))];
+          }))
+        : null,
+      el('h2', {}, ['Violations before → after']),
+      table('Violations before and after', ['Kind', 'Before', 'After'], VIOLATION_KINDS.map(function (k) {
+        return [k, countKind(d.violations.before, k), countKind(d.violations.after, k)];
+      })),
+      d.violations.after.length
+        ? table('Violations left', ['Pod', 'Node', 'Plugin', 'Reason'], d.violations.after.map(function (v) { return [v.pod, v.node, v.plugin, v.reason]; }))
+        : null,
+      d.oscillation.length ? el('h2', {}, ['Oscillation (' + d.oscillation.length + ')']) : null,
+      d.oscillation.length ? el('ul', { 'aria-label': 'Oscillation' }, d.oscillation.map(function (o) { return el('li', {}, [oscillationText(o)]); })) : null,
+    ]);
+  }
+
   function render() {
     while (root.firstChild) root.removeChild(root.firstChild);
-    if (data.runs.length === 2) root.appendChild(changesView());
+    if (data.descheduling) root.appendChild(descheduleView(data.descheduling));
+    else if (data.runs.length === 2) root.appendChild(changesView());
     root.appendChild(el('div', { className: 'runs' }, data.runs.map(runView)));
     if (data.storage) root.appendChild(storageView(data.storage));
   }

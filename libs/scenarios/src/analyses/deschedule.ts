@@ -25,6 +25,7 @@ import {
   syncPodClaims,
   type EngineSetup,
   type NodeFit,
+  type PodSchedulingResult,
   type Simulator,
 } from '@schedlab/scheduler';
 import { replaceStorageObjects } from '@schedlab/storage';
@@ -74,7 +75,11 @@ export interface EvictionOutcome {
 export interface NodeFigures {
   name: string;
   zone: string;
+  /** Cordoned (spec.unschedulable). */
+  unschedulable: boolean;
   pods: number;
+  /** `namespace/name` of every pod bound to the node. */
+  podNames: string[];
   cpu: ResourceUse;
   memory: ResourceUse;
 }
@@ -151,6 +156,8 @@ export interface DeschedulingReport {
   /** True when the last round run evicted nothing. */
   converged: boolean;
   oscillation: Oscillation[];
+  /** The replacements' latest scheduling attempts (compact explanations), for the report. */
+  scheduling: PodSchedulingResult[];
   before: ClusterFigures;
   after: ClusterFigures;
   summary: { evicted: number; rescheduled: number; unschedulable: number; lost: number; rounds: number };
@@ -306,7 +313,7 @@ function simulatorOf(
     ...engine,
     seed,
     startTimeBase: iso(now),
-    explain: 'summary',
+    explain: 'compact',
   });
 }
 
@@ -319,9 +326,20 @@ export function clusterFigures(
   const nodes = nodesOf(items);
   const pods = podsOf(items);
   const use = utilization(nodes, pods);
+  const byNode = new Map<string, string[]>();
+  for (const p of pods)
+    if (p.spec?.nodeName) byNode.set(p.spec.nodeName, [...(byNode.get(p.spec.nodeName) ?? []), podKeyOf(p)]);
   const nodeFigures = nodes.map((n) => {
     const u = use.nodes[nodeName(n)];
-    return { name: nodeName(n), zone: zoneOf(n) ?? '', pods: u.pods.requested, cpu: u.cpu, memory: u.memory };
+    return {
+      name: nodeName(n),
+      zone: zoneOf(n) ?? '',
+      unschedulable: n.spec?.unschedulable === true,
+      pods: u.pods.requested,
+      podNames: (byNode.get(nodeName(n)) ?? []).sort(),
+      cpu: u.cpu,
+      memory: u.memory,
+    };
   });
   const zones = Object.entries(use.zones)
     .map(([zone, u]) => ({
@@ -361,6 +379,7 @@ export function deschedule(
   const lineage = new Map<string, string>();
   /** Replacements still pending, with the eviction they answer. */
   const waiting = new Map<string, EvictionOutcome>();
+  const attempts = new Map<string, PodSchedulingResult>();
   let converged = false;
 
   for (let round = 1; round <= maxRounds; round++) {
@@ -431,6 +450,7 @@ export function deschedule(
     let volumesBound = false;
     sim.queueOrder([...retried, ...replacements]).forEach((pod, k) => {
       const r = sim.scheduleOne(pod, k);
+      attempts.set(r.pod, r);
       volumesBound ||= r.volumes !== undefined;
       const outcome = waiting.get(r.pod)!;
       if (r.node) {
@@ -462,11 +482,14 @@ export function deschedule(
   const beforeFit = createNodeFit(simulatorOf(initial, setup, engine, start, baseSeed));
   // Both sides show every constraint either side has, so a row can be compared across them.
   const constraintsFrom = [...podsOf(initial), ...podsOf(current)];
+  const present = new Set(podsOf(current).map(podKeyOf));
   return {
     rounds,
     evictions,
     converged,
     oscillation: oscillationOf(evictions, lineage),
+    // Replacements a later round evicted again are gone; their attempts go with them.
+    scheduling: [...attempts.values()].filter((r) => present.has(r.pod)),
     before: clusterFigures(initial, beforeFit, constraintsFrom),
     after: clusterFigures(current, afterFit, constraintsFrom),
     summary: {
