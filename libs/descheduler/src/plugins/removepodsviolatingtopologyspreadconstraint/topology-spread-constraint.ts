@@ -27,7 +27,7 @@ import { activePodsOnNode, isTerminatingPod, podFilterOf, type PodPredicate } fr
 export const REMOVE_PODS_VIOLATING_TOPOLOGY_SPREAD_CONSTRAINT = 'RemovePodsViolatingTopologySpreadConstraint';
 
 const whenUnsatisfiableSchema = z.enum(['DoNotSchedule', 'ScheduleAnyway'], {
-  error: (issue) => `constraint ${String(issue.input)} is not one of [DoNotSchedule ScheduleAnyway]`,
+  error: (issue) => `constraint ${String(issue.input)} is not one of map[DoNotSchedule:{} ScheduleAnyway:{}]`,
 });
 
 export const removePodsViolatingTopologySpreadConstraintArgsSchema = z.strictObject({
@@ -57,7 +57,8 @@ interface SpreadConstraint {
   identity: string;
 }
 
-interface Domain {
+/** One topology domain (a value of the constraint's key) and the matching pods in it. */
+export interface Domain {
   value: string;
   pods: Pod[];
 }
@@ -302,7 +303,7 @@ function nodesOfSmallDomains(
  * non-evictable pods first, then pods with a nodeSelector or node affinity, then the rest, each
  * part by ascending priority (no priority lowest).
  */
-function sortDomains(domains: readonly Domain[], isEvictable: PodPredicate): Domain[] {
+export function sortDomains(domains: readonly Domain[], isEvictable: PodPredicate): Domain[] {
   for (const domain of domains) insertionSort(domain.pods, (a, b) => podGoesFirst(a, b, isEvictable));
   return [...domains].sort((a, b) => a.pods.length - b.pods.length);
 }
