@@ -86,6 +86,13 @@ const valuesDevice = (name: string, def: string, value: string, more: string[] =
   capacity: { [cap0]: { value, requestPolicy: { default: def, validValues: [def, ...more] } } },
 });
 
+const kindIs = (kind: string): { cel: { expression: string } } => ({
+  cel: { expression: `device.attributes["${driverA}"].kind == "${kind}"` },
+});
+const stringIs = (value: string): { cel: { expression: string } } => ({
+  cel: { expression: `device.attributes["${driverA}"].stringAttribute == "${value}"` },
+});
+
 const request = (name: string, capacity?: string, extra: Record<string, unknown> = {}): unknown => ({
   name,
   exactly: {
@@ -103,7 +110,10 @@ interface Row {
   slices: SliceObject[];
   allocated?: string[];
   allocatedCapacity?: Record<string, Record<string, string>>;
-  /** Per claim, "request device" with " cap=q" for a share's consumed capacity; null: no allocation. */
+  /**
+   * Per claim, "request device", with " cap=q" for a share's consumed capacity or " share" for a
+   * share of a device without capacity; null: no allocation.
+   */
   expect?: string[][] | null;
   error?: string;
 }
@@ -244,6 +254,126 @@ const rows: Record<string, Row> = {
       counterSlice('slice-2', perDevice, 2, { memory: '18Gi' }),
     ],
     expect: [['req-0/subReq-1 device-1']],
+  },
+  'partitionable-devices-constraint-releases-counter': {
+    features: { partitionableDevices: true },
+    claims: [
+      claim(
+        'claim-0',
+        [request('req-0', undefined, { count: 2 })],
+        [{ matchAttribute: `${driverA}/stringAttribute` }],
+      ),
+    ],
+    slices: [
+      deviceSlice('slice-1', onNode1, 2, [
+        consuming('device-1', { c: '1' }, { attributes: { stringAttribute: { string: 'red' } } }),
+        consuming('device-2', { c: '1' }, { attributes: { stringAttribute: { string: 'blue' } } }),
+        consuming('device-3', { c: '1' }, { attributes: { stringAttribute: { string: 'blue' } } }),
+      ]),
+      counterSlice('slice-2', onNode1, 2, { c: '2' }),
+    ],
+    expect: [['req-0 device-2', 'req-0 device-3']],
+  },
+  'partitionable-consumable-capacity-backtrack-releases-counter': {
+    features: { partitionableDevices: true, consumableCapacity: true },
+    claims: [
+      claim('claim-0', [
+        request('req-0', undefined, { selectors: [kindIs('shared')] }),
+        request('req-1', undefined, { selectors: [kindIs('counteronly')] }),
+      ]),
+    ],
+    slices: [
+      deviceSlice('slice-1', onNode1, 2, [
+        consuming(
+          'device-1',
+          { c: '1' },
+          { attributes: { kind: { string: 'shared' } }, allowMultipleAllocations: true },
+        ),
+        { name: 'device-2', attributes: { kind: { string: 'shared' } } },
+        consuming('device-3', { c: '1' }, { attributes: { kind: { string: 'counteronly' } } }),
+      ]),
+      counterSlice('slice-2', onNode1, 2, { c: '1' }),
+    ],
+    expect: [['req-0 device-2', 'req-1 device-3']],
+  },
+  'consumable-capacity-rejection-rolls-back-constraints': {
+    features: { consumableCapacity: true, prioritizedList: true },
+    claims: [
+      claim('claim-0', [request('req-0', '2', { selectors: [stringIs('cap')] })]),
+      claim(
+        'claim-1',
+        [
+          {
+            name: 'req-0',
+            firstAvailable: [
+              {
+                name: 'subReq-0',
+                deviceClassName: 'class-a',
+                selectors: [stringIs('cap')],
+                allocationMode: 'All',
+                capacity: { requests: { [cap0]: '2' } },
+              },
+              { name: 'subReq-1', deviceClassName: 'class-a', selectors: [stringIs('fb')] },
+            ],
+          },
+        ],
+        [{ matchAttribute: `${driverA}/stringAttribute` }],
+      ),
+    ],
+    slices: [
+      deviceSlice('slice-1', onNode1, 1, [
+        {
+          name: 'device-1',
+          allowMultipleAllocations: true,
+          capacity: { [cap0]: { value: '2' } },
+          attributes: { stringAttribute: { string: 'cap' } },
+        },
+        { name: 'device-2', attributes: { stringAttribute: { string: 'fb' } } },
+      ]),
+    ],
+    expect: [['req-0 device-1 cap=2'], ['req-0/subReq-1 device-2']],
+  },
+  'partitionable-empty-capacity-multiple-share-backtrack-keeps-counter-ownership': {
+    features: { partitionableDevices: true, consumableCapacity: true },
+    claims: [
+      claim('claim-0', [request('req-0', undefined, { selectors: [kindIs('shared')] })]),
+      claim(
+        'claim-1',
+        [
+          request('req-1', undefined, {
+            selectors: [
+              {
+                cel: {
+                  expression: `device.attributes["${driverA}"].kind == "shared" || device.attributes["${driverA}"].kind == "fallback"`,
+                },
+              },
+            ],
+          }),
+          request('req-2', undefined, { selectors: [kindIs('gate')] }),
+          request('req-3', undefined, { selectors: [kindIs('shared')] }),
+        ],
+        [{ matchAttribute: `${driverA}/stringAttribute`, requests: ['req-1', 'req-2'] }],
+      ),
+    ],
+    slices: [
+      deviceSlice('slice-1', onNode1, 2, [
+        consuming(
+          'device-1',
+          { c: '1' },
+          {
+            attributes: { kind: { string: 'shared' }, stringAttribute: { string: 'red' } },
+            allowMultipleAllocations: true,
+          },
+        ),
+        {
+          name: 'device-2',
+          attributes: { kind: { string: 'fallback' }, stringAttribute: { string: 'blue' } },
+        },
+        { name: 'device-3', attributes: { kind: { string: 'gate' }, stringAttribute: { string: 'blue' } } },
+      ]),
+      counterSlice('slice-2', onNode1, 2, { c: '1' }),
+    ],
+    expect: [['req-0 device-1 share'], ['req-1 device-2', 'req-2 device-3', 'req-3 device-1 share']],
   },
   'consumable-capacity-disabled-feature': {
     features: { consumableCapacity: false },
@@ -426,13 +556,14 @@ describe('structured allocator: upstream partitionable-devices and consumable-ca
       results &&
       results.map((a) =>
         a.devices.results.map(
-          (r) => `${r.request} ${r.device}${r.consumedCapacity ? ` cap=${r.consumedCapacity[cap0]}` : ''}`,
+          (r) =>
+            `${r.request} ${r.device}${r.consumedCapacity ? ` cap=${r.consumedCapacity[cap0]}` : r.shareID ? ' share' : ''}`,
         ),
       );
     expect(got).toEqual(row.expect);
-    // Every share (all devices allowing multiple allocations here have capacity) has a shareID.
+    // Consumed capacity only comes with a share.
     for (const a of results ?? [])
-      for (const r of a.devices.results) expect(!!r.shareID).toBe(r.consumedCapacity !== undefined);
+      for (const r of a.devices.results) if (r.consumedCapacity) expect(r.shareID).toBeDefined();
   });
 
   it('a share of a device allocated in the same search does not take its counters again', () => {
