@@ -14,6 +14,7 @@ import lowValidation from './__fixtures__/low-node-utilization-validation.json';
 import highValidation from './__fixtures__/high-node-utilization-validation.json';
 import { HIGH_NODE_UTILIZATION, highNodeUtilizationArgsSchema } from './high-node-utilization';
 import { LOW_NODE_UTILIZATION, lowNodeUtilizationArgsSchema } from './low-node-utilization';
+import { sortNodesByUsage, usagePercentages, type NodeUsage } from './node-utilization';
 
 interface Row {
   name: string;
@@ -142,5 +143,63 @@ describe('HighNodeUtilization args: upstream TestValidateHighNodeUtilizationPlug
     const result = highNodeUtilizationArgsSchema.safeParse(row.args);
     if (!row.wantErr) expect(result.error).toBeUndefined();
     else expect(result.error?.issues[0].message).toBe(row.errMsg);
+  });
+});
+
+describe('upstream TestSortNodesByUsage (nodeutilization_test.go), hand-ported', () => {
+  // Amounts as the plugins keep them: cpu in millicores, memory in bytes, pods as a count.
+  const rows: [string, [string, Record<string, number>][], string[]][] = [
+    [
+      'cpu memory pods',
+      [
+        ['node1', { cpu: 1730, memory: 3038982964, pods: 25 }],
+        ['node2', { cpu: 1220, memory: 3038982964, pods: 11 }],
+        ['node3', { cpu: 1530, memory: 5038982964, pods: 20 }],
+      ],
+      ['node3', 'node1', 'node2'],
+    ],
+    [
+      'memory',
+      [
+        ['node1', { memory: 3038982964 }],
+        ['node2', { memory: 2038982964 }],
+        ['node3', { memory: 5038982964 }],
+      ],
+      ['node3', 'node1', 'node2'],
+    ],
+  ];
+  const nodesOf = (list: [string, Record<string, number>][]): NodeUsage[] =>
+    list.map(([name, usage]) => ({
+      name,
+      node: { metadata: { name } },
+      usage: new Map(Object.entries(usage)),
+      pods: [],
+      available: new Map(),
+    }));
+  it.each(rows)('%s descending and ascending', (_n, list, descending) => {
+    expect(sortNodesByUsage(nodesOf(list), false).map((n) => n.name)).toEqual(descending);
+    expect(sortNodesByUsage(nodesOf(list), true).map((n) => n.name)).toEqual([...descending].reverse());
+  });
+});
+
+describe('upstream TestResourceUsageToResourceThreshold (nodeutilization_test.go), hand-ported', () => {
+  // A nil quantity upstream is a missing entry here.
+  const rows: [string, Record<string, number>, Record<string, number>, Record<string, number>][] = [
+    ['10 percent', { cpu: 100 }, { cpu: 1000 }, { cpu: 10 }],
+    ['zeroed out capacity', { cpu: 100 }, { cpu: 0 }, { cpu: 0 }],
+    ['non existing usage', { 'does-not-exist': 100 }, { cpu: 100, memory: 100 }, {}],
+    [
+      'existing and non existing usage',
+      { 'does-not-exist': 100, cpu: 200 },
+      { cpu: 1000, memory: 1000 },
+      { cpu: 20 },
+    ],
+    ['nil usage', {}, { cpu: 1000 }, {}],
+    ['nil capacity', { cpu: 100 }, {}, {}],
+  ];
+  it.each(rows)('%s', (_n, usage, capacity, expected) => {
+    expect(usagePercentages(new Map(Object.entries(usage)), new Map(Object.entries(capacity)))).toEqual(
+      expected,
+    );
   });
 });
