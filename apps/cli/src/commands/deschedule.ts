@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { PolicyError } from '@schedlab/descheduler';
@@ -34,6 +35,9 @@ export function loadPolicyFile(file: string): unknown {
     throw new InputFileError(file, `invalid YAML/JSON: ${(error as Error).message.split('\n')[0]}`);
   }
 }
+
+// Loaded only with --report: the report library.
+const reportFile = () => require('../output/report-file') as typeof import('../output/report-file');
 
 export function descheduleOf(
   flags: SimulationFlags,
@@ -206,6 +210,10 @@ export function registerDescheduleCommand(program: Command): void {
       parseTime,
     )
     .option('--interval <seconds>', 'seconds between rounds', parsePositiveInteger, 300)
+    .option(
+      '--report <file.html>',
+      'also write a self-contained HTML report: the cluster before and after, the evictions, spread and violations',
+    )
     .addOption(outputOption());
   addSimulationOptions(command).action((options: Record<string, unknown>) =>
     withExitCodes(program, () => {
@@ -216,6 +224,16 @@ export function registerDescheduleCommand(program: Command): void {
         intervalSeconds: options.interval as number,
       });
       writeWarnings(out.warnings);
+      if (options.report) {
+        const cluster = path.basename(options.cluster as string);
+        const input = reportFile().descheduleReportOf(
+          out.document,
+          out.document.compatibilityVersion,
+          `Schedlab descheduling of ${cluster} by ${path.basename(options.policy as string)}`,
+          cluster,
+        );
+        reportFile().writeReportHtml(options.report as string, input);
+      }
       process.stdout.write(
         renderAnalysis(out.document, options.output as OutputFormat, (table) =>
           formatDescheduleTable(out.document, table),

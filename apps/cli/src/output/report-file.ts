@@ -5,6 +5,7 @@ import {
   buildRunReport,
   buildStorageReport,
   renderReportHtml,
+  type ReportInput,
   type ReportRun,
   type ReportStorage,
 } from '@schedlab/report';
@@ -13,6 +14,8 @@ import { UsageError } from '../input/errors';
 
 /** The report of a scenario, shared with the service: @schedlab/report scenarioReportOf. */
 export { scenarioReportOf } from '@schedlab/report';
+/** The report of a descheduling what-if, shared with the service: @schedlab/report descheduleReportOf. */
+export { descheduleReportOf } from '@schedlab/report';
 
 /**
  * The report of one `simulate` run: the dump's nodes and every pod of the run (expanded workload
@@ -34,8 +37,13 @@ export function simulationStorageOf(run: SimulationRun): ReportStorage | undefin
 
 /** Writes the self-contained HTML report; an unwritable path is a usage error naming it. */
 export function writeReportFile(file: string, run: ReportRun, title: string, storage?: ReportStorage): void {
+  writeReportHtml(file, { title, runs: [run], ...(storage ? { storage } : {}) });
+}
+
+/** Writes any report (e.g. a deschedule run's before and after); an unwritable path is a usage error. */
+export function writeReportHtml(file: string, input: ReportInput): void {
   try {
-    writeFileSync(file, renderReportHtml({ title, runs: [run], ...(storage ? { storage } : {}) }));
+    writeFileSync(file, renderReportHtml(input));
   } catch (error) {
     throw new UsageError(
       `--report ${file}: cannot write the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
