@@ -212,6 +212,11 @@ export interface BehaviourSwitches {
    * match PersistentVolume's node affinity` (before: `node(s) had volume node affinity conflict`).
    */
   volumeNodeAffinityReasonNamesPersistentVolume: boolean;
+  /**
+   * From 1.29 (kubernetes#118923), VolumeZone reads a PV's beta zone or region label against the
+   * node's GA label when the node lacks the beta one; 1.26–1.28 required the same key on the node.
+   */
+  volumeZoneMatchesBetaLabelOnGaNode: boolean;
   /** From 1.36, ImageLocality counts image volumes (`volumes[].image.reference`) like containers. */
   imageLocalityCountsImageVolumes: boolean;
   /**
@@ -265,6 +270,7 @@ const SWITCHES_SINCE: Record<keyof BehaviourSwitches, string> = {
   draClaimOwnerMessageCapitalized: '1.36',
   draClaimControllerChecksEveryEntry: '1.36',
   volumeNodeAffinityReasonNamesPersistentVolume: '1.33',
+  volumeZoneMatchesBetaLabelOnGaNode: '1.29',
   imageLocalityCountsImageVolumes: '1.36',
   balancedAllocationScoresImprovement: '1.36',
   preemptionReportsPlacement: '1.37',

@@ -622,3 +622,58 @@ describe('what running pods take, per release', () => {
     expect(fitsBeside(resized, '1.33')).toBeNull();
   });
 });
+
+describe('VolumeZone reads a PV’s beta zone label against GA-labelled nodes (1.29+, kubernetes#118923)', () => {
+  // An old in-tree volume labelled with the beta key, on a cluster whose nodes carry only GA labels.
+  const items = [
+    makeNode({ name: 'a', labels: { 'topology.kubernetes.io/zone': 'z1' } }),
+    makeNode({ name: 'b', labels: { 'topology.kubernetes.io/zone': 'z2' } }),
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'old-disk', labels: { 'failure-domain.beta.kubernetes.io/zone': 'z2' } },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        claimRef: { namespace: 'default', name: 'data' },
+      },
+      status: { phase: 'Bound' },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: {
+        name: 'data',
+        namespace: 'default',
+        annotations: { 'pv.kubernetes.io/bind-completed': 'yes' },
+      },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        volumeName: 'old-disk',
+        resources: { requests: { storage: '1Gi' } },
+      },
+      status: { phase: 'Bound' },
+    },
+    makePod({
+      name: 'p',
+      spec: {
+        containers: [{ name: 'c' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'data' } }],
+      },
+    }),
+  ];
+  const run = (release: string) => simulate(items as never, { compatibilityVersion: release }).results[0];
+
+  it('1.28: no node has the beta key, so every zoned node conflicts', () => {
+    const r = run('1.28');
+    expect(r.node).toBeNull();
+    expect(r.message).toMatch(/^0\/2 nodes are available: 2 node\(s\) had no available volume zone\./);
+  });
+
+  it.each(['1.29', '1.34', '1.37'])(
+    '%s: the volume’s zone is read as the GA label, so it lands in z2',
+    (release) => {
+      expect(run(release).node).toBe('b');
+    },
+  );
+});

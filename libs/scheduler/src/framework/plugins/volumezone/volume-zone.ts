@@ -1,6 +1,7 @@
 /**
  * VolumeZone (upstream v1.26): a bound PV's zone/region labels must contain the node's value.
- * Unbound WaitForFirstConsumer claims are skipped; VolumeBinding places them.
+ * Unbound WaitForFirstConsumer claims are skipped; VolumeBinding places them. From 1.29 a PV's
+ * beta label is matched against the node's GA label when the node has no beta one.
  */
 import {
   LABEL_FAILURE_DOMAIN_BETA_REGION,
@@ -27,6 +28,12 @@ export const VOLUME_ZONE_LABELS: ReadonlySet<string> = new Set([
   LABEL_TOPOLOGY_ZONE,
   LABEL_TOPOLOGY_REGION,
 ]);
+
+/** The GA label a PV's beta zone/region label is read as on a node without the beta one (1.29+). */
+const GA_LABEL_OF_BETA: Readonly<Record<string, string>> = {
+  [LABEL_FAILURE_DOMAIN_BETA_ZONE]: LABEL_TOPOLOGY_ZONE,
+  [LABEL_FAILURE_DOMAIN_BETA_REGION]: LABEL_TOPOLOGY_REGION,
+};
 
 /** Upstream LabelZonesToSet: `__` separates zones; an empty member makes the value unparsable (undefined). */
 export function labelZonesToSet(value: string): Set<string> | undefined {
@@ -65,10 +72,12 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin {
     let zoned = false;
     for (const k of VOLUME_ZONE_LABELS) if (k in nodeLabels) zoned = true;
     if (!zoned) return null;
+    const translateBeta = this.handle.features.behaviour.volumeZoneMatchesBetaLabelOnGaNode;
     for (const step of this.podVolumes(pod)) {
       if (step.error !== undefined) return Status.unresolvable(step.error);
       for (const [k, zones] of step.zones) {
-        if (!zones.has(k in nodeLabels ? nodeLabels[k] : ''))
+        const key = k in nodeLabels || !translateBeta ? k : (GA_LABEL_OF_BETA[k] ?? k);
+        if (!zones.has(key in nodeLabels ? nodeLabels[key] : ''))
           return Status.unresolvable(ERR_REASON_VOLUME_ZONE_CONFLICT);
       }
     }

@@ -3,6 +3,7 @@ import { ClusterObjects } from '../../../../backend/cache/cluster-objects';
 import { CycleState } from '../../../cycle-state';
 import { FakeHandle } from '../../../../testing/fake-handle';
 import { makeNode, makePod } from '../../../../testing/builders';
+import { FeatureSet } from '../../../../features';
 import { ERR_REASON_VOLUME_ZONE_CONFLICT, VolumeZone } from '..';
 
 const pvLabels: Record<string, Record<string, string>> = {
@@ -11,9 +12,13 @@ const pvLabels: Record<string, Record<string, string>> = {
   Vol_3: { 'failure-domain.beta.kubernetes.io/region': 'us-west1-c' },
   Vol_Stable_1: { 'topology.kubernetes.io/zone': 'us-west1-a' },
   Vol_Multi: { 'topology.kubernetes.io/zone': 'us-west1-a__us-west1-b' },
+  Vol_Stable_3: {
+    'topology.kubernetes.io/zone': 'us-west1-a',
+    'topology.kubernetes.io/region': 'us-west1-a',
+  },
 };
 
-function handleFor(nodeLabels: Record<string, string>) {
+function handleFor(nodeLabels: Record<string, string>, release?: string) {
   const objects = new ClusterObjects();
   for (const [name, labels] of Object.entries(pvLabels))
     objects.persistentVolumes.set({ metadata: { name, labels } });
@@ -33,7 +38,8 @@ function handleFor(nodeLabels: Record<string, string>) {
     volumeBindingMode: 'WaitForFirstConsumer',
   });
   const node = makeNode({ name: 'host1', labels: nodeLabels });
-  return { handle: new FakeHandle({ nodes: [node], objects }), node };
+  const features = release === undefined ? undefined : new FeatureSet(release);
+  return { handle: new FakeHandle({ nodes: [node], objects, features }), node };
 }
 
 const cases: [string, string, Record<string, string>, string | null][] = [
@@ -86,6 +92,77 @@ describe('VolumeZone', () => {
     const s = new VolumeZone(handle).filter(new CycleState(), pod, handle.snapshot().get('host1')!);
     expect(s?.reasons[0] ?? null).toBe(want);
   });
+  // Upstream's TestSingleZone rows on beta and GA labels (v1.37.2), at the releases either side
+  // of kubernetes#118923 (1.29): a PV's beta label is then read against the node's GA label.
+  const labelRows: [
+    string,
+    string,
+    Record<string, string>,
+    { '1.28': string | null; '1.29': string | null },
+  ][] = [
+    [
+      'pv with beta label, node with ga label, matched',
+      'PVC_Vol_1',
+      { 'topology.kubernetes.io/zone': 'us-west1-a' },
+      { '1.28': ERR_REASON_VOLUME_ZONE_CONFLICT, '1.29': null },
+    ],
+    [
+      "pv with beta label, node with ga label, don't match",
+      'PVC_Vol_1',
+      { 'topology.kubernetes.io/zone': 'us-west1-b' },
+      { '1.28': ERR_REASON_VOLUME_ZONE_CONFLICT, '1.29': ERR_REASON_VOLUME_ZONE_CONFLICT },
+    ],
+    [
+      'pv with beta region, node with ga region, matched',
+      'PVC_Vol_2',
+      { 'topology.kubernetes.io/region': 'us-west1-b' },
+      { '1.28': ERR_REASON_VOLUME_ZONE_CONFLICT, '1.29': null },
+    ],
+    [
+      'pv with zone, node with beta zone (no translation that way)',
+      'PVC_Vol_Stable_1',
+      { 'failure-domain.beta.kubernetes.io/zone': 'us-west1-a' },
+      { '1.28': ERR_REASON_VOLUME_ZONE_CONFLICT, '1.29': ERR_REASON_VOLUME_ZONE_CONFLICT },
+    ],
+    [
+      'pv with zone and region, node with only zone',
+      'PVC_Vol_Stable_3',
+      { 'topology.kubernetes.io/zone': 'us-west1-a' },
+      { '1.28': ERR_REASON_VOLUME_ZONE_CONFLICT, '1.29': ERR_REASON_VOLUME_ZONE_CONFLICT },
+    ],
+    [
+      'beta label on both, matched (the beta key wins when the node has it)',
+      'PVC_Vol_1',
+      { 'failure-domain.beta.kubernetes.io/zone': 'us-west1-a', 'topology.kubernetes.io/zone': 'us-west1-b' },
+      { '1.28': null, '1.29': null },
+    ],
+  ];
+  it.each(
+    labelRows.flatMap(([n, claim, labels, want]) =>
+      (['1.28', '1.29', '1.37'] as const).map(
+        (release) =>
+          [
+            `${n} at ${release}`,
+            claim,
+            labels,
+            release === '1.28' ? want['1.28'] : want['1.29'],
+            release,
+          ] as const,
+      ),
+    ),
+  )('%s', (_n, claim, nodeLabels, want, release) => {
+    const { handle } = handleFor(nodeLabels, release);
+    const pod = makePod({
+      name: 'p',
+      spec: {
+        containers: [{ name: 'c' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: claim } }],
+      },
+    });
+    const s = new VolumeZone(handle).filter(new CycleState(), pod, handle.snapshot().get('host1')!);
+    expect(s?.reasons[0] ?? null).toBe(want);
+  });
+
   it('a missing claim is unresolvable with the API not-found message', () => {
     const { handle } = handleFor({ 'topology.kubernetes.io/zone': 'z' });
     const pod = makePod({
