@@ -3,7 +3,8 @@
  * (nodeaffinity Test_isSchedulableAfterNodeChange, tainttoleration TestIsSchedulableAfterNodeChange,
  * nodeunschedulable TestIsSchedulableAfterNodeChange / TestIsSchedulableAfterPodTolerationChange,
  * nodeports Test_isSchedulableAfterAssignedPodDeleted, noderesources fit's
- * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange, schedulinggates),
+ * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange, schedulinggates,
+ * podtopologyspread's and interpodaffinity's three tables each),
  * and their EventsToRegister. Upstream's "wrong object" rows return an error, which the queue
  * takes as Queue; here the hint throws. Rows about pods waiting on a deferred in-place resize are
  * not ported: a pending pod never is one.
@@ -20,6 +21,9 @@ import { NodePorts } from '../nodeports/node-ports';
 import { NodeUnschedulable } from '../nodeunschedulable/node-unschedulable';
 import { SchedulingGates } from '../schedulinggates/scheduling-gates';
 import { TaintToleration } from '../tainttoleration/taint-toleration';
+import { PodTopologySpread } from '../podtopologyspread/plugin';
+import { InterPodAffinity } from '../interpodaffinity/plugin';
+import { defaultArgs as defaultInterPodAffinityArgs } from '../interpodaffinity/args';
 import { DefaultPreemption } from '../defaultpreemption/default-preemption';
 import { defaultArgs as defaultPreemptionArgs } from '../defaultpreemption/args';
 
@@ -466,5 +470,591 @@ describe('SchedulingGates and DefaultPreemption', () => {
     const [reg] = at('1.33');
     expect(reg.event).toEqual({ resource: 'AssignedPod', actionType: ActionType.Delete });
     expect(reg.queueingHintFn!(podWith({}), podWith({ nodeName: 'n' }), undefined)).toBe(QueueSkip);
+  });
+});
+
+describe('PodTopologySpread (upstream podtopologyspread/plugin_test.go)', () => {
+  const exists = (key: string) => ({ matchExpressions: [{ key, operator: 'Exists' as const }] });
+  const fooSelector = exists('foo');
+  const barSelector = exists('bar');
+  type C = { key: string; selector: object; taints?: 'Honor' | 'Ignore' };
+  const spreadPod = (constraints: C[], labels?: Record<string, string>): Pod => {
+    const p = makePod({ name: 'p', uid: 'p', labels });
+    p.spec!.topologySpreadConstraints = constraints.map((c) => ({
+      maxSkew: 1,
+      topologyKey: c.key,
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: c.selector,
+      ...(c.taints ? { nodeTaintsPolicy: c.taints } : {}),
+    })) as NonNullable<Pod['spec']>['topologySpreadConstraints'];
+    return p;
+  };
+  const zone = { key: 'zone', selector: fooSelector };
+  const nodeC = { key: 'node', selector: fooSelector };
+  const nodeBar = { key: 'node', selector: barSelector };
+  const n = (labels: Record<string, string>, taints?: Taint[]) => node({ labels, taints });
+  const other = (o: {
+    labels?: Record<string, string>;
+    nodeName?: string;
+    nominated?: string;
+    ns?: string;
+  }): Pod => {
+    const p = makePod({ name: 'p2', uid: 'p2', labels: o.labels, nodeName: o.nodeName, namespace: o.ns });
+    return o.nominated ? ({ ...p, status: { nominatedNodeName: o.nominated } } as Pod) : p;
+  };
+  const newPTS = (features = new FeatureSet()) =>
+    new PodTopologySpread({ defaultingType: 'List', defaultConstraints: [] }, new FakeHandle({ features }));
+
+  const nodeRows: (Row & { oldNode?: Node; newNode?: Node })[] = [
+    {
+      name: 'node updates label which matches topologyKey',
+      pod: spreadPod([zone]),
+      oldObj: n({ zone: 'zone1' }),
+      newObj: n({ zone: 'zone2' }),
+      want: Queue,
+    },
+    {
+      name: "node that doesn't match topologySpreadConstraints updates non-related label",
+      pod: spreadPod([zone]),
+      oldObj: n({ foo: 'bar1' }),
+      newObj: n({ foo: 'bar2' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'node that match topologySpreadConstraints adds non-related label',
+      pod: spreadPod([zone, nodeC]),
+      oldObj: n({ zone: 'zone1', node: 'node1', foo: 'bar' }),
+      newObj: n({ zone: 'zone1', node: 'node1' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'create node with non-related labels',
+      pod: spreadPod([zone]),
+      newObj: n({ foo: 'bar' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'create node with related labels',
+      pod: spreadPod([zone]),
+      newObj: n({ zone: 'zone1' }),
+      want: Queue,
+    },
+    {
+      name: 'delete node with non-related labels',
+      pod: spreadPod([zone]),
+      oldObj: n({ foo: 'bar' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'delete node with related labels',
+      pod: spreadPod([zone]),
+      oldObj: n({ zone: 'zone1' }),
+      want: Queue,
+    },
+    {
+      name: 'add node with related labels that only match one of topologySpreadConstraints',
+      pod: spreadPod([zone, nodeC]),
+      newObj: n({ zone: 'zone1' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'add node with related labels that match all topologySpreadConstraints',
+      pod: spreadPod([zone, nodeC]),
+      newObj: n({ zone: 'zone1', node: 'node1' }),
+      want: Queue,
+    },
+    {
+      name: 'update node with related labels that only match one of topologySpreadConstraints',
+      pod: spreadPod([zone, nodeC]),
+      oldObj: n({ zone: 'zone1' }),
+      newObj: n({ zone: 'zone1' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'update node with related labels that match all topologySpreadConstraints',
+      pod: spreadPod([zone, nodeC]),
+      oldObj: n({ zone: 'zone1', node: 'node1' }),
+      newObj: n({ zone: 'zone1', node: 'node2' }),
+      want: Queue,
+    },
+    {
+      name: 'update node with different taints that match all topologySpreadConstraints',
+      pod: spreadPod([zone, nodeC]),
+      oldObj: n({ zone: 'zone1', node: 'node1' }, [{ key: 'aaa', value: 'bbb', effect: 'NoSchedule' }]),
+      newObj: n({ zone: 'zone1', node: 'node1' }, [{ key: 'ccc', value: 'bbb', effect: 'NoSchedule' }]),
+      want: Queue,
+    },
+    {
+      name: 'update node with different taints that only match one of topologySpreadConstraints',
+      pod: spreadPod([zone, nodeC]),
+      oldObj: n({ node: 'node1' }, [{ key: 'aaa', value: 'bbb', effect: 'NoSchedule' }]),
+      newObj: n({ node: 'node1' }, [{ key: 'ccc', value: 'bbb', effect: 'NoSchedule' }]),
+      want: QueueSkip,
+    },
+  ];
+  it.each(nodeRows)('Test_isSchedulableAfterNodeChange: $name', (row) => {
+    const pl = newPTS();
+    check(row, (p, o, nn) => pl.isSchedulableAfterNodeChange(p, o, nn));
+  });
+
+  const target = spreadPod([zone], { foo: '' });
+  const target2 = spreadPod([zone, nodeBar], { foo: '' });
+  const podRows: Row[] = [
+    {
+      name: 'add pod with labels match topologySpreadConstraints selector',
+      pod: target,
+      newObj: other({ nodeName: 'fake-node', labels: { foo: '' } }),
+      want: Queue,
+    },
+    { name: 'add un-scheduled pod', pod: target, newObj: other({ labels: { foo: '' } }), want: QueueSkip },
+    {
+      name: 'update un-scheduled pod',
+      pod: target,
+      newObj: other({ labels: { foo: '' } }),
+      oldObj: other({ labels: { bar: '' } }),
+      want: QueueSkip,
+    },
+    { name: 'delete un-scheduled pod', pod: target, oldObj: other({ labels: { foo: '' } }), want: QueueSkip },
+    {
+      name: 'add pod with different namespace',
+      pod: target,
+      newObj: other({ nodeName: 'fake-node', ns: 'fake-namespace', labels: { foo: '' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "add pod with labels don't match topologySpreadConstraints selector",
+      pod: target,
+      newObj: other({ nodeName: 'fake-node', labels: { bar: '' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'delete pod with labels that match topologySpreadConstraints selector',
+      pod: target,
+      oldObj: other({ nodeName: 'fake-node', labels: { foo: '' } }),
+      want: Queue,
+    },
+    {
+      name: "delete nominated pod with labels that don't match topologySpreadConstraints selector",
+      pod: target,
+      oldObj: other({ nominated: 'fake-node', labels: { bar: '' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'delete nominated pod with labels that match topologySpreadConstraints selector',
+      pod: target,
+      oldObj: other({ nominated: 'fake-node', labels: { foo: '' } }),
+      want: Queue,
+    },
+    {
+      name: "delete pod with labels that don't match topologySpreadConstraints selector",
+      pod: target,
+      oldObj: other({ nodeName: 'fake-node', labels: { bar: '' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "update pod's non-related label",
+      pod: target,
+      oldObj: other({ nodeName: 'fake-node', labels: { foo: '', bar: 'bar1' } }),
+      newObj: other({ nodeName: 'fake-node', labels: { foo: '', bar: 'bar2' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "add pod's label that matches topologySpreadConstraints selector",
+      pod: target,
+      oldObj: other({ nodeName: 'fake-node' }),
+      newObj: other({ nodeName: 'fake-node', labels: { foo: '' } }),
+      want: Queue,
+    },
+    {
+      name: 'delete pod label that matches topologySpreadConstraints selector',
+      pod: target,
+      oldObj: other({ nodeName: 'fake-node', labels: { foo: '' } }),
+      newObj: other({ nodeName: 'fake-node' }),
+      want: Queue,
+    },
+    {
+      name: "change pod's label that matches topologySpreadConstraints selector",
+      pod: target,
+      oldObj: other({ nodeName: 'fake-node', labels: { foo: 'foo1' } }),
+      newObj: other({ nodeName: 'fake-node', labels: { foo: 'foo2' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "change pod's label that doesn't match topologySpreadConstraints selector",
+      pod: target,
+      oldObj: other({ nodeName: 'fake-node', labels: { foo: '', bar: 'bar1' } }),
+      newObj: other({ nodeName: 'fake-node', labels: { foo: '', bar: 'bar2' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "add pod's label that matches topologySpreadConstraints selector with multi topologySpreadConstraints",
+      pod: target2,
+      oldObj: other({ nodeName: 'fake-node', labels: { foo: '' } }),
+      newObj: other({ nodeName: 'fake-node', labels: { foo: '', bar: 'bar2' } }),
+      want: Queue,
+    },
+    {
+      name: "change pod's label that doesn't match topologySpreadConstraints selector with multi topologySpreadConstraints",
+      pod: target2,
+      oldObj: other({ nodeName: 'fake-node', labels: { foo: '' } }),
+      newObj: other({ nodeName: 'fake-node', labels: { foo: '', baz: '' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "change pod's label that match topologySpreadConstraints selector with multi topologySpreadConstraints",
+      pod: target2,
+      oldObj: other({ nodeName: 'fake-node', labels: { foo: '', bar: '' } }),
+      newObj: other({ nodeName: 'fake-node', labels: { foo: '', bar: 'bar2' } }),
+      want: QueueSkip,
+    },
+  ];
+  it.each(podRows)('Test_isSchedulableAfterAssignedPodChange: $name', (row) => {
+    const pl = newPTS();
+    check(row, (p, o, nn) => pl.isSchedulableAfterAssignedPodChange(p, o, nn));
+  });
+
+  const withTolerations = (labels?: Record<string, string>, tolerate = false): Pod => {
+    const p = makePod({ name: 'p', uid: 'p', labels });
+    if (tolerate) p.spec!.tolerations = [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists' }];
+    return p;
+  };
+  const targetRows: (Row & { inclusionPolicy?: boolean })[] = [
+    {
+      name: 'the unschedulable Pod has topologySpreadConstraint with NodeTaintsPolicy:Honor and has got a new toleration',
+      pod: spreadPod([{ ...zone, taints: 'Honor' }, nodeBar], { foo: '' }),
+      oldObj: withTolerations({ foo: '' }),
+      newObj: withTolerations({ foo: '' }, true),
+      want: Queue,
+      inclusionPolicy: true,
+    },
+    {
+      name: 'the unschedulable Pod has topologySpreadConstraint without NodeTaintsPolicy:Honor and has got a new toleration',
+      pod: spreadPod([{ ...zone, taints: 'Ignore' }, nodeBar], { foo: '' }),
+      oldObj: withTolerations({ foo: '' }),
+      newObj: withTolerations({ foo: '' }, true),
+      want: QueueSkip,
+    },
+    {
+      name: 'the unschedulable Pod has topologySpreadConstraint and has got a new label matching the selector of the constraint',
+      pod: spreadPod([{ ...zone, taints: 'Ignore' }, nodeBar], { foo: '' }),
+      oldObj: withTolerations(),
+      newObj: withTolerations({ foo: '' }),
+      want: Queue,
+    },
+    {
+      name: 'the unschedulable Pod has topologySpreadConstraint and has got a new unrelated label',
+      pod: spreadPod([{ ...zone, taints: 'Ignore' }, nodeBar], { foo: '' }),
+      oldObj: withTolerations(),
+      newObj: withTolerations({ unrelated: '' }),
+      want: QueueSkip,
+    },
+  ];
+  it.each(targetRows)('Test_isSchedulableAfterTargetPodChange: $name', (row) => {
+    const pl = newPTS(
+      new FeatureSet('1.37', { NodeInclusionPolicyInPodTopologySpread: row.inclusionPolicy ?? false }),
+    );
+    check(row, (p, o, nn) => pl.isSchedulableAfterTargetPodChange(p, o, nn));
+  });
+});
+
+describe('InterPodAffinity (upstream interpodaffinity/plugin_test.go)', () => {
+  type Term = { topologyKey: string; labelSelector: object };
+  const inTerm = (key: string, topologyKey: string, values: string[]): Term => ({
+    topologyKey,
+    labelSelector: { matchExpressions: [{ key, operator: 'In', values }] },
+  });
+  const existsTerm = (key: string, topologyKey: string): Term => ({
+    topologyKey,
+    labelSelector: { matchExpressions: [{ key, operator: 'Exists' }] },
+  });
+  const mk = (o: {
+    name?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    nodeName?: string;
+    nominated?: string;
+    affinity?: Term[];
+    anti?: Term[];
+  }): Pod => {
+    const p = makePod({
+      name: o.name ?? 'other',
+      uid: o.uid ?? o.name ?? 'other',
+      labels: o.labels,
+      nodeName: o.nodeName,
+    });
+    if (o.affinity || o.anti) {
+      p.spec!.affinity = {
+        ...(o.affinity
+          ? { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: o.affinity } }
+          : {}),
+        ...(o.anti ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: o.anti } } : {}),
+      } as NonNullable<Pod['spec']>['affinity'];
+    }
+    return o.nominated ? ({ ...p, status: { nominatedNodeName: o.nominated } } as Pod) : p;
+  };
+  const scan = inTerm('service', 'region', ['securityscan', 'value2']);
+  const aff = mk({ name: 'p', affinity: [scan] });
+  const anti = mk({ name: 'p', anti: [scan] });
+  const multi = mk({ name: 'p', affinity: [existsTerm('aaa', 'hostname'), existsTerm('bbb', 'hostname')] });
+  const twoAnti = mk({
+    name: 'p',
+    anti: [inTerm('service', 'region', ['securityscan']), inTerm('app', 'region', ['web'])],
+  });
+  const node = 'fake-node';
+  const podRows: Row[] = [
+    {
+      name: 'add a pod which matches the pod affinity',
+      pod: aff,
+      newObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      want: Queue,
+    },
+    {
+      name: 'add an un-scheduled pod',
+      pod: aff,
+      newObj: mk({ labels: { service: 'securityscan' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "add a pod which doesn't match the pod affinity",
+      pod: aff,
+      newObj: mk({ nodeName: node, labels: { aaa: 'a' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'update a pod from non-match to match pod affinity',
+      pod: aff,
+      newObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      oldObj: mk({ nodeName: node, labels: { aaa: 'a' } }),
+      want: Queue,
+    },
+    {
+      name: "the updating pod matches target pod's affinity both before and after label changes",
+      pod: aff,
+      newObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      oldObj: mk({ nodeName: node, labels: { service: 'value2' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'update an un-scheduled pod',
+      pod: aff,
+      newObj: mk({ labels: { service: 'securityscan' } }),
+      oldObj: mk({ labels: { aaa: 'a' } }),
+      want: QueueSkip,
+    },
+    {
+      name: 'update a pod from match to non-match the pod affinity',
+      pod: aff,
+      newObj: mk({ nodeName: node, labels: { aaa: 'a' } }),
+      oldObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "update a pod from match to non-match pod's affinity - multiple terms case",
+      pod: multi,
+      newObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      oldObj: mk({ nodeName: node, labels: { aaa: 'a' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "update a pod from non-match to match pod's affinity - multiple terms case",
+      pod: multi,
+      newObj: mk({ nodeName: node, labels: { aaa: '', bbb: '' } }),
+      oldObj: mk({ nodeName: node, labels: { aaa: 'a' } }),
+      want: Queue,
+    },
+    {
+      name: 'modify pod label to change it from satisfying pod anti-affinity to not satisfying anti-affinity',
+      pod: anti,
+      newObj: mk({ nodeName: node, labels: { service: 'aaaa' } }),
+      oldObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      want: Queue,
+    },
+    {
+      name: 'modify pod label to change it from not satisfying pod anti-affinity to satisfying anti-affinity',
+      pod: anti,
+      newObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      oldObj: mk({ nodeName: node, labels: { service: 'bbb' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "delete a pod which doesn't match pod's anti-affinity",
+      pod: anti,
+      oldObj: mk({ nodeName: node, labels: { aaa: 'a' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "delete a pod which matches pod's anti-affinity",
+      pod: anti,
+      oldObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      want: Queue,
+    },
+    {
+      name: 'delete a pod with anti-affinity that matches pending pod',
+      pod: mk({ name: 'p', labels: { service: 'securityscan' } }),
+      oldObj: mk({ nodeName: node, anti: [scan] }),
+      want: Queue,
+    },
+    {
+      name: "delete a pod with anti-affinity that doesn't match pending pod",
+      pod: mk({ name: 'p', labels: { service: 'foo' } }),
+      oldObj: mk({ nodeName: node, anti: [scan] }),
+      want: QueueSkip,
+    },
+    {
+      name: "delete a pod which doesn't match pending pod's anti-affinity and has anti-affinity that doesn't match pending pod",
+      pod: mk({ name: 'p', anti: [scan], labels: { service: 'foo' } }),
+      oldObj: mk({ nodeName: node, anti: [scan], labels: { service: 'foo' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "delete a nominated pod which doesn't match pod's anti-affinity",
+      pod: anti,
+      oldObj: mk({ nominated: node, labels: { aaa: 'a' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "delete a nominated pod which matches pod's anti-affinity",
+      pod: anti,
+      oldObj: mk({ nominated: node, labels: { service: 'securityscan' } }),
+      want: Queue,
+    },
+    {
+      name: "modify pod label to change it from matching only one of target pod's anti-affinity terms to matching none",
+      pod: twoAnti,
+      newObj: mk({ nodeName: node, labels: { service: 'foo', app: 'bar' } }),
+      oldObj: mk({ nodeName: node, labels: { service: 'securityscan', app: 'bar' } }),
+      want: Queue,
+    },
+    {
+      name: "modify pod label but it still matches one of target pod's anti-affinity terms",
+      pod: twoAnti,
+      newObj: mk({ nodeName: node, labels: { service: 'foo', app: 'web' } }),
+      oldObj: mk({ nodeName: node, labels: { service: 'securityscan', app: 'bar' } }),
+      want: QueueSkip,
+    },
+    {
+      name: "delete a pod which matches only one of target pod's anti-affinity terms",
+      pod: twoAnti,
+      oldObj: mk({ nodeName: node, labels: { service: 'securityscan' } }),
+      want: Queue,
+    },
+    {
+      name: 'delete a pod with anti-affinity that matches pending pod on only one term',
+      pod: mk({ name: 'p', labels: { service: 'securityscan' } }),
+      oldObj: mk({
+        nodeName: node,
+        anti: [inTerm('service', 'region', ['securityscan']), inTerm('app', 'region', ['web'])],
+      }),
+      want: Queue,
+    },
+  ];
+  const newIPA = () => new InterPodAffinity(defaultInterPodAffinityArgs(undefined), new FakeHandle());
+  it.each(podRows)('Test_isSchedulableAfterAssignedPodChange: $name', (row) => {
+    const pl = newIPA();
+    check(row, (p, o, n) => pl.isSchedulableAfterAssignedPodChange(p, o, n));
+  });
+
+  it('Test_isSchedulableAfterTargetPodUpdateLabel', () => {
+    const reg = newIPA()
+      .eventsToRegister()
+      .find((r) => r.event.resource === 'TargetPod')!;
+    expect(reg.event.actionType).toBe(ActionType.UpdatePodLabel);
+    const p = mk({ name: 'p', labels: { foo: 'baz' } });
+    expect(reg.queueingHintFn!(p, p, p)).toBe(Queue);
+  });
+
+  const antiZone = mk({
+    name: 'p',
+    anti: [{ topologyKey: 'zone', labelSelector: { matchLabels: { another: 'label' } } }],
+  });
+  const affZone = mk({ name: 'p', affinity: [inTerm('service', 'zone', ['securityscan', 'value2'])] });
+  const affRegion = mk({ name: 'p', affinity: [inTerm('service', 'region', ['securityscan', 'value2'])] });
+  const n = (labels?: Record<string, string>) =>
+    ({ kind: 'Node', metadata: { name: 'node-a', labels } }) as Node;
+  const nodeRows: Row[] = [
+    {
+      name: 'add a new node with matched pod affinity topologyKey',
+      pod: affZone,
+      newObj: n({ zone: 'zone1' }),
+      want: Queue,
+    },
+    {
+      name: 'add a new node without matched topologyKey',
+      pod: affRegion,
+      newObj: n({ zone: 'zone1' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'update node label but not topologyKey',
+      pod: affZone,
+      oldObj: n({ aaa: 'a' }),
+      newObj: n({ aaa: 'b' }),
+      want: QueueSkip,
+    },
+    {
+      name: "update node label that isn't related to the pod affinity",
+      pod: affZone,
+      oldObj: n({ zone: 'zone1' }),
+      newObj: n({ zone: 'zone1', 'unrelated-label': 'unrelated' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'update node with different affinity topologyKey value',
+      pod: affZone,
+      oldObj: n({ zone: 'zone1' }),
+      newObj: n({ zone: 'zone2' }),
+      want: Queue,
+    },
+    {
+      name: 'update node to have the affinity topology label',
+      pod: affZone,
+      oldObj: n({ aaa: 'a' }),
+      newObj: n({ zone: 'zone1' }),
+      want: Queue,
+    },
+    {
+      name: 'add a new node with matched pod anti-affinity topologyKey',
+      pod: antiZone,
+      newObj: n({ zone: 'zone1' }),
+      want: Queue,
+    },
+    {
+      name: 'add a new node without matched pod anti-affinity topologyKey',
+      pod: antiZone,
+      newObj: n(),
+      want: Queue,
+    },
+    {
+      name: "update node label that isn't related to the pod anti-affinity",
+      pod: antiZone,
+      oldObj: n({ zone: 'zone1' }),
+      newObj: n({ zone: 'zone1', 'unrelated-label': 'unrelated' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'update node with different anti-affinity topologyKey value',
+      pod: antiZone,
+      oldObj: n({ zone: 'zone1' }),
+      newObj: n({ zone: 'zone2' }),
+      want: Queue,
+    },
+    {
+      name: 'update node to have the anti-affinity topology label',
+      pod: antiZone,
+      oldObj: n({ aaa: 'a' }),
+      newObj: n({ zone: 'zone1' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'update node label not to have anti-affinity topology label',
+      pod: antiZone,
+      oldObj: n({ zone: 'zone1' }),
+      newObj: n({ aaa: 'a' }),
+      want: Queue,
+    },
+  ];
+  it.each(nodeRows)('Test_isSchedulableAfterNodeChange: $name', (row) => {
+    const pl = newIPA();
+    check(row, (p, o, nn) => pl.isSchedulableAfterNodeChange(p, o, nn));
   });
 });

@@ -1,5 +1,12 @@
 /** The InterPodAffinity plugin: required pod (anti-)affinity in Filter, preferred ones in Score. */
-import type { Pod } from '@schedlab/k8s';
+import type { Node, Pod } from '@schedlab/k8s';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import type { CycleState } from '../../cycle-state';
 import type {
   FilterPlugin,
@@ -14,7 +21,7 @@ import type {
   ScorePlugin,
 } from '../../interface';
 import { type MaybeStatus, Status } from '../../status';
-import { type NodeInfo, PodInfo } from '../../types';
+import { type AffinityTerm, type NodeInfo, PodInfo, affinityTermMatches } from '../../types';
 import { PluginNames } from '../names';
 import type { InterPodAffinityArgs } from './args';
 import { TermsSelectingPod } from './match-memo';
@@ -48,10 +55,100 @@ import {
   podWithLabelKeysFolded,
 } from './terms';
 
+/** A pod on a node or nominated to one; the others are not counted by anyone's terms yet. */
+const placedOrNominated = (p: Pod) => Boolean(p.spec?.nodeName || p.status?.nominatedNodeName);
+
+const matchesAll = (terms: readonly AffinityTerm[], pod: Pod) =>
+  terms.length > 0 && terms.every((t) => affinityTermMatches(t, pod, undefined));
+
+const matchesAny = (terms: readonly AffinityTerm[], pod: Pod) =>
+  terms.some((t) => affinityTermMatches(t, pod, undefined));
+
 export class InterPodAffinity
-  implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
+  implements
+    PreFilterPlugin,
+    PreFilterExtensions,
+    FilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    ScoreExtensions,
+    EnqueueExtensions
 {
   readonly name = PluginNames.InterPodAffinity;
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: {
+          resource: 'AssignedPod',
+          actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete,
+        },
+        queueingHintFn: (pod, oldObj, newObj) =>
+          this.isSchedulableAfterAssignedPodChange(pod, oldObj, newObj),
+      },
+      // Any label change of the pending pod may satisfy existing pods' terms about it.
+      {
+        event: { resource: 'TargetPod', actionType: ActionType.UpdatePodLabel },
+        queueingHintFn: () => QueueingHint.Queue,
+      },
+      {
+        event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
+      },
+    ];
+  }
+
+  /**
+   * A placed pod now matching all the pending pod's affinity terms, or no longer matching one of
+   * its anti-affinity terms; a deleted pod its anti-affinity matched, or whose own anti-affinity
+   * matched the pending pod.
+   */
+  isSchedulableAfterAssignedPodChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<Pod>(oldObj, newObj);
+    if ((modified && !placedOrNominated(modified)) || (original && !placedOrNominated(original)))
+      return QueueingHint.QueueSkip;
+    const info = new PodInfo(pod);
+    const terms = info.requiredAffinityTerms;
+    const antiTerms = info.requiredAntiAffinityTerms;
+    if (modified && original) {
+      if (!matchesAll(terms, original) && matchesAll(terms, modified)) return QueueingHint.Queue;
+      if (matchesAny(antiTerms, original) && !matchesAny(antiTerms, modified)) return QueueingHint.Queue;
+      return QueueingHint.QueueSkip;
+    }
+    if (modified) return matchesAll(terms, modified) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    if (matchesAny(antiTerms, original!)) return QueueingHint.Queue;
+    return matchesAny(new PodInfo(original!).requiredAntiAffinityTerms, pod)
+      ? QueueingHint.Queue
+      : QueueingHint.QueueSkip;
+  }
+
+  /** A node gaining (or changing) an affinity term's topology key, or losing (or changing) an anti-affinity one. */
+  isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<Node>(oldObj, newObj);
+    const info = new PodInfo(pod);
+    const labelOf = (n: Node | undefined, key: string) =>
+      n?.metadata?.labels && Object.prototype.hasOwnProperty.call(n.metadata.labels, key)
+        ? n.metadata.labels[key]
+        : undefined;
+    for (const term of info.requiredAffinityTerms) {
+      const now = labelOf(modified, term.topologyKey);
+      if (!original) {
+        if (now !== undefined) return QueueingHint.Queue;
+        continue;
+      }
+      const before = labelOf(original, term.topologyKey);
+      if (before === undefined && now !== undefined) return QueueingHint.Queue;
+      if (before !== undefined && now !== undefined && before !== now) return QueueingHint.Queue;
+    }
+    for (const term of info.requiredAntiAffinityTerms) {
+      if (!original) return QueueingHint.Queue;
+      const before = labelOf(original, term.topologyKey);
+      const now = labelOf(modified, term.topologyKey);
+      if (before !== undefined && now === undefined) return QueueingHint.Queue;
+      if (before !== undefined && now !== undefined && before !== now) return QueueingHint.Queue;
+    }
+    return QueueingHint.QueueSkip;
+  }
   private readonly labelKeysEnabled: boolean;
   /** Bound once so hot loops pass it without allocating a closure per call. */
   private readonly effective: (pi: PodInfo) => PodInfo;

@@ -2,7 +2,15 @@
  * PodTopologySpread: keeps matching pods spread over topology domains. DoNotSchedule constraints
  * filter (PreFilter counts, Filter checks skew); ScheduleAnyway constraints score.
  */
-import type { Pod, TopologySpreadConstraint } from '@schedlab/k8s';
+import type { Labels, Node, Pod, TopologySpreadConstraint } from '@schedlab/k8s';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import type { CycleState } from '../../cycle-state';
 import type {
   FilterPlugin,
@@ -35,8 +43,32 @@ export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MAT
 export const PRE_FILTER_STATE_KEY = `PreFilter${PluginNames.PodTopologySpread}`;
 export const PRE_SCORE_STATE_KEY = `PreScore${PluginNames.PodTopologySpread}`;
 
+/** A pod on a node (or nominated to one) in the pending pod's namespace can change its counts. */
+function involvedInTopologySpreading(incoming: Pod, podWithSpreading: Pod): boolean {
+  if (!incoming.spec?.nodeName && !incoming.status?.nominatedNodeName) return false;
+  return (incoming.metadata?.namespace ?? 'default') === (podWithSpreading.metadata?.namespace ?? 'default');
+}
+
+const nodeLabelsMatchSpreadConstraints = (
+  labels: Labels | undefined,
+  constraints: readonly SpreadConstraint[],
+) => constraints.every((c) => nodeLabel(labels, c.topologyKey) !== undefined);
+
+const topologyKeyLabelsChanged = (
+  a: Labels | undefined,
+  b: Labels | undefined,
+  constraints: readonly SpreadConstraint[],
+) => constraints.some((c) => nodeLabel(a, c.topologyKey) !== nodeLabel(b, c.topologyKey));
+
 export class PodTopologySpread
-  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PreFilterExtensions, ScoreExtensions
+  implements
+    PreFilterPlugin,
+    FilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    PreFilterExtensions,
+    ScoreExtensions,
+    EnqueueExtensions
 {
   readonly name = PluginNames.PodTopologySpread;
   private readonly defaultConstraints: readonly TopologySpreadConstraint[];
@@ -80,6 +112,101 @@ export class PodTopologySpread
 
   private constraints(pod: Pod, action: string): SpreadConstraint[] {
     return constraintsForPod(pod, action, this.defaultConstraints, this.handle.objects, this.opts);
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: {
+          resource: 'AssignedPod',
+          actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete,
+        },
+        queueingHintFn: (pod, oldObj, newObj) =>
+          this.isSchedulableAfterAssignedPodChange(pod, oldObj, newObj),
+      },
+      {
+        event: {
+          resource: 'TargetPod',
+          actionType: ActionType.UpdatePodToleration | ActionType.UpdatePodLabel,
+        },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterTargetPodChange(pod, oldObj, newObj),
+      },
+      {
+        event: {
+          resource: 'Node',
+          actionType:
+            ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint,
+        },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
+      },
+    ];
+  }
+
+  /** The pending pod's tolerations matter with nodeTaintsPolicy Honor; its labels, to its selectors. */
+  isSchedulableAfterTargetPodChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<Pod>(oldObj, newObj);
+    if (!original || !modified) throw new Error('a pod update needs the old and the new pod');
+    const constraints = this.constraints(pod, DO_NOT_SCHEDULE);
+    if (
+      !isDeepStrictEqual(modified.spec?.tolerations ?? [], original.spec?.tolerations ?? []) &&
+      constraints.some((c) => c.honorNodeTaints)
+    )
+      return QueueingHint.Queue;
+    return this.isSchedulableAfterPodLabelChange(original, modified, constraints);
+  }
+
+  /** A pod placed, relabelled or deleted in the namespace changes the counts of the selectors it matches. */
+  isSchedulableAfterAssignedPodChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<Pod>(oldObj, newObj);
+    if (
+      (modified && !involvedInTopologySpreading(modified, pod)) ||
+      (original && !involvedInTopologySpreading(original, pod))
+    )
+      return QueueingHint.QueueSkip;
+    const constraints = this.constraints(pod, DO_NOT_SCHEDULE);
+    if (modified && original) return this.isSchedulableAfterPodLabelChange(original, modified, constraints);
+    const changed = (modified ?? original)!;
+    return constraints.some((c) => c.selector.matches(changed.metadata?.labels))
+      ? QueueingHint.Queue
+      : QueueingHint.QueueSkip;
+  }
+
+  private isSchedulableAfterPodLabelChange(
+    original: Pod,
+    modified: Pod,
+    constraints: readonly SpreadConstraint[],
+  ): QueueingHint {
+    if (isDeepStrictEqual(modified.metadata?.labels ?? {}, original.metadata?.labels ?? {}))
+      return QueueingHint.QueueSkip;
+    for (const c of constraints) {
+      if (c.selector.matches(original.metadata?.labels) !== c.selector.matches(modified.metadata?.labels))
+        return QueueingHint.Queue;
+    }
+    return QueueingHint.QueueSkip;
+  }
+
+  /** A node that has (or had) every topology key, added, removed, or with those labels or its taints changed. */
+  isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<Node>(oldObj, newObj);
+    const constraints = this.constraints(pod, DO_NOT_SCHEDULE);
+    const originalMatching = original
+      ? nodeLabelsMatchSpreadConstraints(original.metadata?.labels, constraints)
+      : false;
+    const modifiedMatching = modified
+      ? nodeLabelsMatchSpreadConstraints(modified.metadata?.labels, constraints)
+      : false;
+    if (original && modified) {
+      if (originalMatching !== modifiedMatching) return QueueingHint.Queue;
+      if (
+        modifiedMatching &&
+        (topologyKeyLabelsChanged(original.metadata?.labels, modified.metadata?.labels, constraints) ||
+          !isDeepStrictEqual(original.spec?.taints ?? [], modified.spec?.taints ?? []))
+      )
+        return QueueingHint.Queue;
+      return QueueingHint.QueueSkip;
+    }
+    if (modified) return modifiedMatching ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    return originalMatching ? QueueingHint.Queue : QueueingHint.QueueSkip;
   }
 
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
