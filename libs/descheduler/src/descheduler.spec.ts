@@ -159,7 +159,8 @@ describe('deschedule: one cycle of a DeschedulerPolicy', () => {
       expect.objectContaining({
         pod: 'default/w2',
         refusal: 'pod-disruption-budget',
-        message: "Cannot evict pod as it would violate the pod's disruption budget.",
+        message:
+          "Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 2 healthy pods and has 2 currently",
       }),
     ]);
   });

@@ -21,3 +21,4 @@ export * from './well-known';
 export * from './random';
 export * from './names';
 export * from './canonical-json';
+export * from './disruption';

@@ -4,7 +4,13 @@
  * one disruption up.
  */
 import {
+  MULTIPLE_PDBS_MESSAGE,
+  PDB_VIOLATION_MESSAGE,
   type KubeObject,
+  type ScaledObject,
+  controllerScaleOf,
+  expectedPodsOf,
+  scaledIntOrPercent,
   type Pod,
   type PodDisruptionBudget,
   namespaceOf,
@@ -12,10 +18,6 @@ import {
 } from '@schedlab/k8s';
 import type { ClusterView } from './cluster-view';
 import { isTerminalPod } from './pods';
-
-export const PDB_VIOLATION_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
-export const MULTIPLE_PDBS_MESSAGE =
-  'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
 
 export type BudgetVerdict =
   | { allowed: true }
@@ -38,27 +40,9 @@ function isHealthy(pod: Pod): boolean {
   return !ready || ready.status === 'True';
 }
 
-/** IntOrString against a total, rounding up as the disruption controller does. */
-function scaled(value: number | string, total: number): number {
-  if (typeof value === 'number') return value;
-  const pct = /^(\d+)%$/.exec(value);
-  return pct ? Math.ceil((Number(pct[1]) * total) / 100) : Number(value) || 0;
-}
-
-interface Scalable {
-  kind: string;
-  metadata: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    ownerReferences?: { kind: string; name: string; controller?: boolean }[];
-  };
-  spec?: { replicas?: number };
-}
-
 export class DisruptionBudgets {
   private readonly budgets: PodDisruptionBudget[];
-  private readonly controllers: Scalable[];
+  private readonly workloads: KubeObject[];
 
   constructor(
     objects: readonly KubeObject[],
@@ -67,45 +51,27 @@ export class DisruptionBudgets {
     this.budgets = objects.filter(
       (o) => o.kind === 'PodDisruptionBudget',
     ) as unknown as PodDisruptionBudget[];
-    this.controllers = objects.filter((o) =>
+    this.workloads = objects.filter((o) =>
       ['ReplicaSet', 'StatefulSet', 'ReplicationController', 'Deployment'].includes(o.kind),
-    ) as unknown as Scalable[];
-  }
-
-  /** The scale the pod's controller asks for; a Deployment's ReplicaSet answers for the Deployment. */
-  private scaleOf(ns: string, kind: string, name: string): number | undefined {
-    const owner = this.controllers.find(
-      (c) => c.kind === kind && c.metadata.name === name && namespaceOf(c as KubeObject) === ns,
     );
-    if (!owner) return undefined;
-    const parent = owner.metadata.ownerReferences?.find((o) => o.controller);
-    if (kind === 'ReplicaSet' && parent?.kind === 'Deployment')
-      return this.scaleOf(ns, 'Deployment', parent.name) ?? owner.spec?.replicas ?? 1;
-    return owner.spec?.replicas ?? 1;
   }
 
-  /** expectedPods: the controllers' scale, a bare pod counting once (the disruption controller's rule). */
+  /** expectedPods from these pods' controllers in the namespace (the disruption controller's rule). */
   private expectedPods(ns: string, pods: readonly Pod[]): number {
-    const seen = new Set<string>();
-    let total = 0;
-    for (const pod of pods) {
-      const c = pod.metadata?.ownerReferences?.find((o) => o.controller);
-      if (!c) {
-        total++;
-        continue;
-      }
-      const id = `${c.kind}/${c.name}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      total +=
-        this.scaleOf(ns, c.kind, c.name) ??
-        pods.filter((p) => p.metadata?.ownerReferences?.some((o) => o.name === c.name)).length;
-    }
-    return total;
+    const find = (kind: string, name: string) =>
+      this.workloads.find((w) => w.kind === kind && w.metadata.name === name && namespaceOf(w) === ns) as
+        ScaledObject | undefined;
+    return expectedPodsOf(pods, (kind, name) => controllerScaleOf(find, kind, name));
   }
 
   /** How many more pods of the budget may go now. */
   disruptionsAllowed(pdb: PodDisruptionBudget): number {
+    const { healthy, desired } = this.status(pdb);
+    return Math.max(0, healthy - desired);
+  }
+
+  /** The budget's currentHealthy and desiredHealthy now. */
+  status(pdb: PodDisruptionBudget): { healthy: number; desired: number } {
     const ns = namespaceOf(pdb);
     const healthy = this.view.pods().filter((p) => budgetSelects(pdb, p) && isHealthy(p)).length;
     // Evicted pods still count as expected: their controllers will replace them.
@@ -114,11 +80,12 @@ export class DisruptionBudgets {
     let desired: number;
     if (maxUnavailable !== undefined) {
       const expected = this.expectedPods(ns, expectedFrom);
-      desired = Math.max(0, expected - scaled(maxUnavailable, expected));
+      desired = Math.max(0, expected - (scaledIntOrPercent(maxUnavailable, expected) ?? 0));
     } else if (typeof minAvailable === 'number') desired = minAvailable;
-    else if (minAvailable !== undefined) desired = scaled(minAvailable, this.expectedPods(ns, expectedFrom));
+    else if (minAvailable !== undefined)
+      desired = scaledIntOrPercent(minAvailable, this.expectedPods(ns, expectedFrom)) ?? 0;
     else desired = 0;
-    return Math.max(0, healthy - desired);
+    return { healthy, desired };
   }
 
   /** Would the eviction API accept evicting this pod now? */
@@ -131,7 +98,13 @@ export class DisruptionBudgets {
       return { allowed: false, refusal: 'multiple-pod-disruption-budgets', message: MULTIPLE_PDBS_MESSAGE };
     // An unhealthy pod does not use a disruption up (IfHealthyBudget): it goes while the budget is met.
     if (!isHealthy(pod)) return { allowed: true };
-    if (this.disruptionsAllowed(matching[0]) > 0) return { allowed: true };
-    return { allowed: false, refusal: 'pod-disruption-budget', message: PDB_VIOLATION_MESSAGE };
+    const { healthy, desired } = this.status(matching[0]);
+    if (healthy - desired > 0) return { allowed: true };
+    return {
+      allowed: false,
+      refusal: 'pod-disruption-budget',
+      // The eviction API's message and its cause.
+      message: `${PDB_VIOLATION_MESSAGE} The disruption budget ${matching[0].metadata?.name} needs ${desired} healthy pods and has ${healthy} currently`,
+    };
   }
 }

@@ -4,6 +4,12 @@
  * Ready node; expected pods come from the controllers' scale when the budget needs it.
  */
 import {
+  MULTIPLE_PDBS_MESSAGE,
+  PDB_VIOLATION_MESSAGE,
+  controllerScaleOf,
+  expectedPodsOf,
+  scaledIntOrPercent,
+  type ScaledObject,
   namespaceOf,
   LabelSelector,
   Node,
@@ -11,12 +17,9 @@ import {
   PodDisruptionBudget,
   selectorFromLabelSelector,
 } from '@schedlab/k8s';
-import { controllerOf } from './controllers';
 import { World } from './world';
 
-export const PDB_VIOLATION_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
-export const MULTIPLE_PDBS_MESSAGE =
-  'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
+export { PDB_VIOLATION_MESSAGE, MULTIPLE_PDBS_MESSAGE } from '@schedlab/k8s';
 
 export interface BudgetStatus {
   name: string;
@@ -33,16 +36,12 @@ export function nodeIsReady(node: Node | undefined): boolean {
   return !ready || ready.status === 'True';
 }
 
-/** IntOrString against a total, rounding up as GetScaledValueFromIntOrPercent(…, true) does. */
+/** IntOrString against a total (rounding up), naming the field when it is neither. */
 function scaled(value: number | string, total: number, field: string): number {
-  if (typeof value === 'number') return value;
-  const m = /^(\d+)%$/.exec(value);
-  if (!m) {
-    const n = Number(value);
-    if (Number.isInteger(n)) return n;
+  const n = scaledIntOrPercent(value, total);
+  if (n === undefined)
     throw new Error(`${field}: invalid value "${value}": must be an integer or a percentage`);
-  }
-  return Math.ceil((Number(m[1]) * total) / 100);
+  return n;
 }
 
 export function budgetsFor(world: World, pod: Pod): PodDisruptionBudget[] {
@@ -57,20 +56,13 @@ export function budgetsFor(world: World, pod: Pod): PodDisruptionBudget[] {
 }
 
 function controllerScale(world: World, ns: string, kind: string, name: string): number | undefined {
-  const owner = world.items.find(
-    (i) => i.kind === kind && i.metadata?.name === name && namespaceOf(i) === ns,
-  ) as
-    | {
-        spec?: { replicas?: number };
-        metadata?: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
-      }
-    | undefined;
-  if (!owner) return undefined;
-  // A Deployment's ReplicaSet is scaled by the Deployment.
-  const parent = owner.metadata?.ownerReferences?.find((o) => o.controller);
-  if (kind === 'ReplicaSet' && parent?.kind === 'Deployment')
-    return controllerScale(world, ns, 'Deployment', parent.name) ?? owner.spec?.replicas ?? 1;
-  return owner.spec?.replicas ?? 1;
+  return controllerScaleOf(
+    (k, n) =>
+      world.items.find((i) => i.kind === k && i.metadata?.name === n && namespaceOf(i) === ns) as
+        ScaledObject | undefined,
+    kind,
+    name,
+  );
 }
 
 export function budgetStatus(world: World, pdb: PodDisruptionBudget): BudgetStatus {
@@ -81,24 +73,8 @@ export function budgetStatus(world: World, pdb: PodDisruptionBudget): BudgetStat
   const currentHealthy = pods.filter(
     (p) => p.spec?.nodeName && nodeIsReady(nodes.get(p.spec.nodeName)),
   ).length;
-  const controllerCount = (): number => {
-    const seen = new Set<string>();
-    let total = 0;
-    for (const p of pods) {
-      const c = controllerOf(p);
-      if (!c) {
-        total++;
-        continue;
-      }
-      const id = `${c.kind}/${c.name}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      total +=
-        controllerScale(world, ns, c.kind, c.name) ??
-        pods.filter((q) => controllerOf(q)?.name === c.name).length;
-    }
-    return total;
-  };
+  const controllerCount = (): number =>
+    expectedPodsOf(pods, (kind, name) => controllerScale(world, ns, kind, name));
   const name = pdb.metadata?.name ?? '';
   const minAvailable = pdb.spec?.minAvailable;
   const maxUnavailable = pdb.spec?.maxUnavailable;
