@@ -8,3 +8,11 @@ export {
 } from './test-database';
 export { closedPort } from './ports';
 export { testConfig } from './test-config';
+export {
+  binaryPath,
+  buildControlPlane,
+  goVersion,
+  startTestCluster,
+  type ObjectJson,
+  type TestCluster,
+} from './test-cluster';
