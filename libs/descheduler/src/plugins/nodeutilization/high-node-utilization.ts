@@ -8,6 +8,7 @@ import type { Node, Pod } from '@schedlab/k8s';
 import type { BalancePlugin, Handle } from '../../framework/types';
 import {
   capacityCappedAt,
+  describePercentages,
   evictableNamespacesSchema,
   evictFromSourceNodes,
   hasRoomLeft,
@@ -77,6 +78,7 @@ export function highNodeUtilization(args: HighNodeUtilizationArgs, handle: Handl
           usage,
           pods,
           available: capacityCappedAt(node, full, resources),
+          percentages: percentage,
         };
         if (isBelowThresholds(percentage, args.thresholds)) underutilized.push(entry);
         else if (!node.spec?.unschedulable) schedulable.push(entry);
@@ -97,6 +99,9 @@ export function highNodeUtilization(args: HighNodeUtilizationArgs, handle: Handl
         excludedNamespaces,
         shouldContinue: (_node, totalAvailable) => hasRoomLeft(totalAvailable),
         options: { strategy: HIGH_NODE_UTILIZATION, reason: '' },
+        detailOf: (node) =>
+          `node ${node.name} is underutilized: ${describePercentages(node.percentages, thresholdResources)} ` +
+          `within thresholds ${describePercentages(args.thresholds, thresholdResources)}`,
       });
     },
   };

@@ -11,6 +11,7 @@ import {
   averageUsage,
   capacityCappedAt,
   deviatedThresholds,
+  describePercentages,
   evictableNamespacesSchema,
   evictFromSourceNodes,
   hasRoomLeft,
@@ -125,6 +126,7 @@ export function lowNodeUtilization(args: LowNodeUtilizationArgs, handle: Handle)
           usage,
           pods,
           available: capacityCappedAt(node, high, resources),
+          percentages: percentage,
         };
         // An unschedulable node cannot receive pods, so it never counts as underutilized.
         if (!node.spec?.unschedulable && isBelowThresholds(percentage, low)) underutilized.push(entry);
@@ -145,6 +147,10 @@ export function lowNodeUtilization(args: LowNodeUtilizationArgs, handle: Handle)
         excludedNamespaces,
         shouldContinue: (node, totalAvailable) => isAboveAvailable(node) && hasRoomLeft(totalAvailable),
         options: { strategy: LOW_NODE_UTILIZATION, reason: '' },
+        detailOf: (node) =>
+          `node ${node.name} is overutilized: ${describePercentages(node.percentages, thresholdResources)} ` +
+          `above targetThresholds ${describePercentages(high, thresholdResources)}; ` +
+          `underutilized: ${underutilized.map((n) => n.name).join(', ')}`,
         maxEvictionsPerNode: args.evictionLimits?.node,
       });
     },

@@ -62,6 +62,30 @@ describe('LowNodeUtilization: upstream TestLowNodeUtilization', () => {
   });
 });
 
+describe('LowNodeUtilization: what each eviction says', () => {
+  it('names the overutilized node, its usage against targetThresholds and where pods can go', () => {
+    const row = (lowRows as unknown as Row[]).find((r) => r.name === 'without priorities')!;
+    const { evictions } = runPlugin({
+      plugin: LOW_NODE_UTILIZATION,
+      args: { thresholds: row.thresholds, targetThresholds: row.targetThresholds },
+      nodes: row.nodes,
+      pods: row.pods,
+      evictorArgs: { nodeFit: true },
+    });
+    expect(evictions).toHaveLength(4);
+    for (const eviction of evictions)
+      expect(eviction).toEqual(
+        expect.objectContaining({
+          node: 'n1',
+          strategy: LOW_NODE_UTILIZATION,
+          reason: LOW_NODE_UTILIZATION,
+          detail:
+            'node n1 is overutilized: cpu 80%, pods 89% above targetThresholds cpu 50%, pods 50%; underutilized: n2',
+        }),
+      );
+  });
+});
+
 describe('LowNodeUtilization: upstream TestLowNodeUtilizationWithTaints', () => {
   it.each(rowsOf(lowTaintRows))('%s', (_n, row) => {
     const expected = row.evictionsExpected ?? -1;
@@ -175,6 +199,7 @@ describe('upstream TestSortNodesByUsage (nodeutilization_test.go), hand-ported',
       usage: new Map(Object.entries(usage)),
       pods: [],
       available: new Map(),
+      percentages: {},
     }));
   it.each(rows)('%s descending and ascending', (_n, list, descending) => {
     expect(sortNodesByUsage(nodesOf(list), false).map((n) => n.name)).toEqual(descending);

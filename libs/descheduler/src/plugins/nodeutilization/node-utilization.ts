@@ -54,6 +54,13 @@ export interface NodeUsage {
   pods: Pod[];
   /** The node's allocatable capped at the upper threshold: how much the node may hold. */
   available: ResourceAmounts;
+  /** Usage as percentages of allocatable when the node was classified. */
+  percentages: ResourceThresholds;
+}
+
+/** `cpu 82%, pods 90%`: the thresholds' resources, rounded as upstream logs them. */
+export function describePercentages(percentages: ResourceThresholds, resources: readonly string[]): string {
+  return resources.map((r) => `${r} ${Math.round(percentages[r] ?? 0)}%`).join(', ');
 }
 
 /** The thresholds' resources plus cpu, memory and pods, which usage always tracks. */
@@ -201,6 +208,8 @@ export interface EvictionRun {
   /** Whether to keep evicting from this node given what the destinations can still take. */
   shouldContinue(node: NodeUsage, totalAvailable: ResourceAmounts): boolean;
   options: EvictOptions;
+  /** Why the node gives up pods, for people (EvictOptions.detail). */
+  detailOf(node: NodeUsage): string;
   /** LowNodeUtilization's evictionLimits.node: evictions per source node for this plugin. */
   maxEvictionsPerNode?: number;
 }
@@ -244,7 +253,7 @@ function evictFromNode(
     if (!toleratesSomeDestination(pod, destinationTaints)) continue;
     if (run.excludedNamespaces.has(pod.metadata?.namespace ?? '') || !evictor.preEvictionFilter(pod))
       continue;
-    if (!evictor.evict(pod, run.options)) {
+    if (!evictor.evict(pod, { ...run.options, detail: run.detailOf(source) })) {
       if (evictor.nodeLimitExceeded(source.name) || evictor.totalLimitExceeded()) return;
       continue;
     }

@@ -60,6 +60,8 @@ describe('RemoveDuplicates: upstream TestRemoveDuplicatesUniformly', () => {
         node: 'n1',
         strategy: REMOVE_DUPLICATES,
         reason: REMOVE_DUPLICATES,
+        detail:
+          '5 pods of ReplicaSet default/replicaset-1 with the same images on node n1, more than 3 (9 pods over 3 feasible nodes)',
       }),
       expect.objectContaining({ pod: 'default/p5', node: 'n1' }),
     ]);

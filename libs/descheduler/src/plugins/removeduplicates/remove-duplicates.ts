@@ -30,6 +30,8 @@ export type RemoveDuplicatesArgs = z.infer<typeof removeDuplicatesArgsSchema>;
 /** The group a duplicate belongs to: one owner, one namespace, one sorted image list. */
 interface OwnerGroup {
   key: string;
+  /** e.g. `ReplicaSet dev/web-1234`, for the eviction's detail. */
+  owner: string;
   /** nodeName → the pods beyond the first of their kind on that node, in listing order. */
   extraPodsByNode: Map<string, Pod[]>;
   /** How many feasible pods of the group run anywhere (the first on each node included). */
@@ -58,9 +60,12 @@ export function removeDuplicates(args: RemoveDuplicatesArgs, handle: Handle): Ba
         for (const [nodeName, extras] of group.extraPodsByNode) {
           // extras excludes the node's first pod, so the node holds extras.length + 1.
           if (extras.length + 1 <= upperAverage) continue;
+          const detail =
+            `${extras.length + 1} pods of ${group.owner} with the same images on node ${nodeName}, ` +
+            `more than ${upperAverage} (${group.occurrences} pods over ${targetNodes} feasible nodes)`;
           for (const pod of extras.slice(upperAverage - 1)) {
             // No reason of its own: the descheduler's event then names the strategy.
-            if (evictor.evict(pod, { strategy: REMOVE_DUPLICATES, reason: '' })) continue;
+            if (evictor.evict(pod, { strategy: REMOVE_DUPLICATES, reason: '', detail })) continue;
             if (evictor.totalLimitExceeded()) return;
             if (evictor.nodeLimitExceeded(nodeName)) break;
           }
@@ -77,9 +82,9 @@ function collectDuplicates(
   excludedKinds: ReadonlySet<string>,
 ): Map<string, OwnerGroup> {
   const groups = new Map<string, OwnerGroup>();
-  const groupOf = (key: string): OwnerGroup => {
+  const groupOf = (key: string, owner: string): OwnerGroup => {
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { key, extraPodsByNode: new Map(), occurrences: 0 }));
+    if (!group) groups.set(key, (group = { key, owner, extraPodsByNode: new Map(), occurrences: 0 }));
     return group;
   };
   // Groups only enter `groups` once a duplicate is seen, but every pod counts as an occurrence.
@@ -108,8 +113,8 @@ function collectDuplicates(
         seenOnNode.add(signature);
         continue;
       }
-      for (const key of ownerKeys) {
-        const group = groupOf(key);
+      for (const [i, key] of ownerKeys.entries()) {
+        const group = groupOf(key, `${owners[i].kind} ${namespace}/${owners[i].name}`);
         const extras = group.extraPodsByNode.get(nodeName) ?? [];
         extras.push(pod);
         group.extraPodsByNode.set(nodeName, extras);

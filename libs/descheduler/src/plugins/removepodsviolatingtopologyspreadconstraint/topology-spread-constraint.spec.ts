@@ -50,6 +50,23 @@ describe('RemovePodsViolatingTopologySpreadConstraint: upstream TestTopologySpre
   });
 });
 
+describe('RemovePodsViolatingTopologySpreadConstraint: what each eviction says', () => {
+  it('names the constraint and the two domains it balanced', () => {
+    const row = rows.find(
+      (r) => r.name === '3 domains size [8 7 0], maxSkew=1, should move 5 to get [5 5 5]',
+    )!;
+    const { evictions } = run(row);
+    expect(evictions.map((e) => e.detail)).toEqual([
+      ...Array(3).fill(
+        'topology spread constraint zone (maxSkew 1): domain zoneA holds 8 matching pods, domain zoneC 0 (average 5)',
+      ),
+      ...Array(2).fill(
+        'topology spread constraint zone (maxSkew 1): domain zoneB holds 7 matching pods, domain zoneC 3 (average 5)',
+      ),
+    ]);
+  });
+});
+
 describe('RemovePodsViolatingTopologySpreadConstraint args: upstream validation and defaults tables', () => {
   const validationRows = validation as { description: string; args: unknown; errInfo?: string }[];
   it.each(validationRows.map((row) => [row.description, row] as const))('%s', (_d, row) => {

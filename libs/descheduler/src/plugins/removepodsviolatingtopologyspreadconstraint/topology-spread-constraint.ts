@@ -77,7 +77,8 @@ export function removePodsViolatingTopologySpreadConstraint(
     name: REMOVE_PODS_VIOLATING_TOPOLOGY_SPREAD_CONSTRAINT,
     balance(nodes: readonly Node[]): void {
       const nodesByName = new Map(nodes.map((n) => [n.metadata?.name ?? '', n]));
-      const toEvict = new Set<Pod>();
+      // Each pod to evict, with why: the first constraint that picked it.
+      const toEvict = new Map<Pod, string>();
 
       for (const pods of podsByNamespace(nodes, handle, isCandidate).values()) {
         for (const constraint of namespaceConstraints(pods, allowed)) {
@@ -88,12 +89,18 @@ export function removePodsViolatingTopologySpreadConstraint(
         }
       }
 
-      for (const pod of toEvict) {
+      for (const [pod, detail] of toEvict) {
         const nodeName = pod.spec?.nodeName ?? '';
         if (evictor.nodeLimitExceeded(nodeName)) continue;
         if (!isCandidate(pod) || !evictor.preEvictionFilter(pod)) continue;
         // No reason of its own: the descheduler's event then names the strategy.
-        if (evictor.evict(pod, { strategy: REMOVE_PODS_VIOLATING_TOPOLOGY_SPREAD_CONSTRAINT, reason: '' }))
+        if (
+          evictor.evict(pod, {
+            strategy: REMOVE_PODS_VIOLATING_TOPOLOGY_SPREAD_CONSTRAINT,
+            reason: '',
+            detail,
+          })
+        )
           continue;
         if (evictor.totalLimitExceeded()) return;
       }
@@ -232,7 +239,7 @@ function isBalanced(domains: readonly Domain[], maxSkew: number): boolean {
 function balanceDomains(
   handle: Handle,
   topologyBalanceNodeFit: boolean,
-  toEvict: Set<Pod>,
+  toEvict: Map<Pod, string>,
   constraint: SpreadConstraint,
   domains: Domain[],
   matchingPods: number,
@@ -270,10 +277,14 @@ function balanceDomains(
       ...sorted[j].pods.filter((p) => fits.get(p)),
     ];
     const moved = sorted[j].pods.slice(sorted[j].pods.length - movePods);
+    const detail =
+      `topology spread constraint ${constraint.topologyKey} (maxSkew ${constraint.maxSkew}): ` +
+      `domain ${sorted[j].value} holds ${sorted[j].pods.length} matching pods, ` +
+      `domain ${sorted[i].value} ${sorted[i].pods.length} (average ${Math.round(idealAverage * 100) / 100})`;
     for (const pod of moved) {
       // A pod that fits nowhere else would come straight back; it still counts as moved.
       if (topologyBalanceNodeFit && !fits.get(pod)) continue;
-      toEvict.add(pod);
+      if (!toEvict.has(pod)) toEvict.set(pod, detail);
     }
     sorted[j].pods = sorted[j].pods.slice(0, sorted[j].pods.length - movePods);
     sorted[i].pods = [...sorted[i].pods, ...moved];
