@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService, RunRepository, RunResultRepository, unpackSnapshotItems } from '@schedlab/db';
 import type { KubeObject } from '@schedlab/k8s';
-import { renderReportHtml } from '@schedlab/report';
+import { descheduleReportOf, renderReportHtml, type StoredDescheduling } from '@schedlab/report';
 import type { EngineJob } from '@schedlab/runs';
 import { ApiError } from '../common/api-error';
 import { isUuid } from '../common/id-param.pipe';
@@ -31,7 +31,8 @@ export class ReportsService {
 
   /**
    * The HTML report of one of the tenant's finished simulate runs; with a scenario, the cluster
-   * once its last step settled, its volumes per zone, storage timeline and data-loss report.
+   * once its last step settled, its volumes per zone, storage timeline and data-loss report. A
+   * deschedule run's report shows the cluster before and after and every eviction.
    */
   async html(tenantId: string, runId: string): Promise<string> {
     if (!isUuid(runId)) throw ApiError.notFound('Run', runId);
@@ -45,11 +46,16 @@ export class ReportsService {
           { status: run.status },
         );
       }
+      if (run.type === 'deschedule') {
+        // Drawn from the stored result alone: the figures before and after, the evictions.
+        const result = await this.results.findResult(tx, runId);
+        return { run, placements: [], explanations: [], descheduling: result?.analysis };
+      }
       if (run.type !== 'simulate') {
         // The report draws one cluster state: capacity/compare/… runs end in several.
         throw ApiError.conflict(
           'report_unavailable',
-          `Reports are drawn for simulate runs; run ${runId} is a ${run.type} run`,
+          `Reports are drawn for simulate and deschedule runs; run ${runId} is a ${run.type} run`,
           { type: run.type },
         );
       }
@@ -61,6 +67,17 @@ export class ReportsService {
       return { run, placements, explanations };
     });
     const title = `Schedlab report: ${stored.run.snapshot.name}`;
+    if ('descheduling' in stored) {
+      const label = `${stored.run.snapshot.name} (run ${runId})`;
+      return renderReportHtml(
+        descheduleReportOf(
+          stored.descheduling as unknown as StoredDescheduling,
+          stored.run.engineVersion ?? '',
+          title,
+          label,
+        ),
+      );
+    }
     if (stored.run.scenarioId !== null) {
       // The cluster the steps left behind is not stored: the run is recomputed on an engine
       // thread and drawn by the CLI's own code (simulate --report --scenario).

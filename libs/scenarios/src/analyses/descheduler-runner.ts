@@ -3,7 +3,7 @@
  * cycle of a policy, its evictions in the runner's order, and the limits that stopped it.
  */
 import { deschedule as runCycle, type DeschedulingOptions } from '@schedlab/descheduler';
-import type { KubeObject } from '@schedlab/k8s';
+import { canonicalJson, type KubeObject } from '@schedlab/k8s';
 
 export interface RunnerEviction {
   /** `namespace/name` */
@@ -37,7 +37,11 @@ export type DeschedulerRunner = (
 
 /** @schedlab/descheduler's cycle (policy validated there: a PolicyError names profile, plugin and field). */
 export const runDescheduler: DeschedulerRunner = (objects, policy, options) => {
-  const result = runCycle(objects, policy, options);
+  // Keys in one order whatever the transport kept (PostgreSQL's jsonb reorders them), so what
+  // the plugins print from maps such as thresholds reads the same from the CLI and a stored run.
+  const canonical =
+    typeof policy === 'object' && policy !== null ? JSON.parse(canonicalJson(policy)) : policy;
+  const result = runCycle(objects, canonical, options);
   const { reached } = result.limits;
   const limits = [
     ...(reached.total ? [`maxNoOfPodsToEvictTotal (${result.limits.maxNoOfPodsToEvictTotal})`] : []),
