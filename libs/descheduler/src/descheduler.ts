@@ -15,7 +15,7 @@ import {
 } from './framework/pod-evictor';
 import { isNodeReady } from './framework/pods';
 import type { BalancePlugin, DeschedulePlugin, EvictionRefusal } from './framework/types';
-import type { EvictorContext } from './plugins/defaultevictor';
+import type { EvictorContext, EvictorPlugin } from './plugins/defaultevictor';
 import { PLUGIN_REGISTRY, type RegisteredPlugin } from './plugins/registry';
 
 export interface DeschedulingOptions {
@@ -103,21 +103,24 @@ export function deschedule(
 
   const built: BuiltProfile[] = policy.profiles.map((profile) => {
     const argsOf = (plugin: string) => profile.pluginConfig.find((c) => c.name === plugin)?.args ?? {};
-    const evictorPlugins = new Map(
-      [...new Set([...profile.plugins.filter.enabled, ...profile.plugins.preEvictionFilter.enabled])].map(
-        (name) => {
-          const entry = registry[name];
-          if (entry?.kind !== 'evictor') throw new Error(`${name} is not an evictor plugin`);
-          return [name, entry.factory(argsOf(name), evictorContext)];
-        },
-      ),
-    );
+    // Each evictor plugin is built once, however many points name it.
+    const evictorPlugins = new Map<string, EvictorPlugin>();
+    const evictorPlugin = (name: string): EvictorPlugin => {
+      let plugin = evictorPlugins.get(name);
+      if (!plugin) {
+        const entry = registry[name];
+        if (entry?.kind !== 'evictor') throw new Error(`${name} is not an evictor plugin`);
+        plugin = entry.factory(argsOf(name), evictorContext);
+        evictorPlugins.set(name, plugin);
+      }
+      return plugin;
+    };
     const evictor = createEvictor({
       profile: profile.name,
       podEvictor,
-      filters: profile.plugins.filter.enabled.map((n) => evictorPlugins.get(n)!.filter),
+      filters: profile.plugins.filter.enabled.map((n) => evictorPlugin(n).filter),
       preEvictionFilters: profile.plugins.preEvictionFilter.enabled.map(
-        (n) => evictorPlugins.get(n)!.preEvictionFilter,
+        (n) => evictorPlugin(n).preEvictionFilter,
       ),
       extensionPoint: () => point,
     });

@@ -7,9 +7,9 @@ import {
   type Node,
   type Pod,
   namespaceOf,
-  podPriority,
   selectorFromLabelSelector,
 } from '@schedlab/k8s';
+import { CONFIG_SOURCE_ANNOTATION, isMirrorPod } from '@schedlab/workloads';
 import type { Handle } from './types';
 
 /** Include or exclude namespaces (upstream's api.Namespaces): at most one of the two is set. */
@@ -54,8 +54,6 @@ export function allPodsOnNode(handle: Handle, nodeName: string, filter?: PodPred
   return handle.podsOnNode(nodeName).filter((p) => !filter || filter(p));
 }
 
-export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
-export const CONFIG_SOURCE_ANNOTATION = 'kubernetes.io/config.source';
 /** Forces eviction past the DefaultEvictor's checks. */
 export const EVICT_POD_ANNOTATION = 'descheduler.alpha.kubernetes.io/evict';
 export const PREFER_NO_EVICTION_ANNOTATION = 'descheduler.alpha.kubernetes.io/prefer-no-eviction';
@@ -64,7 +62,7 @@ export const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 
 const annotation = (pod: Pod, key: string): string | undefined => pod.metadata?.annotations?.[key];
 
-export const isMirrorPod = (pod: Pod): boolean => annotation(pod, MIRROR_POD_ANNOTATION) !== undefined;
+export { isMirrorPod };
 /** A static pod says where the kubelet read it from; API pods say `api` or nothing. */
 export function isStaticPod(pod: Pod): boolean {
   const source = annotation(pod, CONFIG_SOURCE_ANNOTATION);
@@ -146,6 +144,3 @@ export { creationTimeOf };
 export function isNodeReady(node: Node): boolean {
   return !(node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status !== 'True');
 }
-
-/** The pod's priority for comparisons (0 when it has none, as the scheduler counts it). */
-export const priorityOf = (pod: Pod): number => podPriority(pod);
