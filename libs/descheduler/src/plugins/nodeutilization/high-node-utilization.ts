@@ -21,6 +21,7 @@ import {
   thresholdsError,
   trackedResources,
   usagePercentages,
+  worthBalancing,
   type NodeUsage,
   type ResourceThresholds,
 } from './node-utilization';
@@ -84,10 +85,7 @@ export function highNodeUtilization(args: HighNodeUtilizationArgs, handle: Handl
         else if (!node.spec?.unschedulable) schedulable.push(entry);
       }
 
-      if (underutilized.length === 0) return;
-      if (underutilized.length <= args.numberOfNodes) return;
-      if (underutilized.length === nodes.length) return;
-      if (schedulable.length === 0) return;
+      if (!worthBalancing(underutilized.length, args.numberOfNodes, nodes.length, schedulable.length)) return;
 
       evictFromSourceNodes({
         handle,

@@ -25,6 +25,7 @@ import {
   thresholdsError,
   trackedResources,
   usagePercentages,
+  worthBalancing,
   type NodeUsage,
   type ResourceThresholds,
 } from './node-utilization';
@@ -133,10 +134,8 @@ export function lowNodeUtilization(args: LowNodeUtilizationArgs, handle: Handle)
         else if (isAboveThresholds(percentage, high)) overutilized.push(entry);
       }
 
-      if (underutilized.length === 0) return;
-      if (underutilized.length <= args.numberOfNodes) return;
-      if (underutilized.length === nodes.length) return;
-      if (overutilized.length === 0) return;
+      if (!worthBalancing(underutilized.length, args.numberOfNodes, nodes.length, overutilized.length))
+        return;
 
       evictFromSourceNodes({
         handle,

@@ -64,7 +64,7 @@ describe('LowNodeUtilization: upstream TestLowNodeUtilization', () => {
 
 describe('LowNodeUtilization: what each eviction says', () => {
   it('names the overutilized node, its usage against targetThresholds and where pods can go', () => {
-    const row = (lowRows as unknown as Row[]).find((r) => r.name === 'without priorities')!;
+    const [row] = (lowRows as unknown as Row[]).filter((r) => r.name === 'without priorities');
     const { evictions } = runPlugin({
       plugin: LOW_NODE_UTILIZATION,
       args: { thresholds: row.thresholds, targetThresholds: row.targetThresholds },

@@ -112,6 +112,19 @@ export function usagePercentages(usage: ResourceAmounts, capacity: ResourceAmoun
   return percentages;
 }
 
+/**
+ * Upstream's early exits, shared by both plugins: nothing is underutilized, no more nodes are
+ * than numberOfNodes, every node is, or no node stands on the other side.
+ */
+export function worthBalancing(
+  underutilized: number,
+  numberOfNodes: number,
+  allNodes: number,
+  otherSide: number,
+): boolean {
+  return underutilized > 0 && underutilized > numberOfNodes && underutilized !== allNodes && otherSide > 0;
+}
+
 /** Every threshold resource at or below its threshold. */
 export function isBelowThresholds(usage: ResourceThresholds, thresholds: ResourceThresholds): boolean {
   return Object.entries(thresholds).every(([name, limit]) => (usage[name] ?? 0) <= limit);
