@@ -677,3 +677,68 @@ describe('VolumeZone reads a PV’s beta zone label against GA-labelled nodes (1
     },
   );
 });
+
+describe('VolumeZone resolves the pod’s claims in PreFilter from 1.27 (kubernetes#114149, #114896)', () => {
+  // A claim still bound to a PersistentVolume that was deleted (the claim would show Lost). In the
+  // default profile VolumeBinding's PreFilter rejects it first; without VolumeBinding, VolumeZone
+  // decides: from 1.27 its PreFilter rejects the pod, in 1.26 its Filter let a node without zone
+  // labels through before looking at the claims.
+  const items = [
+    makeNode({ name: 'a', labels: { 'topology.kubernetes.io/zone': 'z1' } }),
+    makeNode({ name: 'b' }),
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: {
+        name: 'data',
+        namespace: 'default',
+        annotations: { 'pv.kubernetes.io/bind-completed': 'yes' },
+      },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        volumeName: 'gone',
+        resources: { requests: { storage: '1Gi' } },
+      },
+      status: { phase: 'Lost' },
+    },
+    makePod({
+      name: 'p',
+      spec: {
+        containers: [{ name: 'c' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'data' } }],
+      },
+    }),
+  ];
+  const withoutVolumeBinding = {
+    apiVersion: 'kubescheduler.config.k8s.io/v1',
+    kind: 'KubeSchedulerConfiguration',
+    profiles: [
+      {
+        schedulerName: 'default-scheduler',
+        plugins: { multiPoint: { disabled: [{ name: 'VolumeBinding' }] } },
+      },
+    ],
+  };
+  const run = (release: string, schedulerConfiguration?: unknown) =>
+    simulate(items as never, { compatibilityVersion: release, schedulerConfiguration }).results[0];
+
+  it('1.26: the node without zone labels takes the pod; the zoned one reports the missing volume', () => {
+    const r = run('1.26', withoutVolumeBinding);
+    expect(r.node).toBe('b');
+  });
+
+  it.each(['1.27', '1.34', '1.37'])(
+    '%s: PreFilter rejects the pod with the lister’s not-found error',
+    (release) => {
+      const r = run(release, withoutVolumeBinding);
+      expect(r.node).toBeNull();
+      expect(r.message).toMatch(/^0\/2 nodes are available: persistentvolume "gone" not found\./);
+    },
+  );
+
+  it.each(['1.26', '1.37'])('%s default profile: VolumeBinding’s PreFilter speaks first', (release) => {
+    expect(run(release).message).toMatch(
+      /^0\/2 nodes are available: persistentvolumeclaim "data" bound to non-existent persistentvolume "gone"\./,
+    );
+  });
+});

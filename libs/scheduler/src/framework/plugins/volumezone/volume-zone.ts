@@ -51,8 +51,20 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin {
 
   constructor(private readonly handle: Handle) {}
 
+  /**
+   * Registered from 1.27 (kubernetes#114149, #114896): the claims are resolved here, so a claim
+   * or volume that cannot be read rejects the pod before any node is tried (a claim bound to a
+   * deleted PV reads `persistentvolume "x" not found`, where 1.26's Filter left VolumeBinding to
+   * say `node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)` per node), and
+   * a pod none of whose volumes carries a zone or region label skips the Filter.
+   */
   preFilter(_state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
-    return skipUnlessPodHasVolume(pod, (v) => !!v.persistentVolumeClaim);
+    const noClaims = skipUnlessPodHasVolume(pod, (v) => !!v.persistentVolumeClaim);
+    if (noClaims.status) return noClaims;
+    const steps = this.podVolumes(pod);
+    const failed = steps.find((step) => step.error !== undefined);
+    if (failed) return { status: Status.unresolvable(failed.error!) };
+    return { status: steps.some((step) => step.zones.length > 0) ? null : Status.skip() };
   }
 
   preFilterExtensions(): undefined {

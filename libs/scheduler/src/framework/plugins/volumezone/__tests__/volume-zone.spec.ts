@@ -4,6 +4,7 @@ import { CycleState } from '../../../cycle-state';
 import { FakeHandle } from '../../../../testing/fake-handle';
 import { makeNode, makePod } from '../../../../testing/builders';
 import { FeatureSet } from '../../../../features';
+import { Code } from '../../../status';
 import { ERR_REASON_VOLUME_ZONE_CONFLICT, VolumeZone } from '..';
 
 const pvLabels: Record<string, Record<string, string>> = {
@@ -205,5 +206,86 @@ describe('VolumeZone', () => {
     expect(plugin.filter(new CycleState(), pod, host)?.message()).toBe(
       'persistentvolumeclaim "PVC_Vol_Stable_1" not found',
     );
+  });
+});
+
+// Upstream's TestWithBinding (v1.37.2) as data: PreFilter (1.27+) resolves the claims, and Filter
+// says the same when PreFilter did not run. A missing class reads as the informer's lister words
+// it (`storageclass.storage.k8s.io`); upstream's fake lister in that test says `storageclasses`.
+describe('VolumeZone PreFilter and Filter with binding (upstream TestWithBinding)', () => {
+  function bindingHandle() {
+    const objects = new ClusterObjects();
+    objects.storageClasses.set({ metadata: { name: 'Class_Immediate' }, provisioner: 'x' });
+    objects.storageClasses.set({
+      metadata: { name: 'Class_Wait' },
+      provisioner: 'x',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    });
+    objects.persistentVolumes.set({
+      metadata: { name: 'Vol_1', labels: { 'failure-domain.beta.kubernetes.io/zone': 'us-west1-a' } },
+    });
+    const claims: [string, Record<string, unknown>][] = [
+      ['PVC_1', { volumeName: 'Vol_1' }],
+      ['PVC_NoSC', { storageClassName: 'Class_0' }],
+      ['PVC_EmptySC', {}],
+      ['PVC_WaitSC', { storageClassName: 'Class_Wait' }],
+      ['PVC_ImmediateSC', { storageClassName: 'Class_Immediate' }],
+    ];
+    for (const [name, spec] of claims)
+      objects.persistentVolumeClaims.set({ metadata: { name, namespace: 'default' }, spec });
+    const node = makeNode({
+      name: 'host1',
+      labels: { 'failure-domain.beta.kubernetes.io/zone': 'us-west1-a', uselessLabel: 'none' },
+    });
+    return new FakeHandle({ nodes: [node], objects });
+  }
+  const rows: [string, string, { preFilter: string | null; filter: string | null }][] = [
+    ['label zone failure domain matched', 'PVC_1', { preFilter: null, filter: null }],
+    [
+      'unbound volume empty storage class',
+      'PVC_EmptySC',
+      {
+        preFilter: 'PersistentVolumeClaim had no pv name and storageClass name',
+        filter: 'PersistentVolumeClaim had no pv name and storageClass name',
+      },
+    ],
+    [
+      'unbound volume no storage class',
+      'PVC_NoSC',
+      {
+        preFilter: 'storageclass.storage.k8s.io "Class_0" not found',
+        filter: 'storageclass.storage.k8s.io "Class_0" not found',
+      },
+    ],
+    [
+      'unbound volume immediate binding mode',
+      'PVC_ImmediateSC',
+      {
+        preFilter: 'VolumeBindingMode not set for StorageClass "Class_Immediate"',
+        filter: 'VolumeBindingMode not set for StorageClass "Class_Immediate"',
+      },
+    ],
+    ['unbound volume wait binding mode', 'PVC_WaitSC', { preFilter: 'Skip', filter: null }],
+  ];
+  it.each(rows)('%s', (_n, claim, want) => {
+    const handle = bindingHandle();
+    const pod = makePod({
+      name: 'pod_1',
+      spec: {
+        containers: [{ name: 'c' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: claim } }],
+      },
+    });
+    const plugin = new VolumeZone(handle);
+    const pre = plugin.preFilter(new CycleState(), pod).status;
+    expect(pre === null ? null : pre.code === Code.Skip ? 'Skip' : pre.reasons[0]).toBe(want.preFilter);
+    if (pre !== null && pre.code !== Code.Skip) expect(pre.code).toBe(Code.UnschedulableAndUnresolvable);
+    const filter = plugin.filter(new CycleState(), pod, handle.snapshot().get('host1')!);
+    expect(filter?.reasons[0] ?? null).toBe(want.filter);
+  });
+
+  it('a pod without a claim skips PreFilter', () => {
+    const pod = makePod({ name: 'pod_1', spec: { containers: [{ name: 'c' }] } });
+    expect(new VolumeZone(bindingHandle()).preFilter(new CycleState(), pod).status?.code).toBe(Code.Skip);
   });
 });
