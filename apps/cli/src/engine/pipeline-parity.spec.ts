@@ -18,6 +18,9 @@ const templates = (
   parseYaml(readFileSync(example('templates/node-templates.yaml'), 'utf8')) as { templates: [] }
 ).templates;
 const drainZone = parseYaml(readFileSync(example('scenarios/drain-zone.yaml'), 'utf8'));
+const lowNodeUtilization = parseYaml(
+  readFileSync(example('descheduler/low-node-utilization-policy.yaml'), 'utf8'),
+) as unknown;
 
 const flagsOf = (file: string, seed: number, pvController = true): SimulationFlags => ({
   cluster: example(file),
@@ -89,7 +92,7 @@ describe.each(dumps)('the CLI and the worker agree on %s', (file) => {
     if (cli.result.results.length) expect(progress.at(-1)![0]).toBe(cli.result.results.length);
   });
 
-  it('capacity, nodes-needed, resilience and compare', () => {
+  it('capacity, nodes-needed, resilience, compare and deschedule', () => {
     const seed = 7;
     const flags = flagsOf(file, seed);
     const analysisOf = (type: EngineJob['type'], options: Record<string, unknown>, scenario?: unknown) => {
@@ -120,6 +123,14 @@ describe.each(dumps)('the CLI and the worker agree on %s', (file) => {
     }
     expect(analysisOf('compare', {}, drainZone)).toEqual(
       cliOf(() => analyzeDump(flags, 'compare', { scenario: drainZone }).outcome.result),
+    );
+    // The worker stores the descheduling report without the cluster it ends with, as the CLI prints it.
+    const request = { policy: lowNodeUtilization, rounds: 2 };
+    expect(analysisOf('deschedule', request)).toEqual(
+      cliOf(() => {
+        const { items: _after, ...report } = analyzeDump(flags, 'deschedule', request).outcome.result;
+        return report;
+      }),
     );
   });
 });
