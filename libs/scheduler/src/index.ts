@@ -49,3 +49,43 @@ export {
   type PluginScore,
 } from './explanation';
 export * as volumeBinding from './framework/plugins/volumebinding';
+// The scheduling queue on a simulated clock (docs/engine.md, "The scheduling queue").
+export {
+  PriorityQueue,
+  QueueingStrategy,
+  ACTIVE_Q,
+  BACKOFF_Q,
+  UNSCHEDULABLE_Q,
+  DEFAULT_POD_INITIAL_BACKOFF_SECONDS,
+  DEFAULT_POD_MAX_BACKOFF_SECONDS,
+  DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_SECONDS,
+  type AttemptFailure,
+  type PriorityQueueOptions,
+  type QueueName,
+  type QueueProfile,
+  type QueueingHintMap,
+} from './backend/queue/scheduling-queue';
+export { QueuedPodInfo } from './backend/queue/queued-pod-info';
+export { SimulatedClock, type Clock } from './backend/queue/clock';
+export {
+  newSchedulingQueue,
+  queueFeatures,
+  type SchedulingQueueSettings,
+} from './backend/queue/queue-profiles';
+export { attemptFailureOf } from './backend/queue/attempt-failure';
+export {
+  ActionType,
+  QueueingHint,
+  EventAssignedPodAdd,
+  EventAssignedPodDelete,
+  EventAssignedPodUpdate,
+  EventNodeAdd,
+  EventNodeDelete,
+  EventUnschedulableTimeout,
+  eventLabel,
+  nodeSchedulingPropertiesChange,
+  podSchedulingPropertiesChange,
+  type ClusterEvent,
+  type ClusterEventWithHint,
+  type EventResource,
+} from './framework/events';

@@ -4,8 +4,7 @@
  * changed, how a plugin registers interest in events, and how an event is matched against a
  * registration. Plugins answer each event with a QueueingHint.
  */
-import { podRequests, type Node, type Pod } from '@schedlab/k8s';
-import { isDeepStrictEqual } from 'node:util';
+import { canonicalJson, podRequests, type Node, type Pod } from '@schedlab/k8s';
 
 /** Bit flags, in upstream's order; a registration's flags match any event with a subset of them. */
 export const ActionType = {
@@ -189,9 +188,17 @@ export function unrollPodEvent(e: ClusterEvent): ClusterEvent[] {
   return (['AssignedPod', 'UnscheduledPod', 'TargetPod'] as const).map((resource) => ({ ...e, resource }));
 }
 
-// Upstream compares with Semantic.DeepEqual, which treats nil and empty maps and lists alike.
+/**
+ * Equal content whatever the order of object keys (upstream's Semantic.DeepEqual on API objects);
+ * callers pass `?? {}` / `?? []` where upstream's nil and empty compare equal. Quantities compare
+ * as written ("1" and "1000m" differ), which at worst reports one change too many.
+ */
+export function semanticallyEqual(a: unknown, b: unknown): boolean {
+  return a === b || canonicalJson(a) === canonicalJson(b);
+}
+
 const labelsChanged = (a?: Record<string, string>, b?: Record<string, string>) =>
-  !isDeepStrictEqual(a ?? {}, b ?? {});
+  !semanticallyEqual(a ?? {}, b ?? {});
 
 function requestsOf(pod: Pod): Map<string, number> {
   return podRequests(pod, {});
@@ -237,7 +244,7 @@ export function podSchedulingPropertiesChange(
     actions.push(ActionType.UpdatePodToleration);
   const claimStatuses = (p: Pod) =>
     (p.status as { resourceClaimStatuses?: unknown } | undefined)?.resourceClaimStatuses;
-  if (!isDeepStrictEqual(claimStatuses(newPod) ?? [], claimStatuses(oldPod) ?? []))
+  if (!semanticallyEqual(claimStatuses(newPod) ?? [], claimStatuses(oldPod) ?? []))
     actions.push(ActionType.UpdatePodGeneratedResourceClaim);
   if (actions.length === 0) actions.push(ActionType.Update);
   return actions.map((actionType) => ({ resource, actionType }));
@@ -251,20 +258,20 @@ export function nodeSchedulingPropertiesChange(newNode: Node, oldNode: Node): Cl
   const actions: number[] = [];
   if (oldNode.spec?.unschedulable !== newNode.spec?.unschedulable && !newNode.spec?.unschedulable)
     actions.push(ActionType.UpdateNodeTaint);
-  if (!isDeepStrictEqual(oldNode.status?.allocatable ?? {}, newNode.status?.allocatable ?? {}))
+  if (!semanticallyEqual(oldNode.status?.allocatable ?? {}, newNode.status?.allocatable ?? {}))
     actions.push(ActionType.UpdateNodeAllocatable);
   if (labelsChanged(newNode.metadata?.labels, oldNode.metadata?.labels))
     actions.push(ActionType.UpdateNodeLabel);
-  if (!isDeepStrictEqual(newNode.spec?.taints ?? [], oldNode.spec?.taints ?? []))
+  if (!semanticallyEqual(newNode.spec?.taints ?? [], oldNode.spec?.taints ?? []))
     actions.push(ActionType.UpdateNodeTaint);
   const conditions = (n: Node) =>
     Object.fromEntries((n.status?.conditions ?? []).map((c) => [c.type, c.status]));
-  if (!isDeepStrictEqual(conditions(oldNode), conditions(newNode)))
+  if (!semanticallyEqual(conditions(oldNode), conditions(newNode)))
     actions.push(ActionType.UpdateNodeCondition);
-  if (!isDeepStrictEqual(oldNode.metadata?.annotations ?? {}, newNode.metadata?.annotations ?? {}))
+  if (!semanticallyEqual(oldNode.metadata?.annotations ?? {}, newNode.metadata?.annotations ?? {}))
     actions.push(ActionType.UpdateNodeAnnotation);
   const declared = (n: Node) => (n.status as { declaredFeatures?: string[] } | undefined)?.declaredFeatures;
-  if (!isDeepStrictEqual(declared(oldNode) ?? [], declared(newNode) ?? []))
+  if (!semanticallyEqual(declared(oldNode) ?? [], declared(newNode) ?? []))
     actions.push(ActionType.UpdateNodeDeclaredFeature);
   return actions.map((actionType) => ({ resource: 'Node', actionType }));
 }

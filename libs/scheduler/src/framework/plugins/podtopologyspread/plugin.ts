@@ -3,11 +3,11 @@
  * filter (PreFilter counts, Filter checks skew); ScheduleAnyway constraints score.
  */
 import type { Labels, Node, Pod, TopologySpreadConstraint } from '@schedlab/k8s';
-import { isDeepStrictEqual } from 'node:util';
 import {
   ActionType,
   QueueingHint,
   asObjects,
+  semanticallyEqual,
   type ClusterEventWithHint,
   type EnqueueExtensions,
 } from '../../events';
@@ -148,7 +148,7 @@ export class PodTopologySpread
     if (!original || !modified) throw new Error('a pod update needs the old and the new pod');
     const constraints = this.constraints(pod, DO_NOT_SCHEDULE);
     if (
-      !isDeepStrictEqual(modified.spec?.tolerations ?? [], original.spec?.tolerations ?? []) &&
+      !semanticallyEqual(modified.spec?.tolerations ?? [], original.spec?.tolerations ?? []) &&
       constraints.some((c) => c.honorNodeTaints)
     )
       return QueueingHint.Queue;
@@ -176,7 +176,7 @@ export class PodTopologySpread
     modified: Pod,
     constraints: readonly SpreadConstraint[],
   ): QueueingHint {
-    if (isDeepStrictEqual(modified.metadata?.labels ?? {}, original.metadata?.labels ?? {}))
+    if (semanticallyEqual(modified.metadata?.labels ?? {}, original.metadata?.labels ?? {}))
       return QueueingHint.QueueSkip;
     for (const c of constraints) {
       if (c.selector.matches(original.metadata?.labels) !== c.selector.matches(modified.metadata?.labels))
@@ -200,7 +200,7 @@ export class PodTopologySpread
       if (
         modifiedMatching &&
         (topologyKeyLabelsChanged(original.metadata?.labels, modified.metadata?.labels, constraints) ||
-          !isDeepStrictEqual(original.spec?.taints ?? [], modified.spec?.taints ?? []))
+          !semanticallyEqual(original.spec?.taints ?? [], modified.spec?.taints ?? []))
       )
         return QueueingHint.Queue;
       return QueueingHint.QueueSkip;
