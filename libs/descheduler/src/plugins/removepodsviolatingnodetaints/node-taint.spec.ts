@@ -1,5 +1,6 @@
 import { runPlugin } from '../../testing/harness';
-import { nodeTaintRows } from './__fixtures__/node-taint.table';
+import { tolerationToleratesTaint } from '@schedlab/k8s';
+import { nodeTaintRows, toleratesTaintRows } from './__fixtures__/node-taint.table';
 import { REMOVE_PODS_VIOLATING_NODE_TAINTS } from './node-taint';
 
 describe('RemovePodsViolatingNodeTaints: upstream TestDeletePodsViolatingNodeTaints', () => {
@@ -44,4 +45,11 @@ describe('RemovePodsViolatingNodeTaints: upstream TestDeletePodsViolatingNodeTai
       }),
     ]);
   });
+
+  it.each(toleratesTaintRows.map((row) => [row.description, row] as const))(
+    'TestToleratesTaint: %s',
+    (_d, row) => {
+      expect(tolerationToleratesTaint(row.toleration, row.taint)).toBe(row.expectTolerated);
+    },
+  );
 });

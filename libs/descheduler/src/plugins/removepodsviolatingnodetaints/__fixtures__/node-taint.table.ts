@@ -2,7 +2,7 @@
  * Upstream's TestDeletePodsViolatingNodeTaints table (descheduler v0.36.0,
  * pkg/framework/plugins/removepodsviolatingnodetaints/node_taint_test.go), row for row, as data.
  */
-import type { Node, Pod, Taint } from '@schedlab/k8s';
+import type { Node, Pod, Taint, Toleration } from '@schedlab/k8s';
 import * as t from '../../../testing/builders';
 
 const node = (name: string, apply?: (n: Node) => void) => t.buildTestNode(name, 2000, 3000, 10, apply);
@@ -276,5 +276,56 @@ export const nodeTaintRows = (): NodeTaintRow[] => [
     ],
     nodes: [node('n7', withBothTaints1)],
     expectedEvictedPodCount: 1,
+  },
+];
+
+/** Upstream's TestToleratesTaint rows (the toleration matching the plugin relies on). */
+export const toleratesTaintRows: {
+  description: string;
+  toleration: Toleration;
+  taint: Taint;
+  expectTolerated: boolean;
+}[] = [
+  {
+    description:
+      'toleration and taint have the same key and effect, and operator is Exists, and taint has no value, expect tolerated',
+    toleration: { key: 'foo', operator: 'Exists', effect: 'NoSchedule' },
+    taint: { key: 'foo', effect: 'NoSchedule' },
+    expectTolerated: true,
+  },
+  {
+    description:
+      'toleration and taint have the same key and effect, and operator is Exists, and taint has some value, expect tolerated',
+    toleration: { key: 'foo', operator: 'Exists', effect: 'NoSchedule' },
+    taint: { key: 'foo', value: 'bar', effect: 'NoSchedule' },
+    expectTolerated: true,
+  },
+  {
+    description:
+      'toleration and taint have the same effect, toleration has empty key and operator is Exists, means match all taints, expect tolerated',
+    toleration: { key: '', operator: 'Exists', effect: 'NoSchedule' },
+    taint: { key: 'foo', value: 'bar', effect: 'NoSchedule' },
+    expectTolerated: true,
+  },
+  {
+    description:
+      'toleration and taint have the same key, effect and value, and operator is Equal, expect tolerated',
+    toleration: { key: 'foo', operator: 'Equal', value: 'bar', effect: 'NoSchedule' },
+    taint: { key: 'foo', value: 'bar', effect: 'NoSchedule' },
+    expectTolerated: true,
+  },
+  {
+    description:
+      'toleration and taint have the same key and effect, but different values, and operator is Equal, expect not tolerated',
+    toleration: { key: 'foo', operator: 'Equal', value: 'value1', effect: 'NoSchedule' },
+    taint: { key: 'foo', value: 'value2', effect: 'NoSchedule' },
+    expectTolerated: false,
+  },
+  {
+    description:
+      'toleration and taint have the same key and value, but different effects, and operator is Equal, expect not tolerated',
+    toleration: { key: 'foo', operator: 'Equal', value: 'bar', effect: 'NoSchedule' },
+    taint: { key: 'foo', value: 'bar', effect: 'NoExecute' },
+    expectTolerated: false,
   },
 ];
