@@ -1,7 +1,7 @@
 /**
  * A real control plane for specs: upstream etcd and kube-apiserver (pinned in tools/test-cluster),
  * built with the machine's Go, started on free loopback ports with fresh certificates, a static
- * token and AlwaysAllow authorization, and stopped at the end. No controller-manager, scheduler or
+ * token and AlwaysAllow (or RBAC) authorization, and stopped at the end. No controller-manager, scheduler or
  * kubelet: specs create nodes and bound pods directly.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -156,6 +156,8 @@ export interface TestCluster {
   kubeconfig: string;
   /** The static admin token (a member of system:masters). */
   token: string;
+  /** A token of a user in no group: every request it makes is refused under RBAC. */
+  unprivilegedToken: string;
   /** Writes another kubeconfig for the same server with other credentials. */
   writeKubeconfig(name: string, user: Record<string, unknown>): string;
   /** The CA's and the client certificate's PEM files, for kubeconfigs that reference files. */
@@ -223,7 +225,10 @@ function stopProcess(child: ChildProcess): Promise<void> {
  */
 export async function startTestCluster(
   binaries: Record<Binary['name'], string>,
-  { apiserverFlags = [] }: { apiserverFlags?: string[] } = {},
+  {
+    apiserverFlags = [],
+    authorization = 'AlwaysAllow',
+  }: { apiserverFlags?: string[]; authorization?: 'AlwaysAllow' | 'RBAC' } = {},
 ): Promise<TestCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'schedlab-test-cluster-'));
   const children: ChildProcess[] = [];
@@ -232,7 +237,13 @@ export async function startTestCluster(
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    return await startIn(dir, binaries, apiserverFlags, children, stop);
+    return await startIn(
+      dir,
+      binaries,
+      [`--authorization-mode=${authorization}`, ...apiserverFlags],
+      children,
+      stop,
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -248,7 +259,11 @@ async function startIn(
 ): Promise<TestCluster> {
   writeCertificates(dir);
   const token = randomBytes(24).toString('hex');
-  writeFileSync(path.join(dir, 'tokens.csv'), `${token},admin,admin-uid,"system:masters"\n`);
+  const unprivilegedToken = randomBytes(24).toString('hex');
+  writeFileSync(
+    path.join(dir, 'tokens.csv'),
+    `${token},admin,admin-uid,"system:masters"\n${unprivilegedToken},nobody,nobody-uid\n`,
+  );
   const [etcdPort, peerPort, apiPort] = [await closedPort(), await closedPort(), await closedPort()];
 
   const etcdLog = path.join(dir, 'etcd.log');
@@ -285,7 +300,6 @@ async function startIn(
       `--tls-private-key-file=${file('server.key')}`,
       `--client-ca-file=${file('ca.crt')}`,
       `--token-auth-file=${file('tokens.csv')}`,
-      '--authorization-mode=AlwaysAllow',
       '--service-account-issuer=https://kubernetes.default.svc',
       `--service-account-key-file=${file('sa.key')}`,
       `--service-account-signing-key-file=${file('sa.key')}`,
@@ -344,6 +358,7 @@ async function startIn(
     server,
     kubeconfig: writeKubeconfig('admin', { token }),
     token,
+    unprivilegedToken,
     writeKubeconfig,
     files: { ca: file('ca.crt'), clientCert: file('client.crt'), clientKey: file('client.key') },
     request,

@@ -279,6 +279,30 @@ describeWithGo('schedlab snapshot against a real kube-apiserver', () => {
     expect(run.stderr).not.toContain(cluster.token);
   });
 
+  it('reads the context --context names instead of the current one', () => {
+    const config = parse(readFileSync(cluster.kubeconfig, 'utf8')) as {
+      users: { name: string; user: object }[];
+      contexts: { name: string; context: { cluster: string; user: string } }[];
+      'current-context': string;
+    };
+    config.users.push({ name: 'stale', user: { token: 'expired-token' } });
+    config.contexts.push({ name: 'stale', context: { cluster: 'test', user: 'stale' } });
+    config['current-context'] = 'stale';
+    const kubeconfig = writeTemp('two-contexts.kubeconfig', JSON.stringify(config));
+    expect(schedlab('snapshot', '--kubeconfig', kubeconfig).stderr).toMatch(/context stale: .*HTTP 401/);
+    const chosen = schedlab(
+      'snapshot',
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      'test-admin',
+      '-n',
+      'team-b',
+    );
+    expect(chosen.stderr).toBe('');
+    expect(ids(parse(chosen.stdout) as Dump, 'Pod')).toEqual(['team-b/cache-1']);
+  });
+
   it('fails with one line when nothing listens at the server', async () => {
     const port = await closedPort();
     const kubeconfig = writeTemp(
@@ -368,12 +392,13 @@ describeWithGo('schedlab snapshot against a real kube-apiserver', () => {
   });
 });
 
-describeWithGo('schedlab snapshot against an apiserver that does not serve DRA', () => {
+describeWithGo('schedlab snapshot against an apiserver under RBAC that does not serve DRA', () => {
   let cluster: TestCluster;
 
   beforeAll(async () => {
     cluster = await startTestCluster(await buildControlPlane(String(go)), {
       apiserverFlags: ['--runtime-config=resource.k8s.io/v1=false'],
+      authorization: 'RBAC',
     });
     await cluster.create('nodes', node('node-1', 'zone-a', '2'));
   }, BUILD_AND_START_MS);
@@ -391,5 +416,16 @@ describeWithGo('schedlab snapshot against an apiserver that does not serve DRA',
     const dump = parse(run.stdout) as Dump;
     expect(ids(dump, 'Node')).toEqual(['node-1']);
     expect(dump.items.filter((o) => o.apiVersion.startsWith('resource.k8s.io'))).toEqual([]);
+  });
+
+  it('fails with one line naming the resource and HTTP 403 for an account that may not list it', () => {
+    const kubeconfig = cluster.writeKubeconfig('nobody', { token: cluster.unprivilegedToken });
+    const run = schedlab('snapshot', '--kubeconfig', kubeconfig);
+    expect(run.status).toBe(1);
+    // Discovery is open to every authenticated user; the first list is not.
+    expect(run.stderr).toBe(
+      `schedlab: kubeconfig ${kubeconfig}, context test-nobody: list namespaces.v1 (/api/v1/namespaces): HTTP 403 Forbidden (namespaces is forbidden: User "nobody" cannot list resource "namespaces" in API group "" at the cluster scope)\n`,
+    );
+    expect(run.stderr).not.toContain(cluster.unprivilegedToken);
   });
 });
