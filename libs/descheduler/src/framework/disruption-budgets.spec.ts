@@ -81,4 +81,26 @@ describe('DisruptionBudgets: the eviction API over the snapshot', () => {
     const objects = [...pods(), other, noSelector] as unknown as KubeObject[];
     expect(budgets(objects).budgets.check(objects[0] as unknown as Pod)).toEqual({ allowed: true });
   });
+
+  it('lets an unready pod go only while its budget is met, unless the budget says AlwaysAllow', () => {
+    const unready = web(
+      'w3',
+      (p) =>
+        void (t.writable(p).status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] }),
+    );
+    // minAvailable 3 with 2 healthy: the budget is not met, so even the unready pod stays (IfHealthyBudget).
+    const unmet = [web('w1'), web('w2'), unready, pdb({ minAvailable: 3 })] as unknown as KubeObject[];
+    expect(budgets(unmet).budgets.check(unready)).toMatchObject({
+      allowed: false,
+      message:
+        "Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 3 healthy pods and has 2 currently",
+    });
+    const always = [
+      web('w1'),
+      web('w2'),
+      unready,
+      pdb({ minAvailable: 3, unhealthyPodEvictionPolicy: 'AlwaysAllow' }),
+    ] as unknown as KubeObject[];
+    expect(budgets(always).budgets.check(unready)).toEqual({ allowed: true });
+  });
 });

@@ -90,14 +90,21 @@ export class DisruptionBudgets {
 
   /** Would the eviction API accept evicting this pod now? */
   check(pod: Pod): BudgetVerdict {
-    // Pods that are not running (terminal or pending) are deleted without a budget check.
-    if (isTerminalPod(pod) || pod.status?.phase === 'Pending') return { allowed: true };
+    // Pods that are not running (terminal, pending) or already going are deleted without a budget check.
+    if (isTerminalPod(pod) || pod.status?.phase === 'Pending' || pod.metadata?.deletionTimestamp)
+      return { allowed: true };
     const matching = this.budgets.filter((pdb) => budgetSelects(pdb, pod));
     if (matching.length === 0) return { allowed: true };
     if (matching.length > 1)
       return { allowed: false, refusal: 'multiple-pod-disruption-budgets', message: MULTIPLE_PDBS_MESSAGE };
-    // An unhealthy pod does not use a disruption up (IfHealthyBudget): it goes while the budget is met.
-    if (!isHealthy(pod)) return { allowed: true };
+    if (!isHealthy(pod)) {
+      // An unready pod goes when its budget says AlwaysAllow, or (IfHealthyBudget) while the budget is met.
+      const policy = (matching[0].spec as { unhealthyPodEvictionPolicy?: string } | undefined)
+        ?.unhealthyPodEvictionPolicy;
+      if (policy === 'AlwaysAllow') return { allowed: true };
+      const { healthy, desired } = this.status(matching[0]);
+      if (healthy >= desired && desired > 0) return { allowed: true };
+    }
     const { healthy, desired } = this.status(matching[0]);
     if (healthy - desired > 0) return { allowed: true };
     return {
