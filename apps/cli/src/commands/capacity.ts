@@ -105,8 +105,9 @@ function podTemplateFlag(command: Command, options: Record<string, unknown>): st
   if (deprecated !== undefined)
     process.stderr.write('schedlab: Flag --pod has been deprecated, use --pod-template instead\n');
   const file = aliasedValue(options, ['--pod-template', '--pod'], ['podTemplate', 'pod']);
-  if (file === undefined) command.error("error: required option '--pod-template <file>' not specified");
-  return file!;
+  if (file === undefined)
+    return command.error("error: required option '--pod-template <file>' not specified");
+  return file;
 }
 
 export function registerCapacityCommand(program: Command): void {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { example, schedlab, writeTemp } from '../testing/cli';
 import type { CheckDocument } from './check';
+import type { CheckResult } from '../check/evaluate';
 import type { SimulationDocument } from '../output/placements';
 
 const cluster = example('cluster-small.yaml');
@@ -13,7 +14,12 @@ function checkJson(...args: string[]): { status: number | null; doc: CheckDocume
   return { status: r.status, doc: JSON.parse(r.stdout) as CheckDocument, stderr: r.stderr };
 }
 
-const byName = (doc: CheckDocument) => new Map(doc.checks.map((c) => [c.name, c]));
+/** The result of the check named `name`; a missing one fails the test. */
+function checkNamed(doc: CheckDocument, name: string): CheckResult {
+  const found = doc.checks.find((c) => c.name === name);
+  if (!found) throw new Error(`no check named "${name}" in ${doc.checks.map((c) => c.name).join(', ')}`);
+  return found;
+}
 
 describe('schedlab check', () => {
   it("passes the example of docs/ci-gates.md, run exactly as the doc's pipeline runs it", () => {
@@ -76,8 +82,7 @@ describe('schedlab check', () => {
     expect(status).toBe(1);
     expect(doc.passed).toBe(false);
     expect(doc.summary).toEqual({ checks: 9, passed: 0, failed: 9 });
-    const checks = byName(doc);
-    const cache = checks.get('all of shop schedulable')!.failures;
+    const cache = checkNamed(doc, 'all of shop schedulable').failures;
     expect(cache).toEqual([
       {
         pod: 'shop/cache-3',
@@ -86,14 +91,14 @@ describe('schedlab check', () => {
         message: expect.stringMatching(/^0\/9 nodes are available: .*3 Insufficient cpu/),
       },
     ]);
-    expect(checks.get('batch keeps running')!.failures).toEqual([
+    expect(checkNamed(doc, 'batch keeps running').failures).toEqual([
       {
         pod: 'batch/report-builder-1',
         expected: 'a node',
         actual: 'preempted by shop/checkout-5c7b9-0 (from node-b2)',
       },
     ]);
-    expect(checks.get('checkout on node-a1, exporter in eu-west-1a')!.failures).toEqual([
+    expect(checkNamed(doc, 'checkout on node-a1, exporter in eu-west-1a').failures).toEqual([
       { pod: 'shop/checkout-5c7b9-0', expected: 'node node-a1', actual: 'scheduled on node-b2' },
       {
         pod: 'monitoring/metrics-exporter',
@@ -101,10 +106,10 @@ describe('schedlab check', () => {
         actual: 'scheduled on node-c2 (topology.kubernetes.io/zone=eu-west-1c)',
       },
     ]);
-    expect(checks.get('monitoring cannot schedule')!.failures).toEqual([
+    expect(checkNamed(doc, 'monitoring cannot schedule').failures).toEqual([
       { pod: 'monitoring/metrics-exporter', expected: 'no node', actual: 'scheduled on node-c2' },
     ]);
-    expect(checks.get('postgres-1 fails for cpu')!.failures).toEqual([
+    expect(checkNamed(doc, 'postgres-1 fails for cpu').failures).toEqual([
       {
         pod: 'db/postgres-1',
         expected: 'no node, for "Insufficient cpu"',
@@ -119,9 +124,9 @@ describe('schedlab check', () => {
         actual: 'scheduled on node-c2',
       },
     ];
-    expect(checks.get('nothing moves')!.failures).toEqual(moved);
-    expect(checks.get('nothing moves vs spread')!.failures).toEqual(moved);
-    expect(checks.get('40 more web pods')).toMatchObject({
+    expect(checkNamed(doc, 'nothing moves').failures).toEqual(moved);
+    expect(checkNamed(doc, 'nothing moves vs spread').failures).toEqual(moved);
+    expect(checkNamed(doc, '40 more web pods')).toMatchObject({
       summary: 'only 7 copies of shop/web-extra fit (at least 40 expected)',
       failures: [
         {
@@ -132,7 +137,7 @@ describe('schedlab check', () => {
         },
       ],
     });
-    expect(checks.get('no such pod')!.failures).toEqual([
+    expect(checkNamed(doc, 'no such pod').failures).toEqual([
       { pod: 'shop/nope', expected: 'a pod of the cluster', actual: 'no such pod' },
     ]);
 
@@ -146,7 +151,7 @@ describe('schedlab check', () => {
       ].join('\n'),
     );
     expect(table.stdout).toMatch(
-      /  - shop\/cache-3: expected a node\n    \+ got pending: Insufficient cpu\n      0\/9 nodes are available: /,
+      / {2}- shop\/cache-3: expected a node\n {4}\+ got pending: Insufficient cpu\n {6}0\/9 nodes are available: /,
     );
     expect(table.stdout).toContain('\n9 of 9 checks failed');
   });
