@@ -14,7 +14,15 @@ import lowValidation from './__fixtures__/low-node-utilization-validation.json';
 import highValidation from './__fixtures__/high-node-utilization-validation.json';
 import { HIGH_NODE_UTILIZATION, highNodeUtilizationArgsSchema } from './high-node-utilization';
 import { LOW_NODE_UTILIZATION, lowNodeUtilizationArgsSchema } from './low-node-utilization';
-import { sortNodesByUsage, usagePercentages, type NodeUsage } from './node-utilization';
+import {
+  averageUsage,
+  deviatedThresholds,
+  isAboveThresholds,
+  isBelowThresholds,
+  sortNodesByUsage,
+  usagePercentages,
+  type NodeUsage,
+} from './node-utilization';
 
 interface Row {
   name: string;
@@ -226,5 +234,37 @@ describe('upstream TestResourceUsageToResourceThreshold (nodeutilization_test.go
     expect(usagePercentages(new Map(Object.entries(usage)), new Map(Object.entries(capacity)))).toEqual(
       expected,
     );
+  });
+});
+
+describe('upstream TestClassificationUsingDeviationThresholds (nodeutilization_test.go), hand-ported', () => {
+  it('puts thresholds 5 points either side of the 50% average: 10% is under, 90% over, 48-52% neither', () => {
+    const capacity = new Map([
+      ['cpu', 1000],
+      ['memory', 1000],
+    ]);
+    const used: Record<string, number> = { node1: 100, node2: 480, node3: 520, node4: 500, node5: 900 };
+    const usage = Object.fromEntries(
+      Object.entries(used).map(([node, amount]) => [
+        node,
+        usagePercentages(
+          new Map([
+            ['cpu', amount],
+            ['memory', amount],
+          ]),
+          capacity,
+        ),
+      ]),
+    );
+    const average = averageUsage(Object.values(usage));
+    const deviation = { cpu: 5, memory: 5 };
+    const low = deviatedThresholds(average, deviation, -1);
+    const high = deviatedThresholds(average, deviation, 1);
+    expect(low).toEqual({ cpu: 45, memory: 45 });
+    expect(high).toEqual({ cpu: 55, memory: 55 });
+    const under = Object.keys(usage).filter((n) => isBelowThresholds(usage[n], low));
+    const over = Object.keys(usage).filter((n) => !under.includes(n) && isAboveThresholds(usage[n], high));
+    expect(under).toEqual(['node1']);
+    expect(over).toEqual(['node5']);
   });
 });
