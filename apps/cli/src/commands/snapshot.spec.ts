@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { SimulationDocument } from '../output/placements';
+import { describeCounts } from './snapshot';
 import { schedlab, writeTemp } from '../testing/cli';
 import {
   buildControlPlane,
@@ -175,6 +176,15 @@ async function seed(cluster: TestCluster): Promise<{ draServed: boolean }> {
     });
   return { draServed };
 }
+
+describe('describeCounts', () => {
+  it('names each kind found with its count, in listing order, and leaves out the empty ones', () => {
+    expect(describeCounts({ Node: 1, PriorityClass: 2, CSIStorageCapacity: 3, Secret: 0, Pod: 12 })).toBe(
+      '1 Node, 2 PriorityClasses, 3 CSIStorageCapacities, 12 Pods',
+    );
+    expect(describeCounts({ Pod: 0 })).toBe('no objects');
+  });
+});
 
 describeWithGo('schedlab snapshot against a real kube-apiserver', () => {
   let cluster: TestCluster;

@@ -30,11 +30,18 @@ export function dumpOf(listing: ClusterListing): { apiVersion: 'v1'; kind: 'List
   return { apiVersion: 'v1', kind: 'List', items: listing.objects };
 }
 
+/** A kind's plural as people write it: Nodes, PriorityClasses, CSIStorageCapacities. */
+function pluralOf(kind: string): string {
+  if (kind.endsWith('s')) return `${kind}es`;
+  if (kind.endsWith('y')) return `${kind.slice(0, -1)}ies`;
+  return `${kind}s`;
+}
+
 /** `3 Nodes, 12 Pods, …`: the kinds found, in listing order, without the empty ones. */
 export function describeCounts(counts: Record<string, number>): string {
   const parts = Object.entries(counts)
     .filter(([, n]) => n > 0)
-    .map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : kind.endsWith('s') ? 'es' : 's'}`);
+    .map(([kind, n]) => `${n} ${n === 1 ? kind : pluralOf(kind)}`);
   return parts.length ? parts.join(', ') : 'no objects';
 }
 
