@@ -13,7 +13,10 @@ import type { CheckKind, PlacementExpectation, PodSelector } from './expectation
 export interface PodFact {
   pod: string;
   namespace: string;
-  /** Absent for a pod admission refused: it was never created. */
+  /**
+   * For a pod admission refused (never created): its workload's pod template labels, absent for
+   * a bare pod.
+   */
   labels?: Labels;
   /** `preempted`: it ran in the dump, and a pod of the run preempted it. */
   state: 'running' | 'preempted' | Placement['outcome'];
@@ -55,7 +58,7 @@ export function selectPods(facts: RunFacts, selector: PodSelector | undefined): 
     (p) =>
       (selector.namespace === undefined || p.namespace === selector.namespace) &&
       (selector.pods === undefined || selector.pods.includes(p.pod)) &&
-      // A pod admission refused has no labels to match: a label selector leaves it out.
+      // A refused bare pod has no labels to match: a label selector leaves it out.
       (labels === undefined || (p.labels !== undefined && labels.matches(p.labels))),
   );
 }

@@ -176,6 +176,22 @@ describe('schedlab check', () => {
     expect(status).toBe(1);
   });
 
+  it("selects a pod admission refused by its workload's template labels: a quota-refused replica fails", () => {
+    const file = writeTemp('api.yaml', 'checks:\n  - schedulable: {selector: {labels: app=api}}\n');
+    const { status, doc } = checkJson('--cluster', example('deployment-only.yaml'), '--expect', file);
+    expect(status).toBe(1);
+    expect(doc.checks[0].summary).toBe('1 of 5 pods without a node');
+    expect(doc.checks[0].failures).toEqual([
+      {
+        pod: expect.stringMatching(/^shop\/api-/),
+        expected: 'a node',
+        actual: expect.stringMatching(
+          /^rejected by admission: pods "api-\S+" is forbidden: exceeded quota: compute/,
+        ),
+      },
+    ]);
+  });
+
   it('exits 2 on bad input, not 1: a bad field, a missing file, a missing flag', () => {
     const bad = writeTemp('bad.yaml', 'checks:\n  - capacity: {podTemplate: web.yaml, atLeast: many}\n');
     const r = schedlab('check', '--cluster', cluster, '--expect', bad);

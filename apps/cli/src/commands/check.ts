@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type * as Yaml from 'yaml';
-import { podKeyOf, type Pod } from '@schedlab/k8s';
+import { podKeyOf, type KubeObject, type Labels, type Pod } from '@schedlab/k8s';
 import { runSimulation, type SimulationFlags } from '../engine/run-simulation';
 import { rejectedKey } from '../engine/workloads';
 import { describeSkipped } from '../input/cluster-dump';
@@ -48,6 +48,27 @@ export interface CheckDocument {
   checks: CheckResult[];
 }
 
+const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job']);
+
+/**
+ * The labels a pod admission refused would have had: its workload's pod template, the workload
+ * being the one whose name (and a dash) starts the pod's, as controllers name their pods. A bare
+ * pod refused has none to find.
+ */
+function templateLabelsOf(pod: string, objects: readonly KubeObject[]): Labels | undefined {
+  const [namespace, name] = pod.split('/');
+  let owner: KubeObject | undefined;
+  for (const o of objects) {
+    const ownName = o.metadata?.name ?? '';
+    if (!WORKLOAD_KINDS.has(o.kind) || (o.metadata?.namespace ?? 'default') !== namespace) continue;
+    if (name.startsWith(`${ownName}-`) && ownName.length > (owner?.metadata?.name?.length ?? -1)) owner = o;
+  }
+  return (owner as { spec?: { template?: { metadata?: { labels?: Labels } } } } | undefined)?.spec?.template
+    ?.metadata?.labels;
+}
+
+const labelsField = (labels: Labels | undefined) => (labels ? { labels } : {});
+
 /** The dump as scheduled: every pod with its node or the reason it has none, and node labels. */
 function runFacts(flags: SimulationFlags): {
   facts: RunFacts;
@@ -77,7 +98,9 @@ function runFacts(flags: SimulationFlags): {
   const handled: PodFact[] = doc.placements.map((p) => ({
     pod: p.pod,
     namespace: p.pod.includes('/') ? p.pod.split('/')[0] : 'default',
-    ...(p.outcome === 'rejected' ? {} : { labels: labelsOf.get(p.pod) ?? {} }),
+    ...labelsField(
+      p.outcome === 'rejected' ? templateLabelsOf(p.pod, run.dump.objects) : labelsOf.get(p.pod),
+    ),
     state: p.outcome,
     node: p.node,
     ...(p.node === null && (p.message ?? p.error) ? { message: p.message ?? p.error } : {}),
