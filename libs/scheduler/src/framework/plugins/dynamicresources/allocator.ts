@@ -174,6 +174,12 @@ export interface AllocatorFeatures {
   consumableCapacity?: boolean;
   /** DRAFractionalCapacityRange (on from 1.37): validRange steps in milli units. */
   fractionalCapacityRange?: boolean;
+  /**
+   * 1.37+: allocationMode All lists a device by its own capacity only (1.36 also subtracted the
+   * shares of allocated claims, leaving a device without room out of "all"), and a capacity
+   * value the arithmetic cannot handle is a fatal error (1.36 passed the device over).
+   */
+  strictCapacity?: boolean;
 }
 
 /** The allocator failed on this node only (upstream ErrFailedAllocationOnNode). */
@@ -617,19 +623,30 @@ export function allocate(
   /** Partitionable devices: counters taken by devices allocated in this search, per pool. */
   const consumedCounters = new Map<Pool, Map<string, Map<string, bigint>>>();
 
-  const fitsCapacity = (claim: ClaimObject, rd: RequestData, c: Candidate, staticOnly: boolean): boolean => {
+  const strictCapacity = !!input.features.strictCapacity;
+  /** `where`: "all" (listing a request's devices), "search" or "allocate" (upstream's recheck). */
+  const fitsCapacity = (
+    claim: ClaimObject,
+    rd: RequestData,
+    c: Candidate,
+    where: 'all' | 'search' | 'allocate',
+  ): boolean => {
+    const ownOnly = where === 'all' && strictCapacity;
     try {
       return capacityFits(
         rd.capacity,
         c.device.capacity,
-        staticOnly ? undefined : input.capacity?.get(c.id),
-        staticOnly ? undefined : allocatingCapacity.get(c.id),
+        ownOnly ? undefined : input.capacity?.get(c.id),
+        ownOnly ? undefined : allocatingCapacity.get(c.id),
         fractional,
       );
     } catch (e) {
       if (!(e instanceof CapacityError)) throw e;
+      if (!strictCapacity) return false;
+      const device = where === 'all' ? c.device.name : c.id;
+      const verb = where === 'allocate' ? 'rechecking' : 'checking';
       throw new AllocatorError(
-        `claim ${claimRef(claim)}, request ${rd.subName || rd.baseName}: checking capacity for device ${staticOnly ? c.device.name : c.id}: ${e.message}`,
+        `claim ${claimRef(claim)}, request ${rd.subName || rd.baseName}: ${verb} capacity for device ${device}: ${e.message}`,
       );
     }
   };
@@ -728,9 +745,9 @@ export function allocate(
               from: pool,
             };
             if (!isSelectable(key(ci, ri, si), rd, c, claim)) continue;
-            // Only the device's own capacity here: what others take is checked when allocating,
-            // so a device taken by others stays in the list and All fails.
-            if (consumable && !fitsCapacity(claim, rd, c, true)) continue;
+            // From 1.37 only the device's own capacity here: what others take is checked when
+            // allocating, so a device taken by others stays in the list and All fails.
+            if (consumable && !fitsCapacity(claim, rd, c, 'all')) continue;
             rd.allDevices.push(c);
           }
       }
@@ -909,7 +926,7 @@ export function allocate(
     if (consumable) {
       let fits: boolean;
       try {
-        fits = fitsCapacity(claim, rd, c, false);
+        fits = fitsCapacity(claim, rd, c, 'allocate');
       } catch (e) {
         rollback();
         throw e;
@@ -1031,7 +1048,7 @@ export function allocate(
           };
           if (rd.adminAccess ? allocatingFor(c.id, ci) : inUse(c.id)) continue;
           if (!isSelectable(key(ci, ri, si), rd, c, claim)) continue;
-          if (consumable && !fitsCapacity(claim, rd, c, false)) continue;
+          if (consumable && !fitsCapacity(claim, rd, c, 'search')) continue;
           const undo = allocateDevice(ci, rd, c, false);
           if (!undo) continue;
           let done = false;

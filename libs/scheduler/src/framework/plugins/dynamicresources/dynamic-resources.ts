@@ -130,6 +130,7 @@ export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
     consumableCapacity: features.enabled('DRAConsumableCapacity'),
     fractionalCapacityRange:
       features.enabled('DRAConsumableCapacity') && features.enabled('DRAFractionalCapacityRange'),
+    strictCapacity: compareVersions(v, '1.37') >= 0,
   };
 }
 

@@ -70,6 +70,12 @@ const consuming = (name: string, counters: Record<string, string>, extra: Partia
   ],
   ...extra,
 });
+/** withAllowMultipleAllocations and a capacity without policy. */
+const sharedDevice = (name: string, value: string): Device => ({
+  name,
+  allowMultipleAllocations: true,
+  capacity: { [cap0]: { value } },
+});
 /** withCapacityRequestPolicyRange: default 2, range 2..4 step 2. */
 const rangeDevice = (name: string, value: string, extra: Partial<Device> = {}): Device => ({
   name,
@@ -519,6 +525,42 @@ const rows: Record<string, Row> = {
     slices: [deviceSlice('slice-1', onNode1, 1, [rangeDevice('device-1', '2')])],
     expect: null,
   },
+  'consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-sufficient': {
+    features: { consumableCapacity: true },
+    allocatedCapacity: { [d('device-1')]: { [cap0]: '1' } },
+    claims: [claim('claim-0', [request('req-0', '1', { allocationMode: 'All' })])],
+    slices: [
+      deviceSlice('slice-1', onNode1, 1, [sharedDevice('device-1', '2'), sharedDevice('device-2', '1')]),
+    ],
+    expect: [['req-0 device-1 cap=1', 'req-0 device-2 cap=1']],
+  },
+  'consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-insufficient': {
+    features: { consumableCapacity: true },
+    claims: [claim('claim-0', [request('req-0', '1'), request('req-1', '1', { allocationMode: 'All' })])],
+    slices: [
+      deviceSlice('slice-1', onNode1, 1, [sharedDevice('device-1', '1'), sharedDevice('device-2', '1')]),
+    ],
+    expect: null,
+  },
+  'consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-insufficient': {
+    features: { consumableCapacity: true },
+    allocatedCapacity: { [d('device-1')]: { [cap0]: '1' } },
+    claims: [claim('claim-0', [request('req-0', '1', { allocationMode: 'All' })])],
+    slices: [
+      deviceSlice('slice-1', onNode1, 1, [sharedDevice('device-1', '1'), sharedDevice('device-2', '1')]),
+    ],
+    expect: null,
+  },
+  // 1.36 (v0.36.3): "all" leaves out a device whose room the shares of allocated claims took.
+  'consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-insufficient at 1.36': {
+    features: { consumableCapacity: true, strictCapacity: false, fractionalCapacityRange: false },
+    allocatedCapacity: { [d('device-1')]: { [cap0]: '1' } },
+    claims: [claim('claim-0', [request('req-0', '1', { allocationMode: 'All' })])],
+    slices: [
+      deviceSlice('slice-1', onNode1, 1, [sharedDevice('device-1', '1'), sharedDevice('device-2', '1')]),
+    ],
+    expect: [['req-0 device-2 cap=1']],
+  },
 };
 
 function inputFor(row: Row): AllocatorInput {
@@ -533,6 +575,7 @@ function inputFor(row: Row): AllocatorInput {
       legacyPools: false,
       deviceTaints: false,
       fractionalCapacityRange: true,
+      strictCapacity: true,
       ...row.features,
     },
     allocated: new Set(row.allocated ?? []),
