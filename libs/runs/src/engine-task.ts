@@ -159,7 +159,11 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
         ...(outcome.rejected.length ? { rejected: outcome.rejected } : {}),
       },
       analysis: {
-        steps: run.steps.map((s) => ({ changes: s.changes.length })),
+        // A deschedule step keeps its report: evictions, where they went, figures before and after.
+        steps: run.steps.map((s) => ({
+          changes: s.changes.length,
+          ...(s.descheduling ? { descheduling: s.descheduling } : {}),
+        })),
         // The storage timeline and data-loss report, as `simulate --scenario` prints them.
         ...(storage ? { storage } : {}),
       },

@@ -190,6 +190,53 @@ describe('descheduler what-ifs through the API agree with the CLI (real PostgreS
     expect(report.runs[1]?.pods.map((p) => p.node)).toEqual(['node-b2', 'node-b1']);
   });
 
+  it('a scenario step deschedule: stored with its policy inline, run by the worker, its report kept on the step', async () => {
+    const snapshotId = await snapshotOf('topology-spread');
+    const policy = parseYaml(read('topology-spread-policy.yaml')) as unknown;
+    const steps = [{ cordon: { nodes: ['node-b1'] } }, { deschedule: { policy } }];
+    const scenario = await api.http
+      .post('/v1/scenarios')
+      .set(bearer(acme.key))
+      .send({ name: 'rebalance-zones', snapshotId, document: { steps } })
+      .expect(201);
+    const run = await api.http
+      .post('/v1/runs')
+      .set(bearer(acme.key))
+      .send({ type: 'simulate', snapshotId, scenarioId: scenario.body.id })
+      .expect(202);
+    await execute(run.body.id);
+    const analysis = (await get(`/v1/runs/${run.body.id}/result`).expect(200)).body.analysis;
+    const descheduling = analysis.steps[1].descheduling as Stored;
+    // node-b1 is cordoned: both replacements go to node-b2, the only schedulable node of eu-west-1b.
+    expect(moves(descheduling)).toEqual([
+      ['shop/api-5c9f7-f2s6t', 'node-a2', 'node-b2'],
+      ['shop/api-5c9f7-g5v8w', 'node-a2', 'node-b2'],
+    ]);
+    expect(descheduling.after.spread[0].skew).toBe(0);
+
+    // The service reads no files, and a bad policy is refused when the scenario is stored.
+    const fileOnly = await api.http
+      .post('/v1/scenarios')
+      .set(bearer(acme.key))
+      .send({
+        name: 'from-file',
+        snapshotId,
+        document: { steps: [{ deschedule: { policyFile: 'p.yaml' } }] },
+      })
+      .expect(400);
+    expect(fileOnly.body.error.details.field).toBe('document.steps[0].deschedule.policy');
+    const bad = await api.http
+      .post('/v1/scenarios')
+      .set(bearer(acme.key))
+      .send({
+        name: 'bad',
+        snapshotId,
+        document: { steps: [{ deschedule: { policy: { kind: 'DeschedulerPolicy' } } }] },
+      })
+      .expect(400);
+    expect(bad.body.error.details.field).toBe('document.steps[0].deschedule.policy');
+  });
+
   it('refuses a bad policy at submit, naming the field, profile and plugin', async () => {
     const snapshotId = await snapshotOf('topology-spread');
     const policy = parseYaml(read('topology-spread-policy.yaml')) as {

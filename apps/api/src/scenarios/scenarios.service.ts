@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RunRepository, ScenarioRepository, type TenantTx } from '@schedlab/db';
-import { parseScenario, ScenarioError } from '@schedlab/scenarios';
+import { parseScenario, ScenarioError, type Scenario } from '@schedlab/scenarios';
 import { ApiError } from '../common/api-error';
 import { createdAtCursorOf, decodeCreatedAtCursor, type Page, pageOf } from '../common/pagination';
 import { TenantData } from '../common/tenant-data';
@@ -9,8 +9,9 @@ import { type CreateScenarioInput, type ScenarioView, toScenarioView } from './s
 
 /** The engine's scenario validation; its field path prefixed with "document.". */
 export function validateScenarioDocument(document: unknown): void {
+  let scenario: Scenario;
   try {
-    parseScenario(document);
+    scenario = parseScenario(document);
   } catch (error) {
     if (error instanceof ScenarioError) {
       const field = error.field ? `document.${error.field}` : 'document';
@@ -22,6 +23,14 @@ export function validateScenarioDocument(document: unknown): void {
     }
     throw error;
   }
+  // The service reads no files: a deschedule step carries its policy inline.
+  scenario.steps.forEach((step, i) => {
+    if ('deschedule' in step && step.deschedule.policy === undefined) {
+      const field = `document.steps[${i}].deschedule.policy`;
+      const problem = 'Required: the DeschedulerPolicy inline (policyFile is read by the CLI only)';
+      throw ApiError.badRequest('invalid_scenario', `${field}: ${problem}`, { field, problem, stepIndex: i });
+    }
+  });
 }
 
 @Injectable()

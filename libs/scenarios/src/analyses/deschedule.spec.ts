@@ -1,6 +1,7 @@
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import { setupEngine } from '@schedlab/scheduler';
 import { node, pod } from '../testing/fixtures';
+import { parseScenario } from '../scenario/parse';
 import { runScenario } from '../scenario/run';
 import { deschedule } from './deschedule';
 import { runDescheduler, type DeschedulerRunner } from './descheduler-runner';
@@ -354,6 +355,18 @@ profiles:
     ]);
     expect(run.world.pod(replacement)?.spec?.nodeName).toBe('b');
     expect(run.world.pod('default/web-aaaaa')).toBeUndefined();
+  });
+
+  it('a bad inline policy fails the scenario when it is read, before any step runs', () => {
+    expect(() =>
+      parseScenario({
+        steps: [
+          { cordon: { nodes: ['a'] } },
+          { deschedule: { policy: policyYaml.replace('DefaultEvictor', 'DefaultEvicter') } },
+        ],
+      }),
+    ).toThrow(/^steps\[1\]\.deschedule\.policy: profiles\[0\] "taints": /);
+    expect(parseScenario({ steps: [{ deschedule: { policyFile: 'p.yaml' } }] }).steps).toHaveLength(1);
   });
 
   it('refuses a policy file it cannot read and names a bad policy field', () => {

@@ -3,7 +3,7 @@
  * step (analyses/deschedule.ts: evictions, controllers' replacements scheduled by the engine),
  * and the world continues from the cluster it leaves.
  */
-import { PolicyError } from '@schedlab/descheduler';
+import { parsePolicy, PolicyError } from '@schedlab/descheduler';
 import type * as Yaml from 'yaml';
 import { deschedule, snapshotClock, type DeschedulingReport } from '../analyses/deschedule';
 import { runDescheduler } from '../analyses/descheduler-runner';
@@ -26,6 +26,20 @@ function policyOf(args: StepArgs['deschedule']): unknown {
     return (require('yaml') as typeof Yaml).parse(args.policy); // loaded only when a policy is text
   } catch (e) {
     throw new StepError('policy', `invalid YAML/JSON: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/**
+ * Reads the step's policy as the descheduler would, when it is inline (a `policyFile` is checked
+ * once the CLI has read it): a scenario with a bad policy is refused before it runs.
+ */
+export function checkDeschedulePolicy(args: StepArgs['deschedule']): void {
+  if (args.policy === undefined) return;
+  try {
+    parsePolicy(policyOf(args));
+  } catch (error) {
+    if (error instanceof PolicyError) throw new StepError('policy', error.message);
+    throw error;
   }
 }
 

@@ -1,7 +1,9 @@
 /** Reads a scenario (YAML/JSON text or an object) and reports the first problem with its path. */
 import type * as Yaml from 'yaml';
 import type { z } from 'zod';
-import { STEP_KINDS, STEP_SCHEMAS, Scenario, StepKind, nodeTemplateSchema } from './schema';
+import { checkDeschedulePolicy } from './deschedule-step';
+import { StepError } from './nodes';
+import { STEP_KINDS, STEP_SCHEMAS, Scenario, StepArgs, StepKind, nodeTemplateSchema } from './schema';
 
 export class ScenarioError extends Error {
   constructor(
@@ -82,6 +84,14 @@ export function parseScenario(input: string | unknown): Scenario {
       throw new ScenarioError(`${where}.${kind}`, `unknown operation; known: ${STEP_KINDS.join(', ')}`, i);
     }
     const args = check(STEP_SCHEMAS[kind as StepKind] as z.ZodType, step[kind] ?? {}, `${where}.${kind}`, i);
+    if (kind === 'deschedule') {
+      try {
+        checkDeschedulePolicy(args as StepArgs['deschedule']);
+      } catch (e) {
+        if (e instanceof StepError) throw new ScenarioError(`${where}.${kind}.${e.field}`, e.detail, i);
+        throw e;
+      }
+    }
     scenario.steps.push({ [kind]: args } as Scenario['steps'][number]);
   });
   return scenario;
