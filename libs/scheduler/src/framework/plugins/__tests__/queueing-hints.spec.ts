@@ -4,7 +4,7 @@
  * nodeunschedulable TestIsSchedulableAfterNodeChange / TestIsSchedulableAfterPodTolerationChange,
  * nodeports Test_isSchedulableAfterAssignedPodDeleted, noderesources fit's
  * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange, schedulinggates,
- * podtopologyspread's and interpodaffinity's three tables each),
+ * podtopologyspread's and interpodaffinity's three tables each, volumebinding's five),
  * and their EventsToRegister. Upstream's "wrong object" rows return an error, which the queue
  * takes as Queue; here the hint throws. Rows about pods waiting on a deferred in-place resize are
  * not ported: a pending pod never is one.
@@ -23,6 +23,8 @@ import { SchedulingGates } from '../schedulinggates/scheduling-gates';
 import { TaintToleration } from '../tainttoleration/taint-toleration';
 import { PodTopologySpread } from '../podtopologyspread/plugin';
 import { InterPodAffinity } from '../interpodaffinity/plugin';
+import { VolumeBinding } from '../volumebinding/volume-binding';
+import { defaultVolumeBindingArgs } from '../volumebinding/args';
 import { defaultArgs as defaultInterPodAffinityArgs } from '../interpodaffinity/args';
 import { DefaultPreemption } from '../defaultpreemption/default-preemption';
 import { defaultArgs as defaultPreemptionArgs } from '../defaultpreemption/args';
@@ -1056,5 +1058,255 @@ describe('InterPodAffinity (upstream interpodaffinity/plugin_test.go)', () => {
   it.each(nodeRows)('Test_isSchedulableAfterNodeChange: $name', (row) => {
     const pl = newIPA();
     check(row, (p, o, nn) => pl.isSchedulableAfterNodeChange(p, o, nn));
+  });
+});
+
+describe('VolumeBinding (upstream volumebinding/volume_binding_test.go)', () => {
+  // Upstream's "unexpected objects" rows pass an empty Go struct, which TypeScript cannot tell
+  // from an empty object: a string stands for it here.
+  const wrong = 'not-an-object';
+  const pl = () => new VolumeBinding(defaultVolumeBindingArgs(undefined, new FeatureSet()), new FakeHandle());
+  const podA = (
+    o: { ns?: string; pvcs?: string[]; ephemeral?: string[]; emptyDir?: boolean; csi?: string } = {},
+  ): Pod => {
+    const p = makePod({ name: 'pod-a', namespace: o.ns });
+    p.spec!.volumes = [
+      ...(o.emptyDir ? [{ name: 'e', emptyDir: {} }] : []),
+      ...(o.pvcs ?? []).map((c) => ({ name: c, persistentVolumeClaim: { claimName: c } })),
+      ...(o.ephemeral ?? []).map((v) => ({ name: v, ephemeral: { volumeClaimTemplate: { spec: {} } } })),
+      ...(o.csi ? [{ name: 'csi', csi: { driver: o.csi } }] : []),
+    ] as NonNullable<Pod['spec']>['volumes'];
+    return p;
+  };
+  const pvc = (name: string) => ({ metadata: { name, namespace: 'default' }, spec: {} });
+  const csiNode = (migrated?: string) => ({
+    metadata: {
+      name: 'csinode-a',
+      annotations: migrated ? { 'storage.alpha.kubernetes.io/migrated-plugins': migrated } : undefined,
+    },
+  });
+  it.each<Row>([
+    { name: 'unexpected objects are passed', oldObj: wrong, newObj: wrong, want: 'error' },
+    { name: 'CSINode is newly created', newObj: csiNode(), want: Queue },
+    {
+      name: "CSINode's migrated-plugins annotations is added",
+      oldObj: csiNode('test1'),
+      newObj: csiNode('test1, test2'),
+      want: Queue,
+    },
+    {
+      name: "CSINode's migrated-plugins annotation is updated",
+      oldObj: csiNode('test1'),
+      newObj: csiNode('test2'),
+      want: Queue,
+    },
+    {
+      name: 'CSINode is updated but migrated-plugins annotation gets unchanged',
+      oldObj: csiNode('test1'),
+      newObj: csiNode('test1'),
+      want: QueueSkip,
+    },
+  ])('TestIsSchedulableAfterCSINodeChange: $name', (row) => {
+    const p = pl();
+    check({ ...row, pod: podA() }, (pod, o, n) => p.isSchedulableAfterCSINodeChange(pod, o, n));
+  });
+
+  it.each<Row>([
+    {
+      name: 'pod has no pvc or ephemeral volumes',
+      pod: podA({ emptyDir: true }),
+      oldObj: pvc('pvc-b'),
+      newObj: pvc('pvc-b'),
+      want: QueueSkip,
+    },
+    {
+      name: 'pvc with the same name as the one used by the pod in a different namespace is modified',
+      pod: podA({ ns: 'ns-a', pvcs: ['pvc-a', 'pvc-b'] }),
+      newObj: pvc('pvc-b'),
+      want: QueueSkip,
+    },
+    {
+      name: 'pod has no pvc that is being modified',
+      pod: podA({ pvcs: ['pvc-a', 'pvc-c'] }),
+      oldObj: pvc('pvc-b'),
+      newObj: pvc('pvc-b'),
+      want: QueueSkip,
+    },
+    {
+      name: 'pod has no generic ephemeral volume that is being modified',
+      pod: podA({ ephemeral: ['ephemeral-a', 'ephemeral-c'] }),
+      oldObj: pvc('pod-a-ephemeral-b'),
+      newObj: pvc('pod-a-ephemeral-b'),
+      want: QueueSkip,
+    },
+    {
+      name: 'pod has the pvc that is being modified',
+      pod: podA({ pvcs: ['pvc-a', 'pvc-b'] }),
+      oldObj: pvc('pvc-b'),
+      newObj: pvc('pvc-b'),
+      want: Queue,
+    },
+    {
+      name: 'pod has the generic ephemeral volume that is being modified',
+      pod: podA({ ephemeral: ['ephemeral-a', 'ephemeral-b'] }),
+      oldObj: pvc('pod-a-ephemeral-b'),
+      newObj: pvc('pod-a-ephemeral-b'),
+      want: Queue,
+    },
+    { name: 'type conversion error', pod: podA(), oldObj: wrong, newObj: wrong, want: 'error' },
+  ])('TestIsSchedulableAfterPersistentVolumeClaimChange: $name', (row) => {
+    const p = pl();
+    check(row, (pod, o, n) => p.isSchedulableAfterPersistentVolumeClaimChange(pod, o, n));
+  });
+
+  const sc = (topologies?: object[]) => ({
+    metadata: { name: 'sc-a' },
+    ...(topologies ? { allowedTopologies: topologies } : {}),
+  });
+  it.each<Row>([
+    { name: 'When a new StorageClass is created, it returns Queue', newObj: sc(), want: Queue },
+    {
+      name: 'When the AllowedTopologies are changed, it returns Queue',
+      oldObj: sc(),
+      newObj: sc([{ matchLabelExpressions: [{ key: 'kubernetes.io/hostname', values: ['node-a'] }] }]),
+      want: Queue,
+    },
+    {
+      name: 'When there are no changes to the StorageClass, it returns QueueSkip',
+      oldObj: sc(),
+      newObj: sc(),
+      want: QueueSkip,
+    },
+    { name: 'type conversion error', oldObj: wrong, newObj: wrong, want: 'error' },
+  ])('TestIsSchedulableAfterStorageClassChange: $name', (row) => {
+    const p = pl();
+    check({ ...row, pod: podA() }, (pod, o, n) => p.isSchedulableAfterStorageClassChange(pod, o, n));
+  });
+
+  const cap = (capacity?: number, maximumVolumeSize?: number) => ({
+    metadata: { name: 'cap-a' },
+    storageClassName: 'sc',
+    ...(capacity !== undefined ? { capacity: String(capacity) } : {}),
+    ...(maximumVolumeSize !== undefined ? { maximumVolumeSize: String(maximumVolumeSize) } : {}),
+  });
+  it.each<Row>([
+    { name: 'When a new CSIStorageCapacity is created, it returns Queue', newObj: cap(), want: Queue },
+    {
+      name: 'When the volume limit is increase(Capacity set), it returns Queue',
+      oldObj: cap(),
+      newObj: cap(100),
+      want: Queue,
+    },
+    {
+      name: 'When the volume limit is increase(MaximumVolumeSize set), it returns Queue',
+      oldObj: cap(),
+      newObj: cap(undefined, 100),
+      want: Queue,
+    },
+    {
+      name: 'When the volume limit is increase(Capacity increase), it returns Queue',
+      oldObj: cap(50),
+      newObj: cap(100),
+      want: Queue,
+    },
+    {
+      name: 'When the volume limit is increase(MaximumVolumeSize unset), it returns Queue',
+      oldObj: cap(100, 50),
+      newObj: cap(100),
+      want: Queue,
+    },
+    {
+      name: 'When the volume limit is increase(MaximumVolumeSize increase), it returns Queue',
+      oldObj: cap(100, 50),
+      newObj: cap(100, 60),
+      want: Queue,
+    },
+    {
+      name: 'When there are no changes to the CSIStorageCapacity, it returns QueueSkip',
+      oldObj: cap(100, 50),
+      newObj: cap(100, 50),
+      want: QueueSkip,
+    },
+    {
+      name: 'When the volume limit is equal(Capacity), it returns QueueSkip',
+      oldObj: cap(100),
+      newObj: cap(100),
+      want: QueueSkip,
+    },
+    {
+      name: 'When the volume limit is equal(MaximumVolumeSize unset), it returns QueueSkip',
+      oldObj: cap(100, 50),
+      newObj: cap(50),
+      want: QueueSkip,
+    },
+    {
+      name: 'When the volume limit is decrease(Capacity), it returns QueueSkip',
+      oldObj: cap(100),
+      newObj: cap(90),
+      want: QueueSkip,
+    },
+    {
+      name: 'When the volume limit is decrease(MaximumVolumeSize), it returns QueueSkip',
+      oldObj: cap(undefined, 100),
+      newObj: cap(undefined, 90),
+      want: QueueSkip,
+    },
+    { name: 'type conversion error', oldObj: wrong, newObj: wrong, want: 'error' },
+  ])('TestIsSchedulableAfterCSIStorageCapacityChange: $name', (row) => {
+    const p = pl();
+    check({ ...row, pod: podA() }, (pod, o, n) => p.isSchedulableAfterCSIStorageCapacityChange(pod, o, n));
+  });
+
+  const driver = (name: string, storageCapacity?: boolean) => ({
+    metadata: { name },
+    spec: storageCapacity === undefined ? {} : { storageCapacity },
+  });
+  it.each<Row>([
+    {
+      name: 'pod has no CSIDriver',
+      pod: podA(),
+      newObj: driver('test1', true),
+      oldObj: driver('test1', true),
+      want: QueueSkip,
+    },
+    { name: 'unexpected objects are passed', pod: podA(), newObj: wrong, oldObj: wrong, want: 'error' },
+    {
+      name: 'driver name in pod and csidriver name are different',
+      pod: podA({ csi: 'test1' }),
+      newObj: driver('test2', false),
+      oldObj: driver('test2', true),
+      want: QueueSkip,
+    },
+    {
+      name: 'original StorageCapacity is nil',
+      pod: podA({ csi: 'test1' }),
+      newObj: driver('test1'),
+      oldObj: driver('test1', false),
+      want: QueueSkip,
+    },
+    {
+      name: 'modified StorageCapacity is nil',
+      pod: podA({ csi: 'test1' }),
+      newObj: driver('test1'),
+      oldObj: driver('test1', true),
+      want: Queue,
+    },
+    {
+      name: 'modified StorageCapacity is true',
+      pod: podA({ csi: 'test1' }),
+      newObj: driver('test1', true),
+      oldObj: driver('test1', true),
+      want: QueueSkip,
+    },
+    {
+      name: 'modified StorageCapacity is false',
+      pod: podA({ csi: 'test1' }),
+      newObj: driver('test1', false),
+      oldObj: driver('test1', true),
+      want: Queue,
+    },
+  ])('TestIsSchedulableAfterCSIDriverChange: $name', (row) => {
+    const p = pl();
+    check(row, (pod, o, n) => p.isSchedulableAfterCSIDriverChange(pod, o, n));
   });
 });

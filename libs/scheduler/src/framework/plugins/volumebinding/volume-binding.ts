@@ -3,7 +3,23 @@
  * existing PV or by dynamic provisioning (WaitForFirstConsumer). Reserve assumes the node's
  * decisions; the simulation then applies them with applyVolumeBindings.
  */
-import { parseQuantity, type Pod } from '@schedlab/k8s';
+import {
+  parseQuantity,
+  type CSIDriver,
+  type CSINode,
+  type CSIStorageCapacity,
+  type PersistentVolumeClaim,
+  type Pod,
+  type StorageClass,
+} from '@schedlab/k8s';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  semanticallyEqual,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import type { CycleState, StateData } from '../../cycle-state';
 import type {
   FilterPlugin,
@@ -61,10 +77,104 @@ export class VolumeBindingState implements StateData {
   }
 }
 
+const MIGRATED_PLUGINS_ANNOTATION = 'storage.alpha.kubernetes.io/migrated-plugins';
+
+/** The largest volume a CSIStorageCapacity admits: maximumVolumeSize when given, else capacity. */
+function volumeLimit(c: CSIStorageCapacity): number | undefined {
+  const q = c.maximumVolumeSize ?? c.capacity;
+  return q === undefined ? undefined : parseQuantity(q).value();
+}
+
 export class VolumeBinding
-  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin
+  implements
+    PreFilterPlugin,
+    FilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+    ReservePlugin,
+    PreBindPlugin,
+    EnqueueExtensions
 {
   readonly name = PluginNames.VolumeBinding;
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'storage.k8s.io/StorageClass', actionType: ActionType.Add | ActionType.Update },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterStorageClassChange(pod, o, n),
+      },
+      {
+        event: { resource: 'PersistentVolumeClaim', actionType: ActionType.Add | ActionType.Update },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterPersistentVolumeClaimChange(pod, o, n),
+      },
+      { event: { resource: 'PersistentVolume', actionType: ActionType.Add | ActionType.Update } },
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel } },
+      {
+        event: { resource: 'storage.k8s.io/CSINode', actionType: ActionType.Add | ActionType.Update },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterCSINodeChange(pod, o, n),
+      },
+      {
+        event: { resource: 'storage.k8s.io/CSIDriver', actionType: ActionType.Update },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterCSIDriverChange(pod, o, n),
+      },
+      {
+        event: {
+          resource: 'storage.k8s.io/CSIStorageCapacity',
+          actionType: ActionType.Add | ActionType.Update,
+        },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterCSIStorageCapacityChange(pod, o, n),
+      },
+    ];
+  }
+
+  /** A new CSINode, or one whose migrated in-tree plugins changed. */
+  isSchedulableAfterCSINodeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    if (oldObj == null) return QueueingHint.Queue;
+    const [original, modified] = asObjects<CSINode>(oldObj, newObj);
+    const migrated = (n: CSINode | undefined) => n?.metadata?.annotations?.[MIGRATED_PLUGINS_ANNOTATION];
+    return migrated(original) !== migrated(modified) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
+
+  /** A claim of the pod's (by name in its namespace, ephemeral ones included) was added or changed. */
+  isSchedulableAfterPersistentVolumeClaimChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [, pvc] = asObjects<PersistentVolumeClaim>(oldObj, newObj);
+    if (namespaceOf(pvc) !== namespaceOf(pod)) return QueueingHint.QueueSkip;
+    for (const vol of pod.spec?.volumes ?? []) {
+      if (claimNameOfVolume(pod, vol)?.name === pvc.metadata?.name) return QueueingHint.Queue;
+    }
+    return QueueingHint.QueueSkip;
+  }
+
+  /** A new StorageClass, or one whose allowedTopologies changed. */
+  isSchedulableAfterStorageClassChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<StorageClass>(oldObj, newObj);
+    if (!original) return QueueingHint.Queue;
+    return semanticallyEqual(modified.allowedTopologies ?? [], original.allowedTopologies ?? [])
+      ? QueueingHint.QueueSkip
+      : QueueingHint.Queue;
+  }
+
+  /** A new capacity object, or a larger volume limit than before. */
+  isSchedulableAfterCSIStorageCapacityChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<CSIStorageCapacity>(oldObj, newObj);
+    if (!original) return QueueingHint.Queue;
+    const before = volumeLimit(original);
+    const after = volumeLimit(modified);
+    return after !== undefined && (before === undefined || after > before)
+      ? QueueingHint.Queue
+      : QueueingHint.QueueSkip;
+  }
+
+  /** A driver of the pod's inline CSI volumes stopped publishing storage capacity. */
+  isSchedulableAfterCSIDriverChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<CSIDriver>(oldObj, newObj);
+    for (const vol of pod.spec?.volumes ?? []) {
+      if (!vol.csi || vol.csi.driver !== modified.metadata?.name) continue;
+      if (original?.spec?.storageCapacity === true && modified.spec?.storageCapacity !== true)
+        return QueueingHint.Queue;
+    }
+    return QueueingHint.QueueSkip;
+  }
   private readonly capacityScoring: boolean;
   private readonly utilizationScore: (utilization: number) => number;
 
