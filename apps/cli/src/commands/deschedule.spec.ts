@@ -86,6 +86,34 @@ describe('schedlab deschedule', () => {
     expect(r.stdout).toContain('violations: taint 0, nodeAffinity 0, podAffinity 0, topologySpread 5 → 0');
   });
 
+  it('simulate --scenario: a deschedule step reads its policyFile and keeps its report', () => {
+    const scenario = writeTemp(
+      'scenario.yaml',
+      `steps:
+  - cordon: { nodes: [node-b1] }
+  - deschedule: { policyFile: ${example('descheduler/topology-spread-policy.yaml')} }
+`,
+    );
+    const doc = schedlabJson<{
+      scenario: { steps: { operation: string; descheduling?: DescheduleDocument }[] };
+    }>('simulate', ...spreadCluster, '--scenario', scenario);
+    const step = doc.scenario.steps.find((s) => s.operation === 'deschedule')!;
+    expect(moves(step.descheduling!)).toEqual([
+      ['shop/api-5c9f7-f2s6t', 'node-a2', 'node-b2'],
+      ['shop/api-5c9f7-g5v8w', 'node-a2', 'node-b2'],
+    ]);
+    const bad = writeTemp(
+      'policy.yaml',
+      'apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\nprofiles: 3\n',
+    );
+    const broken = writeTemp('scenario.yaml', `steps:\n  - deschedule: { policyFile: ${bad} }\n`);
+    const r = schedlab('simulate', ...spreadCluster, '--scenario', broken);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(`^schedlab: ${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: profiles: `),
+    );
+  });
+
   it('names the policy file, profile, plugin and field of a bad policy (exit 1)', () => {
     const policy = writeTemp(
       'policy.yaml',

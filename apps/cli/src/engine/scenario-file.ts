@@ -14,8 +14,16 @@ export function loadScenarioFile(file: string): Scenario {
   for (const step of scenario.steps) {
     if (!('deschedule' in step)) continue;
     const args = step.deschedule;
-    if (args.policyFile !== undefined && args.policy === undefined)
-      args.policy = readInputFile(path.resolve(path.dirname(file), args.policyFile));
+    if (args.policyFile === undefined || args.policy !== undefined) continue;
+    const policyFile = path.resolve(path.dirname(file), args.policyFile);
+    args.policy = readInputFile(policyFile);
+    // Read now, so a bad policy is named in its own file before the scenario runs.
+    try {
+      parseScenario({ steps: [{ deschedule: args }] });
+    } catch (error) {
+      if (error instanceof ScenarioError) throw new InputFileError(args.policyFile, error.detail);
+      throw error;
+    }
   }
   return scenario;
 }
