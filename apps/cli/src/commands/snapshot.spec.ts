@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { SimulationDocument } from '../output/placements';
-import { describeCounts } from './snapshot';
+import { describeCounts, takeSnapshot } from './snapshot';
 import { schedlab, writeTemp } from '../testing/cli';
 import {
   buildControlPlane,
@@ -298,6 +298,19 @@ describeWithGo('schedlab snapshot against a real kube-apiserver', () => {
     const pagedDump = parse(paged.stdout) as Dump;
     expect(ids(pagedDump, 'Pod')).toHaveLength(5);
     expect(pagedDump).toEqual(parse(whole.stdout));
+  });
+
+  it('shows progress per page on a terminal and nothing on a pipe', async () => {
+    const flags = { kubeconfig: cluster.kubeconfig, pageSize: 2 };
+    let terminal = '';
+    const { listing } = await takeSnapshot(flags, { isTTY: true, write: (t: string) => (terminal += t) });
+    expect(listing.counts.Pod).toBe(5);
+    expect(terminal).toContain('\r\x1b[Klisting nodes: 2');
+    expect(terminal).toContain('\r\x1b[Klisting pods: 2\r\x1b[Klisting pods: 4\r\x1b[Klisting pods: 5');
+    expect(terminal.endsWith('\r\x1b[K')).toBe(true); // the line is erased before the dump or summary
+    let pipe = '';
+    await takeSnapshot(flags, { isTTY: false, write: (t: string) => (pipe += t) });
+    expect(pipe).toBe('');
   });
 
   it('-n limits namespaced kinds to one namespace and keeps the cluster-scoped ones', () => {
