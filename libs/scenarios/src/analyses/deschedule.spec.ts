@@ -390,3 +390,73 @@ profiles:
     ).toThrow(/^steps\[0\]\.deschedule\.policy: profiles: /);
   });
 });
+
+describe('oscillation with a real policy: HighNodeUtilization needs a bin-packing profile', () => {
+  const cluster = [
+    node('a', { cpu: '4' }),
+    node('b', { cpu: '4' }),
+    node('c', { cpu: '4' }),
+    pod('x-aaaaa', { node: 'a', cpu: '2500m', owner: owned('ReplicaSet', 'x') }),
+    pod('y-bbbbb', { node: 'b', cpu: '2500m', owner: owned('ReplicaSet', 'y') }),
+    pod('z-ccccc', { node: 'c', cpu: '500m', owner: owned('ReplicaSet', 'z') }),
+  ];
+  const policy = {
+    apiVersion: 'descheduler/v1alpha2',
+    kind: 'DeschedulerPolicy',
+    profiles: [
+      {
+        name: 'pack',
+        pluginConfig: [
+          { name: 'DefaultEvictor' },
+          { name: 'HighNodeUtilization', args: { thresholds: { cpu: 20 } } },
+        ],
+        plugins: { balance: { enabled: ['HighNodeUtilization'] } },
+      },
+    ],
+  };
+
+  it('evicts the pod of the near-empty node, the scheduler puts it back there, and the next round evicts it again', () => {
+    const report = deschedule(cluster, { policy, rounds: 3 }, engine, setup, runDescheduler);
+    // LeastAllocated scores the emptied node c best: every replacement goes back where it was.
+    expect(report.evictions.map((e) => [e.round, e.oldNode, e.newNode])).toEqual([
+      [1, 'c', 'c'],
+      [2, 'c', 'c'],
+      [3, 'c', 'c'],
+    ]);
+    expect(report.converged).toBe(false);
+    expect(report.oscillation).toEqual([
+      expect.objectContaining({
+        kind: 'evictedAgain',
+        pod: 'default/z-ccccc',
+        rounds: [1, 2, 3],
+        nodes: ['c', 'c', 'c'],
+      }),
+      expect.objectContaining({ kind: 'returnedToOldNode', rounds: [1, 1], nodes: ['c'] }),
+      expect.objectContaining({ kind: 'returnedToOldNode', rounds: [1, 2], nodes: ['c'] }),
+      expect.objectContaining({ kind: 'returnedToOldNode', rounds: [1, 3], nodes: ['c'] }),
+    ]);
+  });
+
+  it('with a bin-packing profile (MostAllocated) the pod is packed onto a fuller node and the next round evicts nothing', () => {
+    const packing = {
+      ...engine,
+      schedulerConfiguration: {
+        apiVersion: 'kubescheduler.config.k8s.io/v1',
+        kind: 'KubeSchedulerConfiguration',
+        profiles: [
+          {
+            schedulerName: 'default-scheduler',
+            pluginConfig: [
+              { name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated' } } },
+            ],
+          },
+        ],
+      },
+    };
+    const report = deschedule(cluster, { policy, rounds: 3 }, packing, setupEngine(packing), runDescheduler);
+    expect(report.evictions.map((e) => [e.round, e.oldNode, e.newNode])).toEqual([[1, 'c', 'a']]);
+    expect(report.converged).toBe(true);
+    expect(report.oscillation).toEqual([]);
+    expect(report.after.nodes.find((n) => n.name === 'c')?.pods).toBe(0);
+  });
+});
