@@ -74,18 +74,54 @@ export async function buildControlPlane(
     const target = binaryPath(binary.name, go);
     paths[binary.name] = target;
     if (existsSync(target)) continue;
-    log(`test-cluster: building ${binary.name} with ${go} (a cold kube-apiserver build takes 20+ minutes)`);
-    const started = Date.now();
-    // Built under a unique name and renamed: a concurrent or interrupted build never leaves a half file.
-    const partial = `${target}.${process.pid}.partial`;
-    await execFileAsync('go', ['build', '-o', partial, binary.pkg], {
-      cwd: path.join(modulesRoot, binary.name),
-      maxBuffer: 64 * 1024 * 1024,
+    // Jest runs the CLI and e2e specs in parallel workers: one builds, the others wait for it
+    // (a kube-apiserver link alone peaks near 3 GB).
+    await whileLocked(path.join(binRoot, '.build-lock'), async () => {
+      if (existsSync(target)) return;
+      log(`test-cluster: building ${binary.name} with ${go} (a cold kube-apiserver build takes 20+ minutes)`);
+      const started = Date.now();
+      // Built under another name and renamed: an interrupted build never leaves a half file.
+      const partial = `${target}.${process.pid}.partial`;
+      await execFileAsync('go', ['build', '-o', partial, binary.pkg], {
+        cwd: path.join(modulesRoot, binary.name),
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      renameSync(partial, target);
+      log(`test-cluster: built ${binary.name} in ${Math.round((Date.now() - started) / 1000)} s`);
     });
-    renameSync(partial, target);
-    log(`test-cluster: built ${binary.name} in ${Math.round((Date.now() - started) / 1000)} s`);
   }
   return paths;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Runs `body` holding a lock folder across processes; a lock whose holder died is taken over. */
+async function whileLocked(lock: string, body: () => Promise<void>): Promise<void> {
+  const owner = path.join(lock, 'pid');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(owner, String(process.pid));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(existsSync(owner) ? readFileSync(owner, 'utf8') : 0);
+      if (holder > 0 && !isRunning(holder)) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  try {
+    await body();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 function openssl(cwd: string, ...args: string[]): void {
