@@ -4,7 +4,8 @@
  * nodeunschedulable TestIsSchedulableAfterNodeChange / TestIsSchedulableAfterPodTolerationChange,
  * nodeports Test_isSchedulableAfterAssignedPodDeleted, noderesources fit's
  * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange, schedulinggates,
- * podtopologyspread's and interpodaffinity's three tables each, volumebinding's five),
+ * podtopologyspread's and interpodaffinity's three tables each, volumebinding's five,
+ * volumerestrictions' two and volumezone's three),
  * and their EventsToRegister. Upstream's "wrong object" rows return an error, which the queue
  * takes as Queue; here the hint throws. Rows about pods waiting on a deferred in-place resize are
  * not ported: a pending pod never is one.
@@ -24,6 +25,8 @@ import { TaintToleration } from '../tainttoleration/taint-toleration';
 import { PodTopologySpread } from '../podtopologyspread/plugin';
 import { InterPodAffinity } from '../interpodaffinity/plugin';
 import { VolumeBinding } from '../volumebinding/volume-binding';
+import { VolumeRestrictions } from '../volumerestrictions/volume-restrictions';
+import { VolumeZone } from '../volumezone/volume-zone';
 import { defaultVolumeBindingArgs } from '../volumebinding/args';
 import { defaultArgs as defaultInterPodAffinityArgs } from '../interpodaffinity/args';
 import { DefaultPreemption } from '../defaultpreemption/default-preemption';
@@ -1308,5 +1311,209 @@ describe('VolumeBinding (upstream volumebinding/volume_binding_test.go)', () => 
   ])('TestIsSchedulableAfterCSIDriverChange: $name', (row) => {
     const p = pl();
     check(row, (pod, o, n) => p.isSchedulableAfterCSIDriverChange(pod, o, n));
+  });
+});
+
+describe('VolumeRestrictions (upstream volumerestrictions/volume_restrictions_test.go)', () => {
+  const withVolumes = (name: string, volumes: object[], ns = 'default'): Pod => {
+    const p = makePod({ name, namespace: ns });
+    p.spec!.volumes = volumes.map((v, i) => ({ name: `v${i}`, ...v })) as NonNullable<Pod['spec']>['volumes'];
+    return p;
+  };
+  const gce = (pdName: string) => ({ gcePersistentDisk: { pdName } });
+  const aws = (volumeID: string) => ({ awsElasticBlockStore: { volumeID } });
+  const rbd = (monitors: string[]) => ({ rbd: { monitors, pool: 'foo', image: 'bar', fsType: 'ext4' } });
+  const iscsi = (iqn: string) => ({ iscsi: { targetPortal: '127.0.0.1:3260', iqn, fsType: 'ext4', lun: 0 } });
+  const claim = (claimName: string) => ({ persistentVolumeClaim: { claimName } });
+  const pl = () => new VolumeRestrictions(new FakeHandle());
+  it.each<Row>([
+    {
+      name: 'queue-new-object-gcedisk-conflict',
+      pod: withVolumes('p', [gce('foo')]),
+      oldObj: withVolumes('q', [gce('foo')]),
+      want: Queue,
+    },
+    {
+      name: 'skip-new-object-gcedisk-no-conflict',
+      pod: withVolumes('p', [gce('foo')]),
+      oldObj: withVolumes('q', [gce('bar')]),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-new-object-awsdisk-conflict',
+      pod: withVolumes('p', [aws('foo')]),
+      oldObj: withVolumes('q', [aws('foo')]),
+      want: Queue,
+    },
+    {
+      name: 'skip-new-object-awsdisk-no-conflict',
+      pod: withVolumes('p', [aws('foo')]),
+      oldObj: withVolumes('q', [aws('bar')]),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-new-object-rbddisk-conflict',
+      pod: withVolumes('p', [rbd(['a', 'b'])]),
+      oldObj: withVolumes('q', [rbd(['a', 'b'])]),
+      want: Queue,
+    },
+    {
+      name: 'skip-new-object-rbddisk-no-conflict',
+      pod: withVolumes('p', [rbd(['a', 'b'])]),
+      oldObj: withVolumes('q', [rbd(['c', 'd'])]),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-new-object-iscsidisk-conflict',
+      pod: withVolumes('p', [iscsi('iqn.2016-12.server:storage.target01')]),
+      oldObj: withVolumes('q', [iscsi('iqn.2016-12.server:storage.target01')]),
+      want: Queue,
+    },
+    {
+      name: 'skip-new-object-iscsidisk-no-conflict',
+      pod: withVolumes('p', [iscsi('iqn.2016-12.server:storage.target01')]),
+      oldObj: withVolumes('q', [iscsi('iqn.2017-12.server:storage.target01')]),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-has-same-claim',
+      pod: withVolumes('pod1', [claim('claim-rwop')]),
+      oldObj: withVolumes('pod2', [claim('claim-rwop')]),
+      want: Queue,
+    },
+    {
+      name: 'skip-no-same-claim',
+      pod: withVolumes('pod1', [claim('claim-1-rwop')]),
+      oldObj: withVolumes('pod2', [claim('claim-2-rwop')]),
+      want: QueueSkip,
+    },
+  ])('Test_isSchedulableAfterAssignedPodDeleted: $name', (row) => {
+    const p = pl();
+    check(row, (pod, o) => p.isSchedulableAfterAssignedPodDeleted(pod, o, undefined));
+  });
+
+  const pvc = (name: string, namespace = 'default') => ({
+    metadata: { name, namespace },
+    spec: { accessModes: ['ReadWriteMany'] },
+  });
+  const onePVC = withVolumes('pod-with-one-pvc', [claim('claim-with-rwx-1')]);
+  const twoPVCs = withVolumes('pod-with-two-pvcs', [claim('claim-with-rwx-1'), claim('claim-with-rwx-2')]);
+  const otherNs = withVolumes('pod-with-one-pvc', [claim('claim-with-rwx-1')], 'kube-system');
+  it.each<Row>([
+    { name: 'queue-new-object-pvc-belong-pod', pod: twoPVCs, newObj: pvc('claim-with-rwx-1'), want: Queue },
+    { name: 'skip-new-object-unused', pod: onePVC, newObj: pvc('claim-with-rwx-2'), want: QueueSkip },
+    { name: 'skip-new-object-not-belong-pod', pod: onePVC, newObj: pvc('claim-with-rwx-2'), want: QueueSkip },
+    {
+      name: 'skip-new-object-namespace-not-equal-pod',
+      pod: otherNs,
+      newObj: pvc('claim-with-rwx-1'),
+      want: QueueSkip,
+    },
+  ])('Test_isSchedulableAfterPersistentVolumeClaimChange: $name', (row) => {
+    const p = pl();
+    check(row, (pod, o, n) => p.isSchedulableAfterPersistentVolumeClaimAdded(pod, o, n));
+  });
+});
+
+describe('VolumeZone (upstream volumezone/volume_zone_test.go)', () => {
+  const podWithVolume = (claimName?: string): Pod => {
+    const p = makePod({ name: 'pod_1' });
+    if (claimName) p.spec!.volumes = [{ name: 'v', persistentVolumeClaim: { claimName } }];
+    return p;
+  };
+  const pvc = (name: string, namespace: string, volumeName: string) => ({
+    metadata: { name, namespace },
+    spec: { volumeName },
+  });
+  const pl = () => new VolumeZone(new FakeHandle());
+  it.each<Row>([
+    { name: 'error-wrong-new-object', pod: podWithVolume('PVC_1'), newObj: 'not-a-pvc', want: 'error' },
+    {
+      name: 'pvc-was-added-but-pod-refers-no-pvc',
+      pod: podWithVolume(),
+      newObj: pvc('PVC_1', 'default', 'Vol_1'),
+      want: QueueSkip,
+    },
+    {
+      name: 'pvc-was-added-and-pod-was-bound-to-different-pvc',
+      pod: podWithVolume('PVC_2'),
+      newObj: pvc('PVC_1', 'default', 'Vol_1'),
+      want: QueueSkip,
+    },
+    {
+      name: 'pvc-was-added-and-pod-was-bound-to-pvc-but-different-ns',
+      pod: podWithVolume('PVC_1'),
+      newObj: pvc('PVC_1', 'ns1', 'Vol_1'),
+      want: QueueSkip,
+    },
+    {
+      name: 'pvc-was-added-and-pod-was-bound-to-the-pvc',
+      pod: podWithVolume('PVC_1'),
+      newObj: pvc('PVC_1', 'default', 'Vol_1'),
+      want: Queue,
+    },
+    {
+      name: 'pvc-was-updated-and-pod-was-bound-to-the-pvc',
+      pod: podWithVolume('PVC_1'),
+      oldObj: pvc('PVC_1', 'default', ''),
+      newObj: pvc('PVC_1', 'default', 'Vol_1'),
+      want: Queue,
+    },
+    {
+      name: 'pvc-was-updated-but-pod-refers-no-pvc',
+      pod: podWithVolume(),
+      oldObj: pvc('PVC_1', 'default', ''),
+      newObj: pvc('PVC_1', 'default', 'Vol_1'),
+      want: QueueSkip,
+    },
+  ])('TestIsSchedulableAfterPersistentVolumeClaimAdded: $name', (row) => {
+    const p = pl();
+    check(row, (pod, o, n) => p.isSchedulableAfterPersistentVolumeClaimChange(pod, o, n));
+  });
+
+  it.each<Row>([
+    { name: 'error-wrong-new-object', newObj: 'not-a-storageclass', want: 'error' },
+    { name: "sc-doesn't-have-volume-binding-mode", newObj: { metadata: { name: 'SC_1' } }, want: QueueSkip },
+    {
+      name: 'new-sc-is-wait-for-first-consumer-mode',
+      newObj: { metadata: { name: 'SC_1' }, volumeBindingMode: 'WaitForFirstConsumer' },
+      want: Queue,
+    },
+  ])('TestIsSchedulableAfterStorageClassAdded: $name', (row) => {
+    const p = pl();
+    check({ ...row, pod: podWithVolume('PVC_1') }, (pod, o, n) =>
+      p.isSchedulableAfterStorageClassAdded(pod, o, n),
+    );
+  });
+
+  const pv = (labels?: Record<string, string>) => ({ metadata: { name: 'Vol_1', labels } });
+  const betaZone = 'failure-domain.beta.kubernetes.io/zone';
+  it.each<Row>([
+    { name: 'error-wrong-new-object', newObj: 'not-a-pv', want: 'error' },
+    { name: 'error-wrong-old-object', oldObj: 'not-a-pv', newObj: pv(), want: 'error' },
+    { name: 'new-pv-was-added', newObj: pv({ [betaZone]: 'us-west1-b' }), want: Queue },
+    {
+      name: 'pv-was-updated-and-changed-topology',
+      oldObj: pv({ [betaZone]: 'us-west1-a' }),
+      newObj: pv({ [betaZone]: 'us-west1-b' }),
+      want: Queue,
+    },
+    {
+      name: 'pv-was-updated-and-added-topology-label',
+      oldObj: pv({ [betaZone]: 'us-west1-a' }),
+      newObj: pv({ [betaZone]: 'us-west1-a', 'topology.kubernetes.io/zone': 'zone' }),
+      want: Queue,
+    },
+    {
+      name: 'pv-was-updated-but-no-topology-is-changed',
+      oldObj: pv({ [betaZone]: 'us-west1-a', 'topology.kubernetes.io/zone': 'zone' }),
+      newObj: pv({ [betaZone]: 'us-west1-a', 'topology.kubernetes.io/zone': 'zone' }),
+      want: QueueSkip,
+    },
+  ])('TestIsSchedulableAfterPersistentVolumeChange: $name', (row) => {
+    const p = pl();
+    check({ ...row, pod: podWithVolume('PVC_1') }, (pod, o, n) =>
+      p.isSchedulableAfterPersistentVolumeChange(pod, o, n),
+    );
   });
 });

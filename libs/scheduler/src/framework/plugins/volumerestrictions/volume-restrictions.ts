@@ -5,7 +5,14 @@
  * from 1.27 every node fails Filter with a preemptible status, tracked through preemption's
  * AddPod/RemovePod (readWriteOncePodConflictInFilter).
  */
-import type { Pod } from '@schedlab/k8s';
+import type { PersistentVolumeClaim, Pod } from '@schedlab/k8s';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import type { Volume } from 'kubernetes-types/core/v1';
 import type { CycleState, StateData } from '../../cycle-state';
 import type {
@@ -88,8 +95,49 @@ export function isVolumeConflict(vol: Volume, existing: Pod): boolean {
   return false;
 }
 
-export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin {
+export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = PluginNames.VolumeRestrictions;
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'AssignedPod', actionType: ActionType.Delete },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterAssignedPodDeleted(pod, o, n),
+      },
+      { event: { resource: 'Node', actionType: ActionType.Add } },
+      {
+        event: { resource: 'PersistentVolumeClaim', actionType: ActionType.Add },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterPersistentVolumeClaimAdded(pod, o, n),
+      },
+    ];
+  }
+
+  /** A claim the pod mounts (same namespace and name) was created. */
+  isSchedulableAfterPersistentVolumeClaimAdded(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [, pvc] = asObjects<PersistentVolumeClaim>(oldObj, newObj);
+    if (namespaceOf(pvc) !== namespaceOf(pod)) return QueueingHint.QueueSkip;
+    const wanted = (pod.spec?.volumes ?? []).some(
+      (v) => v.persistentVolumeClaim?.claimName === pvc.metadata?.name,
+    );
+    return wanted ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
+
+  /** The deleted pod (same namespace) had a disk clashing with the pod's, or one of its claims. */
+  isSchedulableAfterAssignedPodDeleted(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [deleted] = asObjects<Pod>(oldObj, newObj);
+    if (!deleted) throw new Error('a pod deletion needs the deleted pod');
+    if (namespaceOf(deleted) !== namespaceOf(pod)) return QueueingHint.QueueSkip;
+    const volumes = pod.spec?.volumes ?? [];
+    if (volumes.some((v) => needsRestrictionsCheck(v) && isVolumeConflict(v, deleted)))
+      return QueueingHint.Queue;
+    const claims = new Set(
+      volumes.flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : [])),
+    );
+    const shared = (deleted.spec?.volumes ?? []).some(
+      (v) => v.persistentVolumeClaim && claims.has(v.persistentVolumeClaim.claimName),
+    );
+    return shared ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
   private readonly enableReadWriteOncePod: boolean;
   private readonly conflictInFilter: boolean;
 

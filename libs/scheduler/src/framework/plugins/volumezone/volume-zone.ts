@@ -8,8 +8,19 @@ import {
   LABEL_FAILURE_DOMAIN_BETA_ZONE,
   LABEL_TOPOLOGY_REGION,
   LABEL_TOPOLOGY_ZONE,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
   type Pod,
+  type StorageClass,
 } from '@schedlab/k8s';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  semanticallyEqual,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import type { ClusterObjects, StorageStamp } from '../../../backend/cache/cluster-objects';
 import type { CycleState } from '../../cycle-state';
 import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
@@ -46,10 +57,72 @@ export function labelZonesToSet(value: string): Set<string> | undefined {
   return out;
 }
 
-export class VolumeZone implements PreFilterPlugin, FilterPlugin {
+/** A PV's zone and region labels with their parsed zone sets, in upstream's label order. */
+function pvTopologies(pv: PersistentVolume): [string, string[]][] {
+  const out: [string, string[]][] = [];
+  for (const key of [
+    LABEL_FAILURE_DOMAIN_BETA_ZONE,
+    LABEL_FAILURE_DOMAIN_BETA_REGION,
+    LABEL_TOPOLOGY_ZONE,
+    LABEL_TOPOLOGY_REGION,
+  ]) {
+    const value = pv.metadata?.labels?.[key];
+    if (value === undefined) continue;
+    const zones = labelZonesToSet(value);
+    if (zones) out.push([key, [...zones].sort()]);
+  }
+  return out;
+}
+
+export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = PluginNames.VolumeZone;
 
   constructor(private readonly handle: Handle) {}
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'storage.k8s.io/StorageClass', actionType: ActionType.Add },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterStorageClassAdded(pod, o, n),
+      },
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel } },
+      {
+        event: { resource: 'PersistentVolumeClaim', actionType: ActionType.Add | ActionType.Update },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterPersistentVolumeClaimChange(pod, o, n),
+      },
+      {
+        event: { resource: 'PersistentVolume', actionType: ActionType.Add | ActionType.Update },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterPersistentVolumeChange(pod, o, n),
+      },
+    ];
+  }
+
+  /** A claim the pod mounts (same namespace and name) was created or changed. */
+  isSchedulableAfterPersistentVolumeClaimChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [, pvc] = asObjects<PersistentVolumeClaim>(oldObj, newObj);
+    if (!pvc || namespaceOf(pvc) !== namespaceOf(pod)) return QueueingHint.QueueSkip;
+    const wanted = (pod.spec?.volumes ?? []).some(
+      (v) => v.persistentVolumeClaim?.claimName === pvc.metadata?.name,
+    );
+    return wanted ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
+
+  /** A WaitForFirstConsumer class appeared (the pod's claim may have been waiting for it). */
+  isSchedulableAfterStorageClassAdded(_pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+    const [, sc] = asObjects<StorageClass>(undefined, newObj);
+    return sc.volumeBindingMode === BINDING_MODE_WAIT_FOR_FIRST_CONSUMER
+      ? QueueingHint.Queue
+      : QueueingHint.QueueSkip;
+  }
+
+  /** A new PV, or one whose zone or region labels changed. */
+  isSchedulableAfterPersistentVolumeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<PersistentVolume>(oldObj, newObj);
+    if (!original) return QueueingHint.Queue;
+    return semanticallyEqual(pvTopologies(original), pvTopologies(modified))
+      ? QueueingHint.QueueSkip
+      : QueueingHint.Queue;
+  }
 
   /**
    * Registered from 1.27 (kubernetes#114149, #114896): the claims are resolved here, so a claim
