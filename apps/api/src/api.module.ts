@@ -10,6 +10,7 @@ import { ApiMetricsModule } from './metrics/metrics.module';
 import { ReportsModule } from './reports/reports.module';
 import { graphqlContext } from './graphql/context';
 import { httpStatusPlugin, queryLimitsPlugin } from './graphql/query-limits';
+import { requestIdPlugin } from './graphql/request-id';
 import { AdminModule } from './admin/admin.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
@@ -51,7 +52,7 @@ export class ApiModule {
           preserveHttpStatusForExecutionErrors: false,
           // Exception filters for field resolvers too, so their errors answer like every other.
           fieldResolverEnhancers: ['filters'],
-          plugins: [queryLimitsPlugin(config.graphqlLimits), httpStatusPlugin()],
+          plugins: [queryLimitsPlugin(config.graphqlLimits), httpStatusPlugin(), requestIdPlugin()],
         }),
         HealthModule,
         ApiMetricsModule,

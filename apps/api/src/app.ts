@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import type { AppConfig } from '@schedlab/config';
+import { httpLoggerFor } from '@schedlab/logging';
 import { ApiModule, GRAPHQL_PATH } from './api.module';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -30,6 +31,8 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
     bodyParser: false,
   });
   answerClientErrorsInOurShape(app.getHttpServer() as Server);
+  // First, so every request has its id and log line, even one the body middleware refuses.
+  app.use(httpLoggerFor(config));
   app.use(deprecatedSimulationsAlias());
   app.use(GRAPHQL_PATH, graphqlAcceptGuard());
   app.use('/v1', v1BodyMiddleware(config.apiLimits.bodyBytes, config.inputLimits));

@@ -1,2 +1,9 @@
-export { LoggingModule, REQUEST_ID_HEADER, requestIdFor, configSecrets } from './logging.module';
+export {
+  LoggingModule,
+  REQUEST_ID_HEADER,
+  requestIdFor,
+  configSecrets,
+  httpLoggerFor,
+} from './logging.module';
+export { prettyLine } from './pretty';
 export { redactSecrets, redactingDestination, urlPassword, REDACTED, REDACTED_PATHS } from './redact';
