@@ -63,7 +63,7 @@ describe('descheduleReportOf', () => {
         '1',
         'shop/api-5c9f7-f2s6t',
         'RemovePodsViolatingTopologySpreadConstraint',
-        'RemovePodsViolatingTopologySpreadConstraint',
+        [stored.evictions[0].reason, stored.evictions[0].detail].filter(Boolean).join(': '),
         'node-a2',
         stored.evictions[0].newNode!,
         stored.evictions[0].replacement!,

@@ -262,6 +262,8 @@ export const REPORT_SCRIPT = String.raw`
       if (r.skipped) notes.push('Round ' + r.round + ': ' + r.skipped);
       if (r.limits.length) notes.push('Round ' + r.round + ': limits reached: ' + r.limits.join(', '));
       if (r.refused) notes.push('Round ' + r.round + ': ' + r.refused + ' eviction(s) refused by a limit or a PodDisruptionBudget');
+      (r.pendingScheduled || []).forEach(function (p) { notes.push('Round ' + r.round + ': ' + p.pod + ', pending before, scheduled on ' + p.node + ' in the room the evictions freed'); });
+      (r.preempted || []).forEach(function (p) { notes.push('Round ' + r.round + ': ' + p.pod + ' preempted by ' + p.by); });
     });
     return el('section', { 'aria-label': 'Descheduling' }, [
       el('h2', {}, ['Evictions (' + d.evictions.length + ')']),
@@ -274,7 +276,7 @@ export const REPORT_SCRIPT = String.raw`
             return [String(e.round), e.pod, e.strategy, e.detail ? e.reason + ': ' + e.detail : e.reason, e.oldNode, evictedTo(e), e.replacement || '-'];
           }))
         : el('p', {}, ['The policy evicted no pod.']),
-      notes.length ? el('ul', { 'aria-label': 'Limits' }, notes.map(function (n) { return el('li', {}, [n]); })) : null,
+      notes.length ? el('ul', { 'aria-label': 'Rounds' }, notes.map(function (n) { return el('li', {}, [n]); })) : null,
       el('h2', {}, ['Zones before → after']),
       table('Zones before and after', ['Zone', 'Nodes', 'CPU requested', 'Memory requested', 'Pods'], d.zones.after.map(function (z) {
         var b = zonesBefore[z.zone] || z;

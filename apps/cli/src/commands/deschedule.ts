@@ -105,6 +105,11 @@ export function formatDescheduleTable(doc: DescheduleDocument, { wide = false } 
     if (r.limits.length) lines.push(`round ${r.round}: limits reached: ${r.limits.join(', ')}`);
     if (r.refused)
       lines.push(`round ${r.round}: ${r.refused} eviction(s) refused by a limit or a PodDisruptionBudget`);
+    for (const p of r.pendingScheduled ?? [])
+      lines.push(
+        `round ${r.round}: ${p.pod}, pending before, scheduled on ${p.node} in the room the evictions freed`,
+      );
+    for (const p of r.preempted ?? []) lines.push(`round ${r.round}: ${p.pod} preempted by ${p.by}`);
   }
 
   const beforeNodes = new Map(doc.before.nodes.map((n) => [n.name, n]));

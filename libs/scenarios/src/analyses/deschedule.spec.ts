@@ -113,6 +113,36 @@ describe('deschedule: evicted pods recreated by their controllers and scheduled 
     expect(stuck.before.pending).toEqual([]);
   });
 
+  it('retries the pending pods with the replacements, in queue order: a higher-priority pending pod takes the room', () => {
+    const pending = pod('urgent', { cpu: '2' }) as unknown as Pod;
+    pending.spec!.priorityClassName = 'urgent';
+    pending.spec!.priority = 100;
+    const cluster = [
+      {
+        apiVersion: 'scheduling.k8s.io/v1',
+        kind: 'PriorityClass',
+        metadata: { name: 'urgent' },
+        value: 100,
+      } as KubeObject,
+      node('a', { cpu: '2' }),
+      node('b', { cpu: '1' }),
+      pod('x-aaaaa', { node: 'a', cpu: '2', owner: owned('ReplicaSet', 'x') }),
+      pending as unknown as KubeObject,
+    ];
+    const report = deschedule(
+      cluster,
+      { policy: { nodes: ['a'], ownedOnly: true } },
+      engine,
+      setup,
+      drainNodes,
+    );
+    expect(report.before.pending).toEqual(['default/urgent']);
+    expect(report.rounds[0].pendingScheduled).toEqual([{ pod: 'default/urgent', node: 'a' }]);
+    expect(report.evictions[0]).toMatchObject({ pod: 'default/x-aaaaa', outcome: 'unschedulable' });
+    expect(report.evictions[0].fitError).toMatch(/^0\/2 nodes are available: 2 Insufficient cpu\./);
+    expect(report.after.pending).toEqual([report.evictions[0].replacement]);
+  });
+
   it("passes the engine's NodeFit to the descheduler", () => {
     const cluster = [
       node('a', { cpu: '4' }),

@@ -136,6 +136,10 @@ export interface DeschedulingRound {
   refused: number;
   /** Set when the cycle did not run, in the descheduler's words. */
   skipped?: string;
+  /** Pods that were pending before the evictions and found a node once they freed room. */
+  pendingScheduled?: { pod: string; node: string }[];
+  /** Running pods the rescheduling preempted (recreated pending by their controllers). */
+  preempted?: { pod: string; by: string }[];
 }
 
 export interface Oscillation {
@@ -441,29 +445,50 @@ export function deschedule(
       waiting.set(podKeyOf(pod), outcome);
       return pod;
     });
-    // Replacements still pending from earlier rounds are retried with this round's.
-    const retried = podsOf(current).filter((p) => !p.spec?.nodeName && waiting.has(podKeyOf(p)));
+    // The evictions are pod deletions: the scheduler retries every pending pod with the
+    // replacements (the snapshot's own pending pods and replacements from earlier rounds too).
+    const retried = podsOf(current).filter((p) => !p.spec?.nodeName);
     const evicted = new Set(evictedPods);
-    const next: KubeObject[] = current.filter(
-      (o) => !evicted.has(o as unknown as Pod) && !retried.includes(o as unknown as Pod),
+    const requeued = new Set(retried);
+    let next: KubeObject[] = current.filter(
+      (o) => !evicted.has(o as unknown as Pod) && !requeued.has(o as unknown as Pod),
     );
+    const pendingScheduled: { pod: string; node: string }[] = [];
+    const preempted: { pod: string; by: string }[] = [];
     let volumesBound = false;
     sim.queueOrder([...retried, ...replacements]).forEach((pod, k) => {
       const r = sim.scheduleOne(pod, k);
-      attempts.set(r.pod, r);
       volumesBound ||= r.volumes !== undefined;
-      const outcome = waiting.get(r.pod)!;
+      // Preemption victims are deleted; their controllers recreate them pending.
+      for (const victim of r.victims ?? []) {
+        const gone = next.find((o) => isPod(o) && podKeyOf(o) === victim) as Pod | undefined;
+        if (!gone) continue;
+        next = next.filter((o) => o !== (gone as unknown as KubeObject));
+        preempted.push({ pod: victim, by: r.pod });
+        const again = recreateDeletedPods([gone], seededRandomInt(baseSeed + round + k), live).recreated;
+        for (const { replacement } of again)
+          next.push({
+            ...replacement,
+            metadata: { ...replacement.metadata, creationTimestamp: createdAt },
+          } as unknown as KubeObject);
+      }
+      const outcome = waiting.get(r.pod);
+      if (outcome) attempts.set(r.pod, r);
       if (r.node) {
+        next.push(sim.assumedPod(pod, r.node, k) as unknown as KubeObject);
+        if (!outcome) {
+          pendingScheduled.push({ pod: r.pod, node: r.node });
+          return;
+        }
         waiting.delete(r.pod);
         outcome.outcome = 'rescheduled';
         outcome.newNode = r.node;
         delete outcome.fitError;
         if (outcome.round !== round) outcome.scheduledInRound = round;
         outcome.sameNode = r.node === outcome.oldNode;
-        next.push(sim.assumedPod(pod, r.node, k) as unknown as KubeObject);
       } else {
-        outcome.fitError = r.message ?? r.error ?? 'unschedulable';
         next.push(pod as unknown as KubeObject);
+        if (outcome) outcome.fitError = r.message ?? r.error ?? 'unschedulable';
       }
     });
     current = volumesBound
@@ -472,7 +497,15 @@ export function deschedule(
           ...(sim.objects.persistentVolumeClaims.list() as unknown as KubeObject[]),
         ])
       : next;
-    rounds.push({ round, now: iso(now), evictions: outcomes, limits: pass.limits, refused: pass.refused });
+    rounds.push({
+      round,
+      now: iso(now),
+      evictions: outcomes,
+      limits: pass.limits,
+      refused: pass.refused,
+      ...(pendingScheduled.length ? { pendingScheduled } : {}),
+      ...(preempted.length ? { preempted } : {}),
+    });
   }
 
   const evictions = rounds.flatMap((r) => r.evictions);
