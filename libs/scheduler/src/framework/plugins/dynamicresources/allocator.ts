@@ -180,6 +180,11 @@ export interface AllocatorFeatures {
    * value the arithmetic cannot handle is a fatal error (1.36 passed the device over).
    */
   strictCapacity?: boolean;
+  /**
+   * 1.36 (v0.36.3): a slice with sharedCounters counts for every node whatever its node
+   * selection, and the counters left are kept per pool name (not driver and pool).
+   */
+  countersByPoolName?: boolean;
 }
 
 /** The allocator failed on this node only (upstream ErrFailedAllocationOnNode). */
@@ -350,7 +355,8 @@ export function gatherPools(all: readonly SliceObject[], node: Node, features: A
     )
       continue;
     const s = { name: o.metadata?.name ?? '', spec };
-    if (spec.nodeName || spec.allNodes || spec.nodeSelector) {
+    if (partitionable && features.countersByPoolName && (spec.sharedCounters ?? []).length > 0) add(s);
+    else if (spec.nodeName || spec.allNodes || spec.nodeSelector) {
       if (nodeMatches(node, spec.nodeName, spec.allNodes, spec.nodeSelector)) add(s);
     } else if (spec.perDeviceNodeSelection) {
       if ((spec.devices ?? []).some((d) => nodeMatches(node, d.nodeName, d.allNodes, d.nodeSelector))) add(s);
@@ -621,7 +627,9 @@ export function allocate(
   /** Consumable capacity: what shares of devices allocated in this search take. */
   const allocatingCapacity = new Map<string, ConsumedCapacity>();
   /** Partitionable devices: counters taken by devices allocated in this search, per pool. */
-  const consumedCounters = new Map<Pool, Map<string, Map<string, bigint>>>();
+  const consumedCounters = new Map<string, Map<string, Map<string, bigint>>>();
+  const counterKey = (pool: Pool): string =>
+    input.features.countersByPoolName ? pool.pool : `${pool.driver}/${pool.pool}`;
 
   const strictCapacity = !!input.features.strictCapacity;
   /** `where`: "all" (listing a request's devices), "search" or "allocate" (upstream's recheck). */
@@ -819,7 +827,7 @@ export function allocate(
   /** The pool's counters left after allocated devices (computed once per cycle). */
   const availableCounters = (pool: Pool): Map<string, Map<string, bigint>> => {
     const cache = (input.availableCounters ??= new Map());
-    const poolId = `${pool.driver}/${pool.pool}`;
+    const poolId = counterKey(pool);
     let available = cache.get(poolId);
     if (available) return available;
     available = new Map([...pool.counterSets].map(([name, counters]) => [name, new Map(counters)]));
@@ -839,8 +847,8 @@ export function allocate(
   };
 
   const takeCounters = (c: Candidate, sign: 1n | -1n): void => {
-    let used = consumedCounters.get(c.from);
-    if (!used) consumedCounters.set(c.from, (used = new Map()));
+    let used = consumedCounters.get(counterKey(c.from));
+    if (!used) consumedCounters.set(counterKey(c.from), (used = new Map()));
     for (const use of c.device.consumesCounters ?? []) {
       let set = used.get(use.counterSet);
       if (!set) used.set(use.counterSet, (set = new Map()));
@@ -853,7 +861,7 @@ export function allocate(
   const reserveCounters = (c: Candidate): boolean => {
     const available = availableCounters(c.from);
     takeCounters(c, 1n);
-    const used = consumedCounters.get(c.from)!;
+    const used = consumedCounters.get(counterKey(c.from))!;
     for (const [setName, counters] of available)
       for (const [name, left] of counters)
         if (left < (used.get(setName)?.get(name) ?? 0n)) {

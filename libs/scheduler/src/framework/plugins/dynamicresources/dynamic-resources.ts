@@ -131,6 +131,7 @@ export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
     fractionalCapacityRange:
       features.enabled('DRAConsumableCapacity') && features.enabled('DRAFractionalCapacityRange'),
     strictCapacity: compareVersions(v, '1.37') >= 0,
+    countersByPoolName: compareVersions(v, '1.37') < 0,
   };
 }
 

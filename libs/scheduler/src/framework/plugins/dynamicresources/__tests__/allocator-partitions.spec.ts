@@ -23,6 +23,14 @@ const driverA = 'driver-a';
 const pool1 = 'pool-1';
 const node1 = { metadata: { name: 'node-1', labels: { region: 'region-1' } } } as Node;
 const cap0 = 'capacity-0';
+const ofDriverB = (slice: SliceObject): SliceObject => ({
+  ...slice,
+  spec: { ...slice.spec!, driver: 'driver-b' },
+});
+const classB: DeviceClassObject = {
+  metadata: { name: 'class-b' },
+  spec: { selectors: [{ cel: { expression: 'device.driver == "driver-b"' } }] },
+};
 const classA: DeviceClassObject = {
   metadata: { name: 'class-a' },
   spec: { selectors: [{ cel: { expression: `device.driver == "${driverA}"` } }] },
@@ -164,6 +172,35 @@ const rows: Record<string, Row> = {
       counterSlice('slice-2', onNode1, 2, { c: '1' }),
     ],
     expect: [['req-0 device-2']],
+  },
+  'partitionable-devices-counter-cache-scoped-by-pool-ID': {
+    features: { partitionableDevices: true },
+    claims: [
+      claim('claim-0', [request('req-0')]),
+      claim('claim-1', [request('req-1', undefined, { deviceClassName: 'class-b' })]),
+    ],
+    slices: [
+      deviceSlice('slice-1', onNode1, 2, [consuming('device-1', { c: '1' })]),
+      counterSlice('slice-2', onNode1, 2, { c: '1' }),
+      ofDriverB(deviceSlice('slice-3', onNode1, 2, [consuming('device-2', { c: '2' })])),
+      ofDriverB(counterSlice('slice-4', onNode1, 2, { c: '2' })),
+    ],
+    expect: [['req-0 device-1'], ['req-1 device-2']],
+  },
+  // 1.36 (v0.36.3) kept counters per pool name: driver-b's pool-1 is checked against driver-a's.
+  'partitionable-devices-counter-cache-scoped-by-pool-ID at 1.36': {
+    features: { partitionableDevices: true, countersByPoolName: true },
+    claims: [
+      claim('claim-0', [request('req-0')]),
+      claim('claim-1', [request('req-1', undefined, { deviceClassName: 'class-b' })]),
+    ],
+    slices: [
+      deviceSlice('slice-1', onNode1, 2, [consuming('device-1', { c: '1' })]),
+      counterSlice('slice-2', onNode1, 2, { c: '1' }),
+      ofDriverB(deviceSlice('slice-3', onNode1, 2, [consuming('device-2', { c: '2' })])),
+      ofDriverB(counterSlice('slice-4', onNode1, 2, { c: '2' })),
+    ],
+    expect: null,
   },
   'partitionable-devices-multiple-devices': {
     features: { partitionableDevices: true },
@@ -581,7 +618,7 @@ function inputFor(row: Row): AllocatorInput {
     allocated: new Set(row.allocated ?? []),
     shared: new Set(capacity.keys()),
     capacity,
-    classes: (name) => (name === 'class-a' ? classA : undefined),
+    classes: (name) => (name === 'class-a' ? classA : name === 'class-b' ? classB : undefined),
     slices: row.slices,
   };
 }
