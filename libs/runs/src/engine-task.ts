@@ -84,6 +84,20 @@ function groupUnschedulable(results: readonly PodSchedulingResult[]) {
     .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
 }
 
+/**
+ * The message of the attempt that decided the pod. A pod that preempted was tried twice: the
+ * first attempt's FitError started the preemption (kept in its explanation's `firstAttempt`), and
+ * the retry on the nominated node decided it. The engine's result keeps the FitError when the
+ * retry succeeds (the CLI shows it as kube-scheduler's FailedScheduling event); a placement says
+ * what the retry did, in the words of upstream's Scheduled event.
+ */
+function placementMessage(r: PodSchedulingResult): string | null {
+  if (r.firstAttempt && r.outcome === 'scheduled' && r.node)
+    return `Successfully assigned ${r.pod} to ${r.node}`;
+  if (r.firstAttempt && r.outcome === 'error') return r.error ?? null;
+  return r.message ?? r.error ?? null;
+}
+
 function placementRows(
   items: readonly KubeObject[],
   results: readonly PodSchedulingResult[],
@@ -110,7 +124,7 @@ function placementRows(
       zone: r.node ? (zones.get(r.node) ?? null) : null,
       status: r.outcome === 'no-profile' ? 'error' : r.outcome,
       priority: r.priority,
-      message: r.message ?? r.error ?? null,
+      message: placementMessage(r),
       nominatedNode: r.nominatedNode ?? null,
       victims: r.victims?.length ? r.victims : null,
     };
