@@ -5,7 +5,7 @@
  * nodeports Test_isSchedulableAfterAssignedPodDeleted, noderesources fit's
  * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange, schedulinggates,
  * podtopologyspread's and interpodaffinity's three tables each, volumebinding's five,
- * volumerestrictions' two and volumezone's three),
+ * volumerestrictions' two, volumezone's three and nodevolumelimits' four),
  * and their EventsToRegister. Upstream's "wrong object" rows return an error, which the queue
  * takes as Queue; here the hint throws. Rows about pods waiting on a deferred in-place resize are
  * not ported: a pending pod never is one.
@@ -27,6 +27,7 @@ import { InterPodAffinity } from '../interpodaffinity/plugin';
 import { VolumeBinding } from '../volumebinding/volume-binding';
 import { VolumeRestrictions } from '../volumerestrictions/volume-restrictions';
 import { VolumeZone } from '../volumezone/volume-zone';
+import { CSILimits } from '../nodevolumelimits/csi';
 import { defaultVolumeBindingArgs } from '../volumebinding/args';
 import { defaultArgs as defaultInterPodAffinityArgs } from '../interpodaffinity/args';
 import { DefaultPreemption } from '../defaultpreemption/default-preemption';
@@ -1514,6 +1515,162 @@ describe('VolumeZone (upstream volumezone/volume_zone_test.go)', () => {
     const p = pl();
     check({ ...row, pod: podWithVolume('PVC_1') }, (pod, o, n) =>
       p.isSchedulableAfterPersistentVolumeChange(pod, o, n),
+    );
+  });
+});
+
+describe('NodeVolumeLimits (upstream nodevolumelimits/csi_test.go QHint tables)', () => {
+  const pl = () => new CSILimits(new FakeHandle());
+  const withVolumes = (o: { name?: string; ns?: string; nodeName?: string; volumes?: object[] }): Pod => {
+    const p = makePod({ name: o.name ?? 'p', namespace: o.ns, nodeName: o.nodeName });
+    if (o.volumes)
+      p.spec!.volumes = o.volumes.map((v, i) => ({ name: `v${i}`, ...v })) as NonNullable<
+        Pod['spec']
+      >['volumes'];
+    return p;
+  };
+  const claim = (claimName: string) => ({ persistentVolumeClaim: { claimName } });
+  const ebs = { awsElasticBlockStore: { volumeID: 'test' } };
+  const gce = { gcePersistentDisk: { pdName: 'test' } };
+  const podEbs = withVolumes({ volumes: [claim('csi-ebs.csi.aws.com-2')] });
+
+  it.each<Row>([
+    {
+      name: 'return a Queue when a deleted pod has a PVC',
+      pod: podEbs,
+      oldObj: withVolumes({ name: 'd', nodeName: 'csiNode', volumes: [claim('placeholder')] }),
+      want: Queue,
+    },
+    {
+      name: 'return a Queue when a deleted pod has a inline migratable volume',
+      pod: podEbs,
+      oldObj: withVolumes({
+        name: 'd',
+        nodeName: 'csiNode',
+        volumes: [{ awsElasticBlockStore: { volumeID: '' } }],
+      }),
+      want: Queue,
+    },
+    {
+      name: "return a QueueSkip when a deleted pod doesn't have any volume",
+      pod: podEbs,
+      oldObj: withVolumes({ name: 'd', nodeName: 'csiNode' }),
+      want: QueueSkip,
+    },
+    {
+      name: 'return a QueueSkip when a deleted pod is not scheduled.',
+      pod: podEbs,
+      oldObj: withVolumes({ name: 'd', volumes: [claim('csi-ebs.csi.aws.com-0')] }),
+      want: QueueSkip,
+    },
+  ])('TestCSILimitsQHint: $name', (row) => {
+    const p = pl();
+    check(row, (pod, o, n) => p.isSchedulableAfterAssignedPodDeleted(pod, o, n));
+  });
+
+  const pvc = (name: string, namespace: string) => ({ metadata: { name, namespace }, spec: {} });
+  it.each<Row>([
+    {
+      name: "a pod isn't in the same namespace as an added PVC",
+      pod: withVolumes({ ns: 'ns1' }),
+      newObj: pvc('', 'ns2'),
+      want: QueueSkip,
+    },
+    {
+      name: 'a pod is in the same namespace as an added PVC',
+      pod: withVolumes({ ns: 'ns1', volumes: [claim('pvc1')] }),
+      newObj: pvc('pvc1', 'ns1'),
+      want: Queue,
+    },
+    {
+      name: 'a pod has an ephemeral volume related to an added PVC',
+      pod: (() => {
+        const p = makePod({ name: 'pod1', namespace: 'ns1' });
+        p.spec!.volumes = [{ name: 'ephemeral', ephemeral: {} }];
+        return p;
+      })(),
+      newObj: pvc('pod1-ephemeral', 'ns1'),
+      want: Queue,
+    },
+    {
+      name: "a pod doesn't have the same PVC as an added PVC",
+      pod: withVolumes({ ns: 'ns1', volumes: [claim('pvc1')] }),
+      newObj: pvc('pvc2', 'ns1'),
+      want: QueueSkip,
+    },
+    {
+      name: "a pod doesn't have any PVC attached",
+      pod: withVolumes({ ns: 'ns1' }),
+      newObj: pvc('pvc2', 'ns1'),
+      want: QueueSkip,
+    },
+  ])('TestCSILimitsAddedPVCQHint: $name', (row) => {
+    const p = pl();
+    check(row, (pod, o, n) => p.isSchedulableAfterPVCAdded(pod, o, n));
+  });
+
+  const va = (attacher: string) => ({
+    metadata: { name: 'volumeattachment1' },
+    spec: { nodeName: 'fake-node', attacher },
+  });
+  it.each<Row>([
+    {
+      name: 'a pod has PVC when VolumeAttachment is deleting',
+      pod: withVolumes({ ns: 'ns1', volumes: [claim('pvc1')] }),
+      oldObj: va('test.storage.gke.io'),
+      want: Queue,
+    },
+    {
+      name: 'a pod has an Inline Migratable volume (AWSEBSDriver) when VolumeAttachment (AWSEBSDriver) is deleting (match)',
+      pod: withVolumes({ ns: 'ns1', volumes: [ebs] }),
+      oldObj: va('ebs.csi.aws.com'),
+      want: Queue,
+    },
+    {
+      name: 'a pod has an Inline Migratable volume (GCEPDDriver) when VolumeAttachment (AWSEBSDriver) is deleting (no match)',
+      pod: withVolumes({ ns: 'ns1', volumes: [gce] }),
+      oldObj: va('ebs.csi.aws.com'),
+      want: QueueSkip,
+    },
+    {
+      name: 'a pod has an Inline Migratable volume (AWSEBSDriver) and PVC when VolumeAttachment (AWSEBSDriver) is deleting',
+      pod: withVolumes({ ns: 'ns1', volumes: [ebs, claim('pvc1')] }),
+      oldObj: va('ebs.csi.aws.com'),
+      want: Queue,
+    },
+    {
+      name: 'a pod has an Inline Migratable volume (AWSEBSDriver) and PVC when VolumeAttachment (another driver) is deleting',
+      pod: withVolumes({ ns: 'ns1', volumes: [ebs, claim('pvc1')] }),
+      oldObj: va('test.storage.gke.io'),
+      want: Queue,
+    },
+    {
+      name: 'a pod has no PVC when VolumeAttachment is deleting',
+      pod: withVolumes({ ns: 'ns1' }),
+      oldObj: va('test.storage.gke.io'),
+      want: QueueSkip,
+    },
+  ])('TestCSILimitsDeletedVolumeAttachmentQHint: $name', (row) => {
+    const p = pl();
+    check(row, (pod, o, n) => p.isSchedulableAfterVolumeAttachmentDeleted(pod, o, n));
+  });
+
+  const csiNode = (count: number) => ({
+    metadata: { name: 'test-node' },
+    spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'test-node', allocatable: { count } }] },
+  });
+  it.each<Row>([
+    { name: 'limit raised, queue', oldObj: csiNode(1), newObj: csiNode(2), want: Queue },
+    { name: 'limit decreased, skip queueing', oldObj: csiNode(2), newObj: csiNode(1), want: QueueSkip },
+    { name: 'limit unchanged, skip queueing', oldObj: csiNode(1), newObj: csiNode(1), want: QueueSkip },
+  ])('TestCSILimitsAfterCSINodeUpdatedQHint: $name', (row) => {
+    const p = pl();
+    check(
+      {
+        ...row,
+        pod: withVolumes({ name: 'test-pod', ns: 'ns1', volumes: [claim('csi-ebs.csi.aws.com-0')] }),
+      },
+      (pod, o, n) => p.isSchedulableAfterCSINodeUpdated(pod, o, n),
     );
   });
 });

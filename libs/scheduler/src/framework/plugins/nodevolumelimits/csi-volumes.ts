@@ -47,6 +47,12 @@ function inTreeSource(src: Volume | PersistentVolume['spec']): { plugin: string;
   return undefined;
 }
 
+/** The CSI driver an inline in-tree volume is migrated to, if its plugin is migratable (upstream IsInlineMigratable). */
+export function inlineMigrationDriver(vol: Volume): string | undefined {
+  const src = inTreeSource(vol);
+  return src ? MIGRATION_DRIVER[src.plugin] : undefined;
+}
+
 function volume(driver: string, handle: string, migratedPlugin?: string): CSIVolume {
   return { unique: `${driver}/${handle}`, limitKey: csiAttachLimitKey(driver), migratedPlugin };
 }

@@ -4,7 +4,15 @@
  * else node allocatable `attachable-volumes-csi-<driver>`). A claim not bound yet counts under its
  * class's provisioner.
  */
-import type { CSINode, Pod } from '@schedlab/k8s';
+import type { CSINode, PersistentVolumeClaim, Pod } from '@schedlab/k8s';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
+import { claimNameOfVolume, namespaceOf } from '../volumebinding/pv-helpers';
 import type { StorageStamp } from '../../../backend/cache/cluster-objects';
 import type { CycleState } from '../../cycle-state';
 import type { FilterPlugin, Handle } from '../../interface';
@@ -22,6 +30,7 @@ import {
   type CSIVolume,
   type VolumeMap,
   addVolumesOnNode,
+  inlineMigrationDriver,
   nodeIndependent,
   resolvePodCSIVolumes,
 } from './csi-volumes';
@@ -66,8 +75,83 @@ interface IncomingVolumes {
   error?: string;
 }
 
-export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin {
+/** A VolumeAttachment's attacher (the CSI driver that attached the volume). */
+interface VolumeAttachmentLike {
+  spec?: { attacher?: string };
+}
+
+/** Each driver's attach limit on a CSINode (0 when it publishes none). */
+function csiNodeLimits(n: CSINode | undefined): Map<string, number> {
+  return new Map((n?.spec?.drivers ?? []).map((d) => [d.name, d.allocatable?.count ?? 0]));
+}
+
+export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin, EnqueueExtensions {
   readonly name = PluginNames.NodeVolumeLimits;
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      { event: { resource: 'storage.k8s.io/CSINode', actionType: ActionType.Add } },
+      {
+        event: { resource: 'storage.k8s.io/CSINode', actionType: ActionType.Update },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterCSINodeUpdated(pod, o, n),
+      },
+      {
+        event: { resource: 'AssignedPod', actionType: ActionType.Delete },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterAssignedPodDeleted(pod, o, n),
+      },
+      {
+        event: { resource: 'PersistentVolumeClaim', actionType: ActionType.Add },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterPVCAdded(pod, o, n),
+      },
+      {
+        event: { resource: 'storage.k8s.io/VolumeAttachment', actionType: ActionType.Delete },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterVolumeAttachmentDeleted(pod, o, n),
+      },
+    ];
+  }
+
+  /** A pod on a node (or nominated) that attached claims, ephemeral or migratable in-tree volumes went. */
+  isSchedulableAfterAssignedPodDeleted(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [deleted] = asObjects<Pod>(oldObj, newObj);
+    if (!deleted) throw new Error('a pod deletion needs the deleted pod');
+    const volumes = deleted.spec?.volumes ?? [];
+    if (volumes.length === 0) return QueueingHint.QueueSkip;
+    if (!deleted.spec?.nodeName && !deleted.status?.nominatedNodeName) return QueueingHint.QueueSkip;
+    const attaches = volumes.some((v) => v.persistentVolumeClaim || v.ephemeral || inlineMigrationDriver(v));
+    return attaches ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
+
+  /** A claim the pod mounts (ephemeral ones included) was created. */
+  isSchedulableAfterPVCAdded(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [, pvc] = asObjects<PersistentVolumeClaim>(oldObj, newObj);
+    if (namespaceOf(pvc) !== namespaceOf(pod)) return QueueingHint.QueueSkip;
+    const wanted = (pod.spec?.volumes ?? []).some(
+      (v) => claimNameOfVolume(pod, v)?.name === pvc.metadata?.name,
+    );
+    return wanted ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
+
+  /** Any claim of the pod's may have been the detached volume; an inline one only if its driver attached it. */
+  isSchedulableAfterVolumeAttachmentDeleted(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [deleted] = asObjects<VolumeAttachmentLike>(oldObj, newObj);
+    if (!deleted) throw new Error('a VolumeAttachment deletion needs the deleted object');
+    for (const vol of pod.spec?.volumes ?? []) {
+      if (vol.persistentVolumeClaim) return QueueingHint.Queue;
+      const driver = inlineMigrationDriver(vol);
+      if (driver !== undefined && deleted.spec?.attacher === driver) return QueueingHint.Queue;
+    }
+    return QueueingHint.QueueSkip;
+  }
+
+  /** Some driver's attach limit on the node went up. */
+  isSchedulableAfterCSINodeUpdated(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<CSINode>(oldObj, newObj);
+    const before = csiNodeLimits(original);
+    for (const [name, limit] of csiNodeLimits(modified)) {
+      if (limit > (before.get(name) ?? 0)) return QueueingHint.Queue;
+    }
+    return QueueingHint.QueueSkip;
+  }
   /** Per NodeInfo object, so preemption's and nominated pods' copies never see the original's entry. */
   private readonly nodes = new WeakMap<NodeInfo, NodeVolumes>();
   private incoming?: IncomingVolumes;
