@@ -185,6 +185,45 @@ describe('descheduler what-ifs through the API agree with the CLI (real PostgreS
     // Three rounds asked for; the second evicts nothing, so the run settles.
     expect(result.summary).toMatchObject({ evicted: 2, converged: true, oscillations: 0 });
 
+    // The typed fields say the same, and narrow the evictions.
+    const typed = await gql(
+      `query($id: ID!) { run(id: $id) { result { descheduling {
+        evictions(outcome: "rescheduled") { pod oldNode newNode strategy replacement }
+        fromB1: evictions(node: "node-b1") { pod }
+        rounds { round refused limits }
+        converged
+        before { spread { counts skew } violations { pod kind plugin } nodes { name cpuRequested cpuRatio } }
+        after { spread { counts skew } violations { pod } zones { zone pods cpuRatio } }
+      } } } }`,
+      { id },
+    );
+    expect(typed.body.errors).toBeUndefined();
+    const d = typed.body.data.run.result.descheduling;
+    expect(
+      d.evictions.map((e: { pod: string; oldNode: string; newNode: string }) => [
+        e.pod,
+        e.oldNode,
+        e.newNode,
+      ]),
+    ).toEqual(moves(analysis));
+    expect(d.evictions[0].strategy).toBe('RemovePodsViolatingTopologySpreadConstraint');
+    expect(d.fromB1).toEqual([]);
+    expect(d.converged).toBe(true);
+    expect(d.before.spread).toEqual([{ counts: { 'eu-west-1a': 5, 'eu-west-1b': 1 }, skew: 4 }]);
+    expect(d.after.spread).toEqual([{ counts: { 'eu-west-1a': 3, 'eu-west-1b': 3 }, skew: 0 }]);
+    expect(d.before.violations).toHaveLength(5);
+    expect(d.before.violations[0]).toMatchObject({ kind: 'topologySpread', plugin: 'PodTopologySpread' });
+    expect(d.after.violations).toEqual([]);
+    expect(d.before.nodes.find((n: { name: string }) => n.name === 'node-a2')).toEqual({
+      name: 'node-a2',
+      cpuRequested: 500,
+      cpuRatio: 0.125,
+    });
+    expect(d.after.zones.map((z: { zone: string; pods: number }) => [z.zone, z.pods])).toEqual([
+      ['eu-west-1a', 3],
+      ['eu-west-1b', 3],
+    ]);
+
     const report = await reportOf(id);
     expect(report.descheduling?.spread.after[0].skew).toBe(0);
     expect(report.runs[1]?.pods.map((p) => p.node)).toEqual(['node-b2', 'node-b1']);
@@ -207,6 +246,11 @@ describe('descheduler what-ifs through the API agree with the CLI (real PostgreS
     await execute(run.body.id);
     const analysis = (await get(`/v1/runs/${run.body.id}/result`).expect(200)).body.analysis;
     const descheduling = analysis.steps[1].descheduling as Stored;
+    // Not a deschedule run: no typed descheduling field.
+    const none = await gql(`query($id: ID!) { run(id: $id) { result { descheduling { converged } } } }`, {
+      id: run.body.id,
+    });
+    expect(none.body.data.run.result.descheduling).toBeNull();
     // node-b1 is cordoned: both replacements go to node-b2, the only schedulable node of eu-west-1b.
     expect(moves(descheduling)).toEqual([
       ['shop/api-5c9f7-f2s6t', 'node-a2', 'node-b2'],

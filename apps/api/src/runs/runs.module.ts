@@ -7,6 +7,7 @@ import { ExplanationReplays } from './explanation-replays';
 import { RunFieldsResolver } from './run-fields.resolver';
 import { RunProgressRelay } from './run-progress.relay';
 import { RunResultStorageResolver, RunStorageFieldsResolver } from './run-storage.resolver';
+import { RunDeschedulingFieldsResolver, RunResultDeschedulingResolver } from './run-descheduling.resolver';
 import { RunsController } from './runs.controller';
 import { RunsResolver } from './runs.resolver';
 import { RunsService } from './runs.service';
@@ -28,6 +29,8 @@ import { RunsService } from './runs.service';
     RunFieldsResolver,
     RunResultStorageResolver,
     RunStorageFieldsResolver,
+    RunResultDeschedulingResolver,
+    RunDeschedulingFieldsResolver,
   ],
   exports: [RunsService, ExplanationReplays],
 })
