@@ -5,6 +5,7 @@
 import type { KubeObject, Node, Pod } from '@schedlab/k8s';
 import { buildTestNamespace } from '../../testing/builders';
 import { runPlugin } from '../../testing/harness';
+import { upstreamNodeFit } from '../../testing/node-fit';
 import defaults from './__fixtures__/defaults.json';
 import sortDomainsRows from './__fixtures__/sort-domains.json';
 import table from './__fixtures__/topology-spread-constraint.json';
@@ -134,5 +135,26 @@ describe('RemovePodsViolatingTopologySpreadConstraint: which pods a domain gives
       'free-low',
       'free-high',
     ]);
+  });
+});
+
+describe('RemovePodsViolatingTopologySpreadConstraint: asking the scheduler', () => {
+  it('asks once per pod and node within a pass, however many pods a large domain gives up', () => {
+    const [row] = rows.filter((r) => r.name.startsWith('3 domains, sizes [0, 1, 100]'));
+    const asked: string[] = [];
+    const fit = upstreamNodeFit((name) => row.pods.filter((p) => p.spec?.nodeName === name));
+    const { evicted } = runPlugin({
+      plugin: REMOVE_PODS_VIOLATING_TOPOLOGY_SPREAD_CONSTRAINT,
+      args: row.args,
+      nodes: row.nodes,
+      pods: row.pods,
+      podFitsNode: (pod, node) => {
+        asked.push(`${pod.metadata?.name}@${node.metadata?.name}`);
+        return fit(pod, node);
+      },
+    });
+    expect(evicted).toHaveLength(row.expectedEvictedCount);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(new Set(asked).size).toBe(asked.length);
   });
 });

@@ -249,8 +249,18 @@ function balanceDomains(
   const sorted = sortDomains(domains, (pod) => handle.evictor.filter(pod));
   const eligibleNodes = nodes.filter((n) => nodeIsIncluded(constraint, n));
   const nodesBelowAverage = nodesOfSmallDomains(eligibleNodes, sorted, constraint.topologyKey, idealAverage);
-  const fitsElsewhere = (pod: Pod) =>
-    nodesBelowAverage.some((n) => n.metadata?.name !== pod.spec?.nodeName && handle.podFitsNode(pod, n));
+  // The nodes asked about do not change during this pass, so each pod's answer is asked once.
+  const fitCache = new Map<Pod, boolean>();
+  const fitsElsewhere = (pod: Pod): boolean => {
+    let fits = fitCache.get(pod);
+    if (fits === undefined) {
+      fits = nodesBelowAverage.some(
+        (n) => n.metadata?.name !== pod.spec?.nodeName && handle.podFitsNode(pod, n),
+      );
+      fitCache.set(pod, fits);
+    }
+    return fits;
+  };
 
   let i = 0;
   let j = sorted.length - 1;
