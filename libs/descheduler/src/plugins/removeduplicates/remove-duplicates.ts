@@ -52,8 +52,8 @@ export function removeDuplicates(args: RemoveDuplicatesArgs, handle: Handle): Ba
     balance(nodes: readonly Node[]): void {
       const groups = collectDuplicates(nodes, handle, isCandidate, excludedKinds);
       for (const group of groups.values()) {
-        const podsPerNode = [...group.extraPodsByNode.values()].flat();
-        const targetNodes = feasibleNodes(podsPerNode, nodes);
+        const duplicates = [...group.extraPodsByNode.values()].flat();
+        const targetNodes = feasibleNodes(duplicates, nodes);
         // Fewer than two nodes to spread over: evicting would only bring the pod back.
         if (targetNodes < 2) continue;
         const upperAverage = Math.ceil(group.occurrences / targetNodes);
