@@ -28,6 +28,7 @@ import { VolumeBinding } from '../volumebinding/volume-binding';
 import { VolumeRestrictions } from '../volumerestrictions/volume-restrictions';
 import { VolumeZone } from '../volumezone/volume-zone';
 import { CSILimits } from '../nodevolumelimits/csi';
+import { NodeDeclaredFeatures } from '../nodedeclaredfeatures/node-declared-features';
 import { defaultVolumeBindingArgs } from '../volumebinding/args';
 import { defaultArgs as defaultInterPodAffinityArgs } from '../interpodaffinity/args';
 import { DefaultPreemption } from '../defaultpreemption/default-preemption';
@@ -1672,5 +1673,43 @@ describe('NodeVolumeLimits (upstream nodevolumelimits/csi_test.go QHint tables)'
       },
       (pod, o, n) => p.isSchedulableAfterCSINodeUpdated(pod, o, n),
     );
+  });
+});
+
+describe('NodeDeclaredFeatures (upstream TestEventsToRegister; its pod-update rows need feature inference, not modelled)', () => {
+  const node = (declaredFeatures?: string[]) => ({
+    kind: 'Node',
+    metadata: { name: 'n' },
+    status: declaredFeatures ? { declaredFeatures } : {},
+  });
+  it('registers Node Add/UpdateNodeDeclaredFeature and TargetPod Update only with the gate on', () => {
+    const at = (v: string) =>
+      new NodeDeclaredFeatures(new FeatureSet(v).enabled('NodeDeclaredFeatures'))
+        .eventsToRegister()
+        .map((e) => e.event);
+    expect(at('1.35')).toEqual([]);
+    expect(at('1.36')).toEqual([
+      { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeDeclaredFeature },
+      { resource: 'TargetPod', actionType: ActionType.Update },
+    ]);
+  });
+  it.each<Row>([
+    { name: 'node added', newObj: node(['featA']), want: Queue },
+    {
+      name: 'declared features changed',
+      oldObj: node(['featA']),
+      newObj: node(['featA', 'featB']),
+      want: Queue,
+    },
+    {
+      name: 'declared features unchanged',
+      oldObj: node(['featA']),
+      newObj: node(['featA']),
+      want: QueueSkip,
+    },
+    { name: 'wrong object', newObj: 'not-a-node', want: 'error' },
+  ])('isSchedulableAfterNodeChange: $name', (row) => {
+    const pl = new NodeDeclaredFeatures(true);
+    check(row, (p, o, n) => pl.isSchedulableAfterNodeChange(p, o, n));
   });
 });
