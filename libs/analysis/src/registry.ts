@@ -121,7 +121,10 @@ export const ANALYSES: Analyses = {
     start: 'running',
     run: ({ items, engine, setup, report }, request) => {
       report({ phase: 'deschedule', podsProcessed: 0, podsTotal: 0 });
-      return deschedule(items, request, engine, setup, runDescheduler);
+      // The descheduler finds the cluster once the scheduler placed what it could of its pending
+      // pods (as resilience does); those that fit nowhere stay pending and are retried later.
+      const running = runScenario(items, { steps: [] }, engine).world.items;
+      return deschedule(running, request, engine, setup, runDescheduler);
     },
   },
 };
