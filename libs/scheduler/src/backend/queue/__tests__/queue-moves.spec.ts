@@ -8,11 +8,13 @@ import type { KubeObject, Node, Pod } from '@schedlab/k8s';
 import { FeatureSet } from '../../../features';
 import {
   ActionType,
+  EventForceActivate,
   EventUnschedulableTimeout,
   eventLabel,
   nodeSchedulingPropertiesChange,
 } from '../../../framework/events';
 import type { PreEnqueuePlugin } from '../../../framework/interface';
+import { Status } from '../../../framework/status';
 import { buildClusterState } from '../../../simulation/cluster';
 import { createSimulator, setupEngine } from '../../../simulation/simulate';
 import { makeNode, makePod } from '../../../testing/builders';
@@ -26,6 +28,7 @@ import {
   SECOND,
   T0,
   hintMap,
+  mediumPriority,
   names,
   newTestQueue,
   nodeAdd,
@@ -540,6 +543,196 @@ describe('the queue of the default profile', () => {
     // Scoring-only plugins never reject a pod, so the queue does not track them.
     expect(plugins).not.toContain('ImageLocality');
     expect(plugins).not.toContain('NodeResourcesBalancedAllocation');
-    expect(profile.preEnqueuePlugins.map((p) => p.name)).toEqual(['SchedulingGates', 'DynamicResources', 'DefaultPreemption']);
+    expect(profile.preEnqueuePlugins.map((p) => p.name)).toEqual([
+      'SchedulingGates',
+      'DynamicResources',
+      'DefaultPreemption',
+    ]);
+  });
+});
+
+/** Upstream's denyingPreEnqueuePlugin: gates pods carrying one of the denylisted label keys. */
+class DenyingPreEnqueue implements PreEnqueuePlugin {
+  readonly name = 'denyingPreEnqueuePlugin';
+  constructor(private readonly denylists: string[]) {}
+  preEnqueue(p: Pod) {
+    const labels = Object.keys(p.metadata?.labels ?? {});
+    return this.denylists.some((d) => labels.includes(d))
+      ? Status.unresolvable('pod label in denylists')
+      : null;
+  }
+}
+
+describe('TestPriorityQueue_Update', () => {
+  const targetPodUpdate = { resource: 'TargetPod' as const, actionType: ActionType.Update };
+  const withAnnotation = (p: Pod, value: string): Pod => ({
+    ...p,
+    metadata: { ...p.metadata, annotations: { annot2: 'val2', foo: value } },
+  });
+  const withGate = (p: Pod): Pod => ({ ...p, metadata: { ...p.metadata, labels: { deny: 'true' } } });
+  const med = () =>
+    ({
+      ...pod('mpp', { ns: 'ns2', uid: 'mppns2', priority: mediumPriority }),
+      metadata: { name: 'mpp', namespace: 'ns2', uid: 'mppns2', annotations: { annot2: 'val2' } },
+    }) as Pod;
+  const high = () => pod('hpp', { ns: 'ns1', uid: 'hppns1', priority: 1000 });
+  const highNominated = () => ({ ...high(), status: { nominatedNodeName: 'node1' } }) as Pod;
+  type Q = ReturnType<typeof newTestQueue>;
+  const rows: { name: string; wantQ: string | undefined; prepare: (t: Q) => [Pod, Pod] }[] = [
+    {
+      name: "Update pod that didn't exist in the queue",
+      wantQ: ACTIVE_Q,
+      prepare: () => [med(), withAnnotation(med(), 'test')],
+    },
+    {
+      name: "Update gated pod that didn't exist in the queue",
+      wantQ: UNSCHEDULABLE_Q,
+      prepare: () => [withGate(med()), withAnnotation(withGate(med()), 'test')],
+    },
+    {
+      name: 'Update non-existent highPriorityPodInfo and add a nominatedNodeName to it',
+      wantQ: ACTIVE_Q,
+      prepare: () => [high(), highNominated()],
+    },
+    {
+      name: 'Update non-existent gated highPriorityPodInfo and add a nominatedNodeName to it',
+      wantQ: UNSCHEDULABLE_Q,
+      prepare: () => [withGate(high()), withGate(highNominated())],
+    },
+    {
+      name: 'When updating a pod that is already in activeQ, the pod should remain in activeQ after Update()',
+      wantQ: ACTIVE_Q,
+      prepare: ({ q }) => {
+        const h = high();
+        q.add(h);
+        return [h, h];
+      },
+    },
+    {
+      name: 'When updating a pod that is in backoff queue and is still backing off, it will be updated in backoff queue',
+      wantQ: BACKOFF_Q,
+      prepare: ({ q, clock }) => {
+        const m = med();
+        q.backoffQ.add(queued(m, clock.now()));
+        return [m, m];
+      },
+    },
+    {
+      name: 'when updating a pod in unschedulableEntities, if its backoff timer has not yet expired, it moves to backoffQ',
+      wantQ: BACKOFF_Q,
+      prepare: ({ q, clock }) => {
+        q.unschedulablePods.addOrUpdate(
+          queued(med(), clock.now(), { unschedulablePlugins: ['queuePlugin'], unschedulableCount: 1 }),
+        );
+        return [med(), withAnnotation(med(), 'test')];
+      },
+    },
+    {
+      name: 'when updating a pod in unschedulableEntities, if its backoff timer has expired, it moves to activeQ',
+      wantQ: ACTIVE_Q,
+      prepare: ({ q, clock }) => {
+        q.unschedulablePods.addOrUpdate(
+          queued(med(), clock.now(), { unschedulablePlugins: ['queuePlugin'], unschedulableCount: 1 }),
+        );
+        clock.advance(10 * SECOND);
+        return [med(), withAnnotation(med(), 'test1')];
+      },
+    },
+    {
+      name: 'when updating a pod in unschedulableEntities, if the scheduling hint returns QueueSkip, it remains in unschedulableEntities',
+      wantQ: UNSCHEDULABLE_Q,
+      prepare: ({ q, clock }) => {
+        q.unschedulablePods.addOrUpdate(queued(med(), clock.now(), { unschedulablePlugins: ['skipPlugin'] }));
+        return [med(), withAnnotation(med(), 'test1')];
+      },
+    },
+    {
+      name: 'when updating a pod which is in flightPods, the pod will not be added to any queue',
+      wantQ: undefined,
+      prepare: ({ q }) => {
+        const m = med();
+        q.add(m);
+        expect(q.pop()?.pod).toBe(m);
+        return [m, withAnnotation(m, 'bar')];
+      },
+    },
+  ];
+  it.each(rows)('$name', ({ wantQ, prepare }) => {
+    const t = newTestQueue({
+      hints: hintMap([
+        [
+          targetPodUpdate,
+          [
+            ['queuePlugin', queueHintReturnQueue],
+            ['skipPlugin', queueHintReturnSkip],
+          ],
+        ],
+      ]),
+      preEnqueue: [new DenyingPreEnqueue(['deny'])],
+    });
+    const [oldPod, newPod] = prepare(t);
+    t.q.update(oldPod, newPod);
+    expect(t.q.queueOf(newPod)).toBe(wantQ);
+    if (wantQ) expect(t.q.get(newPod)!.pod).toBe(newPod);
+  });
+
+  it('TestPriorityQueue_UpdateWhenInflight: the pod updated while in flight goes to backoffQ by the recorded update', () => {
+    const { q, clock } = newTestQueue({
+      hints: hintMap([[targetPodUpdate, [['fakePlugin', queueHintReturnQueue]]]]),
+    });
+    const testPod = pod('test-pod', { ns: 'test-ns', uid: 'test-uid' });
+    q.add(testPod);
+    expect(q.pop()?.pod).toBe(testPod);
+    const updated: Pod = {
+      ...testPod,
+      spec: { ...testPod.spec!, tolerations: [{ key: 'foo', effect: 'NoSchedule' }] },
+    };
+    q.update(testPod, updated);
+    q.addUnschedulableIfNotPresent(
+      queued(updated, clock.now(), { unschedulablePlugins: ['fakePlugin'] }),
+      q.schedulingCycle(),
+    );
+    expect(q.queueOf(updated)).toBe(BACKOFF_Q);
+    expect(q.get(updated)!.pod).toBe(updated);
+  });
+});
+
+describe('TestPriorityQueue_Activate', () => {
+  const hpp = () =>
+    ({
+      ...pod('hpp', { ns: 'ns1', uid: 'hppns1', priority: 1000 }),
+      status: { nominatedNodeName: 'node1' },
+    }) as Pod;
+  const mpp = () => pod('mpp', { ns: 'ns2', uid: 'mppns2', priority: mediumPriority });
+  it.each([
+    { name: 'pod already in activeQ', inActive: true, want: ['hpp'] },
+    { name: 'pod not in unschedulableEntities/backoffQ', want: [] },
+    {
+      name: 'pod not in unschedulableEntities/backoffQ but in-flight',
+      inFlight: hpp,
+      wantInFlightEvent: true,
+      want: [],
+    },
+    { name: 'pod not in unschedulableEntities/backoffQ and not in-flight', inFlight: mpp, want: [] },
+    { name: 'pod in unschedulableEntities', inPool: true, want: ['hpp'] },
+    { name: 'pod in backoffQ', inBackoff: true, want: ['hpp'] },
+  ])('$name', ({ inActive, inFlight, wantInFlightEvent, inPool, inBackoff, want }) => {
+    const { q, clock } = newTestQueue();
+    if (inFlight) {
+      q.activeQ.add(queued(inFlight(), clock.now()));
+      q.pop();
+      expect(q.activeQ.listInFlightEvents()).toHaveLength(1);
+    }
+    if (inActive) q.add(hpp());
+    if (inPool) q.unschedulablePods.addOrUpdate(queued(hpp(), clock.now()));
+    if (inBackoff) q.backoffQ.add(queued(hpp(), clock.now()));
+    const target = hpp();
+    q.activate([target]);
+    expect(names(q.podsInActiveQ())).toEqual(want);
+    if (wantInFlightEvent) {
+      const recorded = q.activeQ.listInFlightEvents();
+      expect(recorded).toHaveLength(2);
+      expect(recorded[1]).toEqual({ event: EventForceActivate, oldObj: undefined, newObj: target });
+    }
   });
 });
