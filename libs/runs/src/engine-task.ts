@@ -98,6 +98,13 @@ function placementMessage(r: PodSchedulingResult): string | null {
   return r.message ?? r.error ?? null;
 }
 
+/** Pods that got a node by preempting (nominated after evicting victims; `preempted` counts the victims). */
+function preemptingCount(results: Iterable<PodSchedulingResult>): number {
+  let count = 0;
+  for (const r of results) if (r.nominatedNode) count++;
+  return count;
+}
+
 function placementRows(
   items: readonly KubeObject[],
   results: readonly PodSchedulingResult[],
@@ -164,6 +171,7 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
         pods: Object.keys(outcome.result.placements).length + outcome.result.pending.length,
         scheduled: Object.keys(outcome.result.placements).length,
         unschedulable: outcome.result.pending.length,
+        preempting: preemptingCount(last.values()),
         unschedulableReasons: outcome.result.unschedulable.map((g) => ({
           reason: g.reason,
           count: g.pods.length,
@@ -201,6 +209,7 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
     engineVersion: outcome.compatibilityVersion,
     summary: {
       ...scheduled.result.summary,
+      preempting: preemptingCount(results),
       unschedulableReasons: groupUnschedulable(results),
       utilization: utilization(nodes, podsAfter(scheduled.items, results)),
       orphanPods: scheduled.result.orphanPods,

@@ -26,7 +26,8 @@ export {
 export { replayScenarioReport } from './scenario-report';
 export { syntheticCluster, syntheticSnapshotContent } from './synthetic-cluster';
 export { RunExecutor, type ExecutorSettings, type ExecutionOutcome } from './run-executor';
-export { finishRun, runLinks, sweepLinks, type FinalStatus } from './run-finalizer';
+export { finishRun, type FinalStatus } from './run-finalizer';
+export { runEventData, runLinks, sweepLinks } from './run-event';
 export { ProgressReporter, publishProgress, percentOf } from './run-progress';
 export { RunReconciler, type ReconcileReport } from './reconciler';
 export { aggregateSweep, onChildFinished } from './sweeps';

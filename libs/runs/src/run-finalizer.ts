@@ -10,6 +10,7 @@
 import { inTransaction, RunRepository, RunResultRepository } from '@schedlab/db';
 import { recordWebhookEvent, type DbClient, type WebhookEventType } from '@schedlab/webhooks';
 import type { EngineOutput } from './engine-job';
+import { runEventData } from './run-event';
 
 /**
  * The final transaction writes one result row and the webhook deliveries, and deletes what a
@@ -42,17 +43,6 @@ const EVENT_OF: Record<FinalStatus, WebhookEventType> = {
   cancelled: 'simulation.cancelled',
 };
 
-export function runLinks(publicApiUrl: string, runId: string) {
-  return {
-    self: `${publicApiUrl}/v1/runs/${runId}`,
-    placements: `${publicApiUrl}/v1/runs/${runId}/placements`,
-  };
-}
-
-export function sweepLinks(publicApiUrl: string, sweepId: string) {
-  return { self: `${publicApiUrl}/v1/sweeps/${sweepId}` };
-}
-
 /**
  * Ends the run. `claim` is the attempts value this execution set when it claimed the run; null
  * finishes a run no execution holds (cancelled while queued, gave up after too many attempts).
@@ -83,21 +73,28 @@ export async function finishRun(
         // Only the finishing attempt's rows stay, and only if it succeeded.
         await results.deleteRows(tx, run.id, outcome.status === 'succeeded' && claim !== null ? claim : null);
         if (outcome.output) await results.insert(tx, run.id, claim ?? 0, outcome.output);
+        // The row as it now stands gives the event its timings (finishedAt was just set).
+        const final = await runs.find(tx, run.tenantId, run.id);
         await recordWebhookEvent(tx, {
           tenantId: run.tenantId,
           type: outcome.event ?? EVENT_OF[outcome.status],
-          data: {
-            runId: run.id,
-            type: run.type,
-            status: outcome.status,
-            ...(run.parentId ? { sweepId: run.parentId } : {}),
-            summary: outcome.output?.summary ?? null,
-            error: outcome.error ?? null,
-            links:
-              outcome.event === 'sweep.completed'
-                ? sweepLinks(publicApiUrl, run.id)
-                : runLinks(publicApiUrl, run.id),
-          },
+          data: runEventData(
+            {
+              id: run.id,
+              type: run.type,
+              parentId: run.parentId,
+              createdAt: final?.createdAt ?? new Date(),
+              startedAt: final?.startedAt ?? null,
+              finishedAt: final?.finishedAt ?? null,
+            },
+            {
+              status: outcome.status,
+              error: outcome.error,
+              summary: outcome.output?.summary ?? null,
+              sweep: outcome.event === 'sweep.completed',
+            },
+            publicApiUrl,
+          ),
         });
       },
       { timeoutMs: RESULT_TRANSACTION_TIMEOUT_MS, maxWaitMs: 30_000 },

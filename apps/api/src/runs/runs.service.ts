@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import { RunRepository, RunResultRepository, RunStatus, type TenantTx } from '@schedlab/db';
 import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/queues';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
-import { type EngineJob, runLinks } from '@schedlab/runs';
+import { type EngineJob, runEventData } from '@schedlab/runs';
 import { recordWebhookEvent } from '@schedlab/webhooks';
 import { ApiError } from '../common/api-error';
 import {
@@ -145,15 +145,18 @@ export class RunsService implements OnModuleInit {
           {
             tenantId,
             type: 'simulation.cancelled',
-            data: {
-              runId: id,
-              type: run.type,
-              status: RunStatus.cancelled,
-              ...(run.parentId ? { sweepId: run.parentId } : {}),
-              summary: null,
-              error: null,
-              links: runLinks(this.config.publicApiUrl, id),
-            },
+            data: runEventData(
+              {
+                id,
+                type: run.type,
+                parentId: run.parentId,
+                createdAt: run.createdAt,
+                startedAt: null,
+                finishedAt: now,
+              },
+              { status: RunStatus.cancelled },
+              this.config.publicApiUrl,
+            ),
           },
           now,
         );
