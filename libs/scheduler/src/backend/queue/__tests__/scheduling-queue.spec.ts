@@ -722,3 +722,124 @@ describe('backoff and flush flows', () => {
     expect(q.get(gated)!.flushTimestamp).toBeGreaterThan(first);
   });
 });
+
+describe('TestPriorityQueue_MoveAllToActiveOrBackoffQueue', () => {
+  it('moves the pool on events, keeps the in-flight record right, and waits out backoffs', () => {
+    const { q, clock } = newTestQueue({ hints: hintMap([[nodeAdd, [['fooPlugin', queueHintReturnQueue]]]]) });
+    const up = pod('up', { ns: 'ns1', uid: 'upns1', priority: 0 });
+    const hpp = pod('hpp', { ns: 'ns1', uid: 'hppns1', priority: highPriority });
+    const mpp = pod('mpp', { ns: 'ns2', uid: 'mppns2', priority: mediumPriority });
+    const hpp1 = pod('hpp1', { ns: 'ns1', uid: 'hpp1ns1', priority: highPriority });
+    const hpp2 = pod('hpp2', { ns: 'ns1', uid: 'hpp2ns1', priority: highPriority });
+    const inFlight = () => names(q.inFlightPods()).sort();
+    const popped = (p: Pod) => expect(q.pop()?.pod).toBe(p);
+
+    q.add(up);
+    popped(up);
+    expect(inFlight()).toEqual(['up']);
+    q.add(hpp);
+    popped(hpp);
+    expect(inFlight()).toEqual(['hpp', 'up']);
+    q.addUnschedulableIfNotPresent(
+      queued(up, clock.now(), { unschedulablePlugins: ['fooPlugin'] }),
+      q.schedulingCycle(),
+    );
+    q.addUnschedulableIfNotPresent(
+      queued(hpp, clock.now(), { unschedulablePlugins: ['fooPlugin'] }),
+      q.schedulingCycle(),
+    );
+    expect(inFlight()).toEqual([]);
+    q.add(hpp1);
+    popped(hpp1);
+    q.addUnschedulableIfNotPresent(queued(hpp1, clock.now(), { unschedulableCount: 1 }), q.schedulingCycle());
+    q.add(hpp2);
+    popped(hpp2);
+    q.addUnschedulableIfNotPresent(
+      queued(hpp2, clock.now(), { unschedulablePlugins: ['barPlugin'] }),
+      q.schedulingCycle(),
+    );
+    expect(inFlight()).toEqual([]);
+
+    // up and hpp (fooPlugin) back off; hpp1 (an error) was in backoffQ already; hpp2 (barPlugin) stays.
+    q.moveAllToActiveOrBackoffQueue(nodeAdd, undefined, undefined);
+    q.add(mpp);
+    expect(q.activeQ.length).toBe(1);
+    popped(mpp);
+    expect(inFlight()).toEqual(['mpp']);
+    expect(q.backoffQ.length).toBe(3);
+    clock.advance(10 * SECOND);
+    q.backoffQ.popAllBackoffCompleted();
+    expect(inFlight()).toEqual(['mpp']);
+
+    q.add(up);
+    popped(up);
+    q.add(hpp);
+    popped(hpp);
+    q.add(hpp1);
+    popped(hpp1);
+    expect(inFlight()).toEqual(['hpp', 'hpp1', 'mpp', 'up']);
+    const hpp1Info = queued(hpp1, clock.now());
+    q.addUnschedulableIfNotPresent(
+      queued(up, clock.now(), { unschedulablePlugins: ['fooPlugin'] }),
+      q.schedulingCycle(),
+    );
+    expect(inFlight()).toEqual(['hpp', 'hpp1', 'mpp']);
+    q.addUnschedulableIfNotPresent(
+      queued(hpp, clock.now(), { unschedulablePlugins: ['fooPlugin'] }),
+      q.schedulingCycle(),
+    );
+    expect(inFlight()).toEqual(['hpp1', 'mpp']);
+    q.addUnschedulableIfNotPresent(hpp1Info, q.schedulingCycle());
+    expect(inFlight()).toEqual(['mpp']);
+    q.add(mpp);
+    for (const p of [up, hpp, hpp2]) expect(q.queueOf(p)).toBe(UNSCHEDULABLE_Q);
+    expect(q.queueOf(hpp1)).toBe(BACKOFF_Q);
+    expect(q.activeQ.length).toBe(1);
+
+    clock.advance(10 * SECOND);
+    q.flushBackoffQCompleted();
+    q.moveAllToActiveOrBackoffQueue(nodeAdd, undefined, undefined);
+    expect(q.activeQ.length).toBe(4);
+    expect(q.backoffQ.length).toBe(0);
+    expect(inFlight()).toEqual(['mpp']);
+    expect(q.unschedulablePods.size).toBe(1);
+  });
+});
+
+describe('timestamps keep retried pods behind', () => {
+  it('TestRecentlyTriedPodsGoBack', () => {
+    const { q, clock } = newTestQueue();
+    for (let i = 0; i < 5; i++)
+      q.add(pod(`test-pod-${i}`, { ns: 'ns1', uid: `tp00${i}`, priority: highPriority }));
+    clock.advance(0.001); // one microsecond
+    const p1 = q.pop()!;
+    p1.unschedulablePlugins = new Set(['plugin']);
+    q.addUnschedulableIfNotPresent(p1, q.schedulingCycle());
+    clock.advance(10 * SECOND);
+    q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, undefined, undefined);
+    for (let i = 0; i < 5; i++) expect(q.pop() === p1).toBe(i === 4);
+  });
+
+  it('TestPodFailedSchedulingMultipleTimesDoesNotBlockNewerPod', () => {
+    const { q, clock } = newTestQueue();
+    const unschedulablePod = pod('test-pod-unscheduled', { ns: 'ns1', uid: 'tp001', priority: highPriority });
+    q.add(unschedulablePod);
+    expect(q.pop()?.pod).toBe(unschedulablePod);
+    q.addUnschedulableIfNotPresent(
+      queued(unschedulablePod, clock.now(), { unschedulablePlugins: ['plugin'] }),
+      q.schedulingCycle(),
+    );
+    clock.advance(2 * SECOND);
+    q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, undefined, undefined);
+    expect(q.pop()?.pod).toBe(unschedulablePod);
+    const newerPod = pod('test-newer-pod', { ns: 'ns1', uid: 'tp002', priority: highPriority });
+    q.add(newerPod);
+    q.addUnschedulableIfNotPresent(
+      queued(unschedulablePod, clock.now(), { unschedulablePlugins: ['plugin'] }),
+      q.schedulingCycle(),
+    );
+    clock.advance(2 * SECOND);
+    q.moveAllToActiveOrBackoffQueue(EventUnschedulableTimeout, undefined, undefined);
+    expect(q.pop()?.pod).toBe(newerPod);
+  });
+});
