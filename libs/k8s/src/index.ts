@@ -5,6 +5,7 @@ export * from './labels';
 export * from './nodeaffinity';
 export * from './taints';
 export * from './resources';
+export * from './qos';
 export * from './defaulting';
 export * from './priority';
 export * from './parse';

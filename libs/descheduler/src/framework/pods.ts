@@ -6,7 +6,9 @@ import {
   type LabelSelector,
   type Node,
   type Pod,
+  type QosClass,
   namespaceOf,
+  podQosClass,
   selectorFromLabelSelector,
 } from '@schedlab/k8s';
 import { CONFIG_SOURCE_ANNOTATION, isMirrorPod } from '@schedlab/workloads';
@@ -87,28 +89,6 @@ export const hasPersistentVolumeClaim = (pod: Pod): boolean =>
 export const hasResourceClaims = (pod: Pod): boolean =>
   ((pod.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims?.length ?? 0) > 0;
 
-export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
-
-/** The pod's QoS class from its containers' requests and limits (as the kubelet computes it). */
-export function qosClassOf(pod: Pod): QosClass {
-  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
-  let anySet = false;
-  let guaranteed = true;
-  for (const c of containers) {
-    const requests = c.resources?.requests ?? {};
-    const limits = c.resources?.limits ?? {};
-    for (const name of ['cpu', 'memory']) {
-      const req = requests[name];
-      const lim = limits[name];
-      if (req !== undefined || lim !== undefined) anySet = true;
-      // A missing request defaults to the limit; a missing limit makes the container burstable.
-      if (lim === undefined || (req !== undefined && String(req) !== String(lim))) guaranteed = false;
-    }
-  }
-  if (!anySet) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
 const QOS_RANK: Record<QosClass, number> = { BestEffort: 0, Burstable: 1, Guaranteed: 2 };
 
 /**
@@ -124,8 +104,8 @@ export function sortPodsByPriorityLowToHigh(pods: Pod[]): Pod[] {
     if (pa === undefined && pb !== undefined) return -1;
     if (pb === undefined && pa !== undefined) return 1;
     if (pa !== undefined && pb !== undefined && pa !== pb) return pa - pb;
-    const qa = QOS_RANK[qosClassOf(a)];
-    const qb = QOS_RANK[qosClassOf(b)];
+    const qa = QOS_RANK[podQosClass(a)];
+    const qb = QOS_RANK[podQosClass(b)];
     if (qa !== qb) return qa - qb;
     return Number(hasNoEvictionAnnotation(a)) - Number(hasNoEvictionAnnotation(b));
   });

@@ -2,7 +2,7 @@
  * ResourceQuota admission: each object's usage, for the quotas of its namespace whose scopes match,
  * must fit `hard` on top of what is already used; otherwise the apiserver's `exceeded quota` error.
  */
-import { podKeyOf, namespaceOf, Quantity, parseQuantity } from '@schedlab/k8s';
+import { podKeyOf, namespaceOf, Quantity, parseQuantity, podQosClass } from '@schedlab/k8s';
 import type { Pod } from '@schedlab/k8s';
 import { groupResource } from './errors';
 import {
@@ -108,15 +108,7 @@ export function objectQuotaUsage(obj: CountedObject): QuantityList {
   return out;
 }
 
-function isBestEffort(pod: Pod): boolean {
-  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
-    for (const list of [c.resources?.requests, c.resources?.limits]) {
-      for (const [k, v] of Object.entries(list ?? {}))
-        if ((k === 'cpu' || k === 'memory') && !parseQuantity(v as string).isZero()) return false;
-    }
-  }
-  return true;
-}
+const isBestEffort = (pod: Pod): boolean => podQosClass(pod) === 'BestEffort';
 
 function priorityClassMatches(pod: Pod, req: ScopedResourceSelectorRequirement): boolean {
   const name = pod.spec?.priorityClassName ?? '';
