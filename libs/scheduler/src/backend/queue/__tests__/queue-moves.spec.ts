@@ -15,6 +15,7 @@ import {
 } from '../../../framework/events';
 import type { PreEnqueuePlugin } from '../../../framework/interface';
 import { Status } from '../../../framework/status';
+import { SchedulingGates } from '../../../framework/plugins/schedulinggates/scheduling-gates';
 import { buildClusterState } from '../../../simulation/cluster';
 import { createSimulator, setupEngine } from '../../../simulation/simulate';
 import { makeNode, makePod } from '../../../testing/builders';
@@ -734,5 +735,49 @@ describe('TestPriorityQueue_Activate', () => {
       expect(recorded).toHaveLength(2);
       expect(recorded[1]).toEqual({ event: EventForceActivate, oldObj: undefined, newObj: target });
     }
+  });
+});
+
+describe('adding pods', () => {
+  it('TestPriorityQueue_Add (single pods): pops by priority', () => {
+    const { q } = newTestQueue();
+    const med = pod('mpp', { ns: 'ns2', uid: 'mppns2', priority: mediumPriority });
+    const unsched = pod('up', { ns: 'ns1', uid: 'upns1', priority: 0 });
+    const high = pod('hpp', { ns: 'ns1', uid: 'hppns1', priority: 1000 });
+    q.add(med);
+    q.add(unsched);
+    q.add(high);
+    expect([q.pop()?.pod, q.pop()?.pod, q.pop()?.pod]).toEqual([high, med, unsched]);
+  });
+
+  it('TestPriorityQueue_AddNominatedGatedPod (queue part): a gated pod waits gated in the pool', () => {
+    const { q } = newTestQueue({ preEnqueue: [new AllowlistPreEnqueue(['allow'])] });
+    const gated = pod('pod-gated', { ns: 'ns1', uid: 'pod-gated' });
+    q.add(gated);
+    expect(q.queueOf(gated)).toBe(UNSCHEDULABLE_Q);
+    expect(q.get(gated)!.gated).toBe(true);
+  });
+
+  it('Test_queuedPodInfo_gatedSetUponCreationAndUnsetUponUpdate', () => {
+    // Upstream's queue here has no hint map for the profile (so any event queues); this one has
+    // what the profile would register: SchedulingGates' own event.
+    const gates = new SchedulingGates();
+    const { q } = newTestQueue({
+      preEnqueue: [gates],
+      hints: gates
+        .eventsToRegister()
+        .map(({ event, queueingHintFn }) => ({ event, fns: [{ pluginName: gates.name, queueingHintFn }] })),
+    });
+    const gatedPod = makePod({
+      name: 'p',
+      spec: { containers: [{ name: 'c', image: 'pause' }], schedulingGates: [{ name: 'hello world' }] },
+    });
+    q.add(gatedPod);
+    expect(q.get(gatedPod)!.gated).toBe(true);
+    const ungated: Pod = { ...gatedPod, spec: { ...gatedPod.spec!, schedulingGates: undefined } };
+    q.update(gatedPod, ungated);
+    const info = q.pop()!;
+    expect(info.pod).toBe(ungated);
+    expect(info.gated).toBe(false);
   });
 });
