@@ -28,7 +28,7 @@ import { ActiveQueue } from './active-queue';
 import { BackoffQueue } from './backoff-queue';
 import type { Clock } from './clock';
 import { QueuedPodInfo } from './queued-pod-info';
-import { UnschedulablePods } from './unschedulable-pods';
+import { UnschedulablePods, lastScheduleTime } from './unschedulable-pods';
 
 export const DEFAULT_POD_INITIAL_BACKOFF_SECONDS = 1;
 export const DEFAULT_POD_MAX_BACKOFF_SECONDS = 10;
@@ -461,12 +461,12 @@ export class PriorityQueue {
     const now = this.clock.now();
     const toMove: QueuedPodInfo[] = [];
     for (const pInfo of this.unschedulablePods.podInfoMap.values()) {
-      const last = Math.max(pInfo.timestamp, pInfo.flushTimestamp);
-      if (now - last > this.podMaxInUnschedulableMs) {
-        pInfo.wasFlushedFromUnschedulable = true;
-        pInfo.flushTimestamp = now;
-        toMove.push(pInfo);
-      }
+      if (now - lastScheduleTime(pInfo) > this.podMaxInUnschedulableMs) toMove.push(pInfo);
+    }
+    for (const pInfo of toMove) {
+      pInfo.wasFlushedFromUnschedulable = true;
+      pInfo.flushTimestamp = now;
+      this.unschedulablePods.addOrUpdate(pInfo); // re-sorted by its new flush time
     }
     if (toMove.length > 0)
       this.movePodsToActiveOrBackoffQueue(toMove, EventUnschedulableTimeout, undefined, undefined);
@@ -510,9 +510,10 @@ export class PriorityQueue {
       }
       best = tick;
     }
-    for (const pInfo of this.unschedulablePods.podInfoMap.values()) {
-      const last = Math.max(pInfo.timestamp, pInfo.flushTimestamp);
-      const due = last + this.podMaxInUnschedulableMs;
+    const longest = this.unschedulablePods.longestWaiting();
+    if (longest) {
+      // The flush moves a pod at the first tick strictly after it has waited the maximum.
+      const due = lastScheduleTime(longest) + this.podMaxInUnschedulableMs;
       let tick = this.nextUnschedulableFlush;
       if (tick <= due)
         tick +=
