@@ -12,6 +12,7 @@ import {
   celMatches,
   deviceKey,
   gatherPools,
+  nodeMatches,
   type AllocatorFeatures,
   type DeviceClassObject,
   type SliceObject,
@@ -60,6 +61,12 @@ export function summarizeDevices(
       for (const pool of pools)
         for (const slice of pool.slices)
           for (const device of slice.spec.devices ?? []) {
+            // A slice selecting nodes per device reaches the node with some of its devices only.
+            if (
+              slice.spec.perDeviceNodeSelection &&
+              !nodeMatches(node, device.nodeName, device.allNodes, device.nodeSelector)
+            )
+              continue;
             const selected = (cls.spec?.selectors ?? []).every(
               (s) => s.cel && celMatches(s.cel.expression, pool.driver, device) === true,
             );

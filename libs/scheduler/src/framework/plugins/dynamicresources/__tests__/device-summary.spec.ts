@@ -80,6 +80,24 @@ describe('device summary', () => {
       { deviceClass: 'big', nodes: [{ node: 'gpu-1', total: 1, allocated: 1, free: 0, taintedFree: 0 }] },
     ]);
   });
+  it('a slice with per-device node selection counts each device for the nodes it names (1.36+)', () => {
+    const tray = slice('tray', { perDeviceNodeSelection: true }, [
+      { name: 'tray-0', nodeName: 'gpu-1', attributes: { big: { bool: false } } },
+      { name: 'tray-1', nodeName: 'gpu-2', attributes: { big: { bool: false } } },
+      { name: 'tray-2', allNodes: true, attributes: { big: { bool: false } } },
+    ]);
+    const result = simulate([...items, tray], { compatibilityVersion: '1.37', tieBreak: 'lowest-node-name' });
+    expect(result.devices?.[0].nodes.map((n) => [n.node, n.total])).toEqual([
+      ['gpu-1', 5],
+      ['gpu-2', 4],
+    ]);
+    // Before DRAPartitionableDevices (1.36) such slices are not read at all.
+    const old = simulate([...items, tray], { compatibilityVersion: '1.34', tieBreak: 'lowest-node-name' });
+    expect(old.devices?.[0].nodes.map((n) => [n.node, n.total])).toEqual([
+      ['gpu-1', 3],
+      ['gpu-2', 2],
+    ]);
+  });
   it('before 1.36 taints do not count (DRADeviceTaints off); no classes, no summary', () => {
     const result = simulate(items, { compatibilityVersion: '1.34', tieBreak: 'lowest-node-name' });
     expect(result.devices?.[0].nodes[1]).toMatchObject({ node: 'gpu-2', taintedFree: 0 });
