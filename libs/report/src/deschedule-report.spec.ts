@@ -31,9 +31,13 @@ describe('descheduleReportOf', () => {
   it('draws the cluster before and after from the stored figures, the replacements with their explanation', () => {
     const [before, after] = input.runs as [(typeof input.runs)[0], (typeof input.runs)[0]];
     const node = (run: typeof before, name: string) => run.nodes.find((n) => n.name === name)!;
-    expect(node(before, 'node-a2')).toMatchObject({ requested: { cpu: 500 }, allocatable: { cpu: 4000 } });
-    expect(node(before, 'node-a2').pods).toEqual(['shop/api-5c9f7-f2s6t', 'shop/api-5c9f7-g5v8w']);
-    expect(node(after, 'node-a2')).toMatchObject({ requested: { cpu: 0 }, pods: [] });
+    expect(node(before, 'node-a1')).toMatchObject({ requested: { cpu: 750 }, allocatable: { cpu: 4000 } });
+    expect(node(before, 'node-a1').pods).toEqual([
+      'shop/api-5c9f7-b7k2m',
+      'shop/api-5c9f7-c3n8p',
+      'shop/api-5c9f7-d9q4r',
+    ]);
+    expect(node(after, 'node-a1')).toMatchObject({ requested: { cpu: 250 }, pods: ['shop/api-5c9f7-d9q4r'] });
     const replacements = stored.evictions.map((e) => e.replacement);
     expect(after.pods.map((p) => p.pod)).toEqual(replacements);
     expect(after.pods.map((p) => p.node)).toEqual(stored.evictions.map((e) => e.newNode));
@@ -61,10 +65,10 @@ describe('descheduleReportOf', () => {
       expect(await rows.count()).toBe(2);
       expect(await rows.first().locator('td').allTextContents()).toEqual([
         '1',
-        'shop/api-5c9f7-f2s6t',
+        'shop/api-5c9f7-c3n8p',
         'RemovePodsViolatingTopologySpreadConstraint',
         [stored.evictions[0].reason, stored.evictions[0].detail].filter(Boolean).join(': '),
-        'node-a2',
+        'node-a1',
         stored.evictions[0].newNode!,
         stored.evictions[0].replacement!,
       ]);
@@ -75,9 +79,9 @@ describe('descheduleReportOf', () => {
       const violations = page.getByRole('table', { name: 'Violations before and after' }).locator('tbody tr');
       expect(await violations.nth(3).locator('td').allTextContents()).toEqual(['topologySpread', '5', '0']);
       const cell = (run: string) =>
-        page.getByRole('region', { name: `Run ${run}` }).locator('[data-node="node-a2"]');
-      expect(await cell('Before: topology-spread').getAttribute('data-value')).toBe('13');
-      expect(await cell('After: topology-spread once descheduled').getAttribute('data-value')).toBe('0');
+        page.getByRole('region', { name: `Run ${run}` }).locator('[data-node="node-a1"]');
+      expect(await cell('Before: topology-spread').getAttribute('data-value')).toBe('19');
+      expect(await cell('After: topology-spread once descheduled').getAttribute('data-value')).toBe('6');
     } finally {
       await context.close();
     }

@@ -170,8 +170,8 @@ describe('descheduler what-ifs through the API agree with the CLI (real PostgreS
     expect(status).toBe('succeeded');
     const analysis = result.analysis as Stored;
     expect(moves(analysis)).toEqual([
-      ['shop/api-5c9f7-f2s6t', 'node-a2', 'node-b2'],
-      ['shop/api-5c9f7-g5v8w', 'node-a2', 'node-b1'],
+      ['shop/api-5c9f7-c3n8p', 'node-a1', 'node-b2'],
+      ['shop/api-5c9f7-b7k2m', 'node-a1', 'node-b1'],
     ]);
     expect(moves(analysis)).toEqual(moves(cli));
     expect(analysis.before.spread.map((s) => [s.counts, s.skew])).toEqual([
@@ -214,10 +214,10 @@ describe('descheduler what-ifs through the API agree with the CLI (real PostgreS
     expect(d.before.violations).toHaveLength(5);
     expect(d.before.violations[0]).toMatchObject({ kind: 'topologySpread', plugin: 'PodTopologySpread' });
     expect(d.after.violations).toEqual([]);
-    expect(d.before.nodes.find((n: { name: string }) => n.name === 'node-a2')).toEqual({
-      name: 'node-a2',
-      cpuRequested: 500,
-      cpuRatio: 0.125,
+    expect(d.before.nodes.find((n: { name: string }) => n.name === 'node-a1')).toEqual({
+      name: 'node-a1',
+      cpuRequested: 750,
+      cpuRatio: 0.1875,
     });
     expect(d.after.zones.map((z: { zone: string; pods: number }) => [z.zone, z.pods])).toEqual([
       ['eu-west-1a', 3],
@@ -253,8 +253,8 @@ describe('descheduler what-ifs through the API agree with the CLI (real PostgreS
     expect(none.body.data.run.result.descheduling).toBeNull();
     // node-b1 is cordoned: both replacements go to node-b2, the only schedulable node of eu-west-1b.
     expect(moves(descheduling)).toEqual([
-      ['shop/api-5c9f7-f2s6t', 'node-a2', 'node-b2'],
-      ['shop/api-5c9f7-g5v8w', 'node-a2', 'node-b2'],
+      ['shop/api-5c9f7-c3n8p', 'node-a1', 'node-b2'],
+      ['shop/api-5c9f7-b7k2m', 'node-a1', 'node-b2'],
     ]);
     expect(descheduling.after.spread[0].skew).toBe(0);
 

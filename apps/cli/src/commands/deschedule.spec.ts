@@ -53,11 +53,11 @@ describe('schedlab deschedule', () => {
     expect(doc.summary).toEqual({ evicted: 7, rescheduled: 7, unschedulable: 0, lost: 0, rounds: 1 });
   });
 
-  it('RemovePodsViolatingTopologySpreadConstraint: two api pods move to eu-west-1b, skew 4 → 0', () => {
+  it('RemovePodsViolatingTopologySpreadConstraint: two api pods of node-a1 move to eu-west-1b, skew 4 → 0', () => {
     const doc = schedlabJson<DescheduleDocument>('deschedule', ...spread, ...spreadCluster);
     expect(moves(doc)).toEqual([
-      ['shop/api-5c9f7-f2s6t', 'node-a2', 'node-b2'],
-      ['shop/api-5c9f7-g5v8w', 'node-a2', 'node-b1'],
+      ['shop/api-5c9f7-c3n8p', 'node-a1', 'node-b2'],
+      ['shop/api-5c9f7-b7k2m', 'node-a1', 'node-b1'],
     ]);
     expect(doc.before.spread).toEqual([
       expect.objectContaining({ selector: 'app=api', counts: { 'eu-west-1a': 5, 'eu-west-1b': 1 }, skew: 4 }),
@@ -78,8 +78,8 @@ describe('schedlab deschedule', () => {
   it('prints the evictions and the before → after tables', () => {
     const r = schedlab('deschedule', ...spread, ...spreadCluster);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('shop/api-5c9f7-f2s6t  RemovePodsViolatingTopologySpreadConstraint');
-    expect(r.stdout).toMatch(/node-a2 +eu-west-1a +12\.5% → 0\.0% +6\.3% → 0\.0% +2 → 0/);
+    expect(r.stdout).toContain('shop/api-5c9f7-c3n8p  RemovePodsViolatingTopologySpreadConstraint');
+    expect(r.stdout).toMatch(/node-a1 +eu-west-1a +18\.8% → 6\.3% +9\.4% → 3\.1% +3 → 1/);
     expect(r.stdout).toMatch(
       /shop app=api by topology\.kubernetes\.io\/zone \(maxSkew 1, DoNotSchedule\) +4 → 0/,
     );
@@ -99,8 +99,8 @@ describe('schedlab deschedule', () => {
     }>('simulate', ...spreadCluster, '--scenario', scenario);
     const step = doc.scenario.steps.find((s) => s.operation === 'deschedule')!;
     expect(moves(step.descheduling!)).toEqual([
-      ['shop/api-5c9f7-f2s6t', 'node-a2', 'node-b2'],
-      ['shop/api-5c9f7-g5v8w', 'node-a2', 'node-b2'],
+      ['shop/api-5c9f7-c3n8p', 'node-a1', 'node-b2'],
+      ['shop/api-5c9f7-b7k2m', 'node-a1', 'node-b2'],
     ]);
     const bad = writeTemp(
       'policy.yaml',

@@ -143,6 +143,38 @@ describe('deschedule: evicted pods recreated by their controllers and scheduled 
     expect(report.after.pending).toEqual([report.evictions[0].replacement]);
   });
 
+  it('reads pods as the API server holds them: a limits-only GPU is requested, so a second GPU pod stays pending', () => {
+    const gpuNode = node('gpu', { cpu: '8' }) as unknown as {
+      status: Record<string, Record<string, string>>;
+    };
+    gpuNode.status.allocatable['nvidia.com/gpu'] = '1';
+    gpuNode.status.capacity['nvidia.com/gpu'] = '1';
+    const trainer = (name: string, at?: string) => {
+      const p = pod(name, { node: at, cpu: '1' }) as unknown as Pod;
+      p.spec!.containers[0].resources = { requests: { cpu: '1' }, limits: { 'nvidia.com/gpu': '1' } };
+      return p as unknown as KubeObject;
+    };
+    const cluster = [
+      gpuNode as unknown as KubeObject,
+      node('a', { cpu: '4' }),
+      node('b', { cpu: '4' }),
+      trainer('trainer-1', 'gpu'),
+      trainer('trainer-2'),
+      pod('x-aaaaa', { node: 'a', cpu: '1', owner: owned('ReplicaSet', 'x') }),
+    ];
+    const report = deschedule(
+      cluster,
+      { policy: { nodes: ['a'], ownedOnly: true } },
+      engine,
+      setup,
+      drainNodes,
+    );
+    expect(report.evictions.map((e) => [e.pod, e.outcome])).toEqual([['default/x-aaaaa', 'rescheduled']]);
+    // Retried with the replacement, trainer-2 finds the only GPU taken, as trainer-1 requests it.
+    expect(report.rounds[0].pendingScheduled).toBeUndefined();
+    expect(report.after.pending).toEqual(['default/trainer-2']);
+  });
+
   it("passes the engine's NodeFit to the descheduler", () => {
     const cluster = [
       node('a', { cpu: '4' }),

@@ -363,6 +363,15 @@ export function clusterFigures(
   };
 }
 
+/** The items with each pod replaced by the cluster state's defaulted, admitted copy. */
+function withAdmittedPods(items: readonly KubeObject[]): KubeObject[] {
+  const state = buildClusterState(items);
+  const admitted = new Map(
+    [...state.runningPods, ...state.pendingPods, ...state.orphanPods].map((p) => [podKeyOf(p), p]),
+  );
+  return items.map((o) => (isPod(o) ? ((admitted.get(podKeyOf(o)) as unknown as KubeObject) ?? o) : o));
+}
+
 /** Runs the policy `request.rounds` times at most over a running cluster, rescheduling what it evicts. */
 export function deschedule(
   items: readonly KubeObject[],
@@ -376,8 +385,10 @@ export function deschedule(
   const start = nowOf(request, items);
   const interval = (request.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS) * 1000;
   const baseSeed = engine.seed ?? 0;
-  const initial = [...items];
-  let current: KubeObject[] = [...items];
+  // Pods as the API server holds them (defaulted, priority admitted), as the descheduler and the
+  // scheduler read them: a container's limits-only GPU is then a request too.
+  const initial = withAdmittedPods(items);
+  let current: KubeObject[] = [...initial];
   const rounds: DeschedulingRound[] = [];
   /** Replacement key → the first evicted pod of its line. */
   const lineage = new Map<string, string>();
