@@ -78,6 +78,16 @@ describe('descheduleReportOf', () => {
       expect(await spread.nth(1).textContent()).toBe('4 → 0');
       const violations = page.getByRole('table', { name: 'Violations before and after' }).locator('tbody tr');
       expect(await violations.nth(3).locator('td').allTextContents()).toEqual(['topologySpread', '5', '0']);
+      const summary = (run: string) =>
+        page
+          .getByRole('region', { name: `Run ${run}` })
+          .locator('p.summary')
+          .first()
+          .textContent();
+      expect(await summary('Before: topology-spread')).toBe('4 nodes, 6 pods bound (kube-scheduler 1.37)');
+      expect(await summary('After: topology-spread once descheduled')).toBe(
+        '4 nodes, 6 pods bound, 2 replacements scheduled (0 pending) (kube-scheduler 1.37)',
+      );
       const cell = (run: string) =>
         page.getByRole('region', { name: `Run ${run}` }).locator('[data-node="node-a1"]');
       expect(await cell('Before: topology-spread').getAttribute('data-value')).toBe('19');

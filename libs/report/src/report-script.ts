@@ -153,7 +153,11 @@ export const REPORT_SCRIPT = String.raw`
     return el('section', { 'aria-label': 'Run ' + heading }, [
       el('h2', {}, [heading]),
       el('p', { className: 'summary' }, [
-        run.nodes.length + ' nodes, ' + (run.pods.length - pending) + ' pods scheduled, ' + pending + ' pending (kube-scheduler ' + run.compatibilityVersion + ')',
+        data.descheduling
+          ? run.nodes.length + ' nodes, ' + run.nodes.reduce(function (n, x) { return n + x.pods.length; }, 0) + ' pods bound' +
+            (runIndex === 1 ? ', ' + run.pods.length + ' replacements scheduled (' + pending + ' pending)' : '') +
+            ' (kube-scheduler ' + run.compatibilityVersion + ')'
+          : run.nodes.length + ' nodes, ' + (run.pods.length - pending) + ' pods scheduled, ' + pending + ' pending (kube-scheduler ' + run.compatibilityVersion + ')',
       ]),
       el('p', { className: 'legend' }, ['Heat: ' + resource + ' requested / allocatable per node; green is free, red is full; dashed outline: cordoned. Click a node for its pods.']),
       zonesView(runIndex, run),
