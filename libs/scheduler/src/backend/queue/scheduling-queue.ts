@@ -478,6 +478,13 @@ export class PriorityQueue {
    */
   advanceTo(t: number, setClock: (t: number) => void): void {
     for (;;) {
+      // Backoff ticks with nothing in backoffQ change nothing: skip to the next pool flush (which
+      // may fill backoffQ) or to t, keeping the ticks on their grid.
+      const horizon = Math.min(this.nextUnschedulableFlush, t);
+      if (this.backoffQ.length === 0 && this.nextBackoffFlush < horizon) {
+        const skipped = Math.floor((horizon - this.nextBackoffFlush) / BACKOFF_FLUSH_PERIOD_MS);
+        this.nextBackoffFlush += skipped * BACKOFF_FLUSH_PERIOD_MS;
+      }
       const next = Math.min(this.nextBackoffFlush, this.nextUnschedulableFlush);
       if (next > t) break;
       setClock(Math.max(next, this.clock.now()));

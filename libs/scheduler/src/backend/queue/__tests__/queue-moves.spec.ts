@@ -406,6 +406,22 @@ describe('the periodic flushes on the simulated clock', () => {
   });
 });
 
+describe('ticks skipped while backoffQ is empty', () => {
+  it('keep their one-second grid from the queue start', () => {
+    const { q, clock } = newTestQueue({ start: T0 + 250, popFromBackoffQ: false });
+    q.advanceTo(T0 + 100_500, (t) => clock.set(t));
+    const p = pod('p');
+    q.add(p);
+    q.failed(q.pop()!, {});
+    // Backoff ends at T0+101500; the ticks stay at T0+250 + k s, so the first after it is T0+102250.
+    expect(q.nextWakeUp()).toBe(T0 + 102_250);
+    q.advanceTo(T0 + 102_249, (t) => clock.set(t));
+    expect(q.queueOf(p)).toBe(BACKOFF_Q);
+    q.advanceTo(T0 + 102_250, (t) => clock.set(t));
+    expect(q.queueOf(p)).toBe(ACTIVE_Q);
+  });
+});
+
 describe('profiles', () => {
   it('keeps one queue and clock for every profile, each with its own PreEnqueue plugins and hints', () => {
     const { q } = newTestQueue({
