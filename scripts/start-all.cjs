@@ -1,14 +1,23 @@
 #!/usr/bin/env node
 // Starts the compiled api and one worker (dist/apps/<name>/src/main.js) as child processes, prints
 // where everything is once the api listens, and stops both when either exits or on Ctrl-C. Used by
-// `npm run up`, which compiles them first (`npm run build`).
+// `npm run up`, which compiles them first (`npm run build`). They run as in production
+// (NODE_ENV=production: JSON logs, no stack traces in answers) unless NODE_ENV says otherwise.
 const { fork } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const children = [];
 let stopping = false;
+
+const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || 'production' };
+// Production requires a report-link key so links survive restarts and work across api instances.
+// One api on one machine can do with a key for this session: its links end when it stops.
+const sessionReportKey =
+  env.NODE_ENV === 'production' && !env.SCHEDLAB_REPORT_LINK_SECRET && !env.REPORT_LINK_SECRET;
+if (sessionReportKey) env.SCHEDLAB_REPORT_LINK_SECRET = randomBytes(32).toString('hex');
 
 function start(name) {
   const main = path.join(root, 'dist', 'apps', name, 'src', 'main.js');
@@ -19,7 +28,7 @@ function start(name) {
     process.exit(1);
   }
   // Source maps: stack traces name the TypeScript files and lines.
-  const child = fork(main, [], { cwd: root, execArgv: ['--enable-source-maps'] });
+  const child = fork(main, [], { cwd: root, env, execArgv: ['--enable-source-maps'] });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`\n${name} exited (${signal ?? code}); stopping the others.`);
@@ -44,11 +53,17 @@ start('api').on('message', (message) => {
   console.log(
     [
       '',
-      'Schedlab is running (Ctrl-C stops api and worker):',
+      `Schedlab is running, NODE_ENV=${env.NODE_ENV} (Ctrl-C stops api and worker):`,
       `  GraphQL          ${e.graphql}   (subscriptions: graphql-ws on the same URL)`,
       `  REST docs        ${e.restDocs}   (OpenAPI JSON: ${e.openApiJson})`,
       `  Liveness         ${e.healthz}`,
       `  Readiness        ${e.readyz}`,
+      ...(sessionReportKey
+        ? [
+            '',
+            '  Report links are signed with a key made for this session (set SCHEDLAB_REPORT_LINK_SECRET to keep them across restarts).',
+          ]
+        : []),
       '',
     ].join('\n'),
   );
