@@ -11,6 +11,6 @@ COPY libs/config/src ./libs/config/src
 RUN npm ci --ignore-scripts && npx prisma generate
 COPY . .
 RUN NX_DAEMON=false npm run build
-ENV API_HOST=0.0.0.0
+ENV SCHEDLAB_API_HOST=0.0.0.0
 EXPOSE 3000
 CMD ["node", "--enable-source-maps", "dist/apps/api/src/main.js"]

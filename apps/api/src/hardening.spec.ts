@@ -91,7 +91,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
       ].join('\n');
       const error = await rejected(() => importYaml(bomb), 400);
       expect(error.code).toBe('input_too_complex');
-      expect(error.details).toMatchObject({ setting: 'INPUT_MAX_YAML_ALIASES' });
+      expect(error.details).toMatchObject({ setting: 'SCHEDLAB_INPUT_MAX_YAML_ALIASES' });
       const profile = await rejected(
         () =>
           api.http
@@ -107,7 +107,7 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
     it('10k-deep JSON in a snapshot import answers 400 naming the depth limit', async () => {
       const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
       const error = await rejected(() => importJson(deep), 400);
-      expect(error).toMatchObject({ code: 'input_too_complex', details: { setting: 'INPUT_MAX_DEPTH' } });
+      expect(error).toMatchObject({ code: 'input_too_complex', details: { setting: 'SCHEDLAB_INPUT_MAX_DEPTH' } });
       const nestedObject = `{"kind":"List","items":[${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}]}`;
       expect((await rejected(() => importJson(nestedObject), 400)).code).toBe('input_too_complex');
       // also as a scenario document and as run options (JSON bodies everywhere)
@@ -126,13 +126,13 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
     it('too many objects and too long strings answer 400 naming the setting', async () => {
       const many = list(...Array.from({ length: 51 }, (_, i) => pod(`p${i}`)));
       expect((await rejected(() => importJson(many), 400)).details).toMatchObject({
-        setting: 'INPUT_MAX_OBJECTS',
+        setting: 'SCHEDLAB_INPUT_MAX_OBJECTS',
         limit: 50,
       });
       const long = pod('long');
       (long.metadata as Record<string, unknown>).annotations = { note: 'x'.repeat(70_000) };
       expect((await rejected(() => importJson(list(long)), 400)).details).toMatchObject({
-        setting: 'INPUT_MAX_STRING_BYTES',
+        setting: 'SCHEDLAB_INPUT_MAX_STRING_BYTES',
         field: 'items[0].metadata.annotations.note',
       });
     });

@@ -15,7 +15,7 @@ export function retryBackoffMs(attempt: number): number {
 }
 
 /**
- * Consumes the runs queue (`simulations` in Redis), WORKER_CONCURRENCY runs at a time, each on
+ * Consumes the runs queue (`simulations` in Redis), SCHEDLAB_WORKER_CONCURRENCY runs at a time, each on
  * its own engine thread (RunExecutor), so this process's event loop keeps renewing job locks. The
  * lock lasts WORKER_LOCK_DURATION_MS: if this process dies, its runs go back to the queue after
  * that long.

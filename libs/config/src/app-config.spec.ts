@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, deprecatedEnvWarning, loadConfig } from './app-config';
+import { DEPRECATED_ENV_NAMES } from './env';
 
 describe('loadConfig', () => {
   it('applies defaults suited to a developer machine when nothing is set', () => {
@@ -80,5 +81,65 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
       /REPORT_LINK_SECRET: must be set in production/,
     );
+  });
+
+  describe('SCHEDLAB_ names and their deprecated unprefixed aliases', () => {
+    it('reads the prefixed names, with no warning', () => {
+      const config = loadConfig({
+        SCHEDLAB_API_PORT: '8081',
+        SCHEDLAB_LOG_LEVEL: 'warn',
+        SCHEDLAB_WEBHOOK_ALLOW_LOOPBACK: 'true',
+        SCHEDLAB_OPERATOR_TOKEN: 'o'.repeat(16),
+      });
+      expect(config.api.port).toBe(8081);
+      expect(config.logLevel).toBe('warn');
+      expect(config.webhooks.allowLoopback).toBe(true);
+      expect(config.operatorToken).toBe('o'.repeat(16));
+      expect(config.deprecatedEnv).toEqual([]);
+      expect(deprecatedEnvWarning(config)).toBeUndefined();
+    });
+
+    it('still reads an old name, and lists it for the one start-up warning', () => {
+      const config = loadConfig({ API_HOST: '0.0.0.0', QUEUE_PREFIX: 'old' });
+      expect(config.api.host).toBe('0.0.0.0');
+      expect(config.queuePrefix).toBe('old');
+      expect(config.deprecatedEnv).toEqual([
+        ['API_HOST', 'SCHEDLAB_API_HOST'],
+        ['QUEUE_PREFIX', 'SCHEDLAB_QUEUE_PREFIX'],
+      ]);
+      expect(deprecatedEnvWarning(config)).toBe(
+        'Deprecated environment variable names (still read; the SCHEDLAB_ name wins when both are set): ' +
+          'API_HOST → SCHEDLAB_API_HOST, QUEUE_PREFIX → SCHEDLAB_QUEUE_PREFIX. See docs/configuration.md.',
+      );
+    });
+
+    it('prefers the prefixed name when both are set', () => {
+      const config = loadConfig({ SCHEDLAB_WORKER_CONCURRENCY: '3', WORKER_CONCURRENCY: '9' });
+      expect(config.worker.concurrency).toBe(3);
+      expect(config.deprecatedEnv).toEqual([['WORKER_CONCURRENCY', 'SCHEDLAB_WORKER_CONCURRENCY']]);
+    });
+
+    it('names the variable the user set in a problem: the old name, or the new one', () => {
+      expect(() => loadConfig({ RUN_TIMEOUT_MS: 'soon' })).toThrow(
+        /^Invalid configuration:\n {2}- RUN_TIMEOUT_MS: /,
+      );
+      expect(() => loadConfig({ SCHEDLAB_RUN_TIMEOUT_MS: 'soon' })).toThrow(/- SCHEDLAB_RUN_TIMEOUT_MS: /);
+      expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+        /SCHEDLAB_REPORT_LINK_SECRET: must be set/,
+      );
+    });
+
+    it('takes the platform PORT when no api port is set, and never over SCHEDLAB_API_PORT', () => {
+      expect(loadConfig({ PORT: '8080' }).api.port).toBe(8080);
+      expect(loadConfig({ PORT: '8080', SCHEDLAB_API_PORT: '9090' }).api.port).toBe(9090);
+      expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/- PORT: must be a number/);
+    });
+
+    it('has an old name for every prefixed variable and none for the standard ones', () => {
+      expect(DEPRECATED_ENV_NAMES.API_BODY_LIMIT_BYTES).toBe('SCHEDLAB_API_BODY_LIMIT_BYTES');
+      expect(Object.keys(DEPRECATED_ENV_NAMES)).not.toContain('DATABASE_URL');
+      expect(Object.keys(DEPRECATED_ENV_NAMES)).not.toContain('NODE_ENV');
+      expect(Object.keys(DEPRECATED_ENV_NAMES)).toHaveLength(32);
+    });
   });
 });

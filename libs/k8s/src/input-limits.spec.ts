@@ -28,7 +28,7 @@ describe('input limits', () => {
   it('depth: 10k-deep JSON and YAML are refused without overflowing the stack', () => {
     const json = thrown(() => parseKubernetesObjects(`${'['.repeat(10_000)}${']'.repeat(10_000)}`));
     expect(json).toBeInstanceOf(InputLimitError);
-    expect(json).toMatchObject({ setting: 'INPUT_MAX_DEPTH', max: 100 });
+    expect(json).toMatchObject({ setting: 'SCHEDLAB_INPUT_MAX_DEPTH', max: 100 });
     const yaml = thrown(() => parseKubernetesObjects(`a: ${'['.repeat(10_000)}${']'.repeat(10_000)}`));
     // the YAML parser stops such a document itself (a syntax error), or our depth limit does
     expect(yaml instanceof InputLimitError || yaml instanceof ParseError).toBe(true);
@@ -38,7 +38,7 @@ describe('input limits', () => {
     const limits = inputLimits({ maxStringBytes: 10, maxDepth: 3 });
     expect(thrown(() => checkValueLimits({ a: [{ b: 'x'.repeat(11) }] }, limits))).toMatchObject({
       field: 'a[0].b',
-      setting: 'INPUT_MAX_STRING_BYTES',
+      setting: 'SCHEDLAB_INPUT_MAX_STRING_BYTES',
     });
     expect(thrown(() => checkValueLimits({ a: [{ b: [1] }] }, limits))).toMatchObject({ field: 'a[0].b' });
     expect(() => checkValueLimits({ a: [{ b: 'ü'.repeat(5) }] }, limits)).not.toThrow();
@@ -51,7 +51,7 @@ describe('input limits', () => {
         'bcdefg'.split('').map((l, i) => `${l}: &${l} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`),
       )
       .join('\n');
-    expect(thrown(() => parseKubernetesObjects(bomb))).toMatchObject({ setting: 'INPUT_MAX_YAML_ALIASES' });
+    expect(thrown(() => parseKubernetesObjects(bomb))).toMatchObject({ setting: 'SCHEDLAB_INPUT_MAX_YAML_ALIASES' });
   });
 
   it('a YAML alias without an anchor is a ParseError; a lone surrogate a MalformedTextError naming the field', () => {
@@ -66,7 +66,7 @@ describe('input limits', () => {
     const error = thrown(() =>
       parseKubernetesObjects(list(pod('a'), pod('b'), pod('c')), { limits: { maxObjects: 2 } }),
     );
-    expect(error).toMatchObject({ setting: 'INPUT_MAX_OBJECTS', field: '.items[2]' });
+    expect(error).toMatchObject({ setting: 'SCHEDLAB_INPUT_MAX_OBJECTS', field: '.items[2]' });
   });
 });
 

@@ -22,10 +22,10 @@ export const DEFAULT_INPUT_LIMITS: Readonly<InputLimits> = Object.freeze({
 
 /** The environment variable that sets each limit, for messages and error details. */
 export const INPUT_LIMIT_SETTINGS: Readonly<Record<keyof InputLimits, string>> = Object.freeze({
-  maxDepth: 'INPUT_MAX_DEPTH',
-  maxYamlAliases: 'INPUT_MAX_YAML_ALIASES',
-  maxObjects: 'INPUT_MAX_OBJECTS',
-  maxStringBytes: 'INPUT_MAX_STRING_BYTES',
+  maxDepth: 'SCHEDLAB_INPUT_MAX_DEPTH',
+  maxYamlAliases: 'SCHEDLAB_INPUT_MAX_YAML_ALIASES',
+  maxObjects: 'SCHEDLAB_INPUT_MAX_OBJECTS',
+  maxStringBytes: 'SCHEDLAB_INPUT_MAX_STRING_BYTES',
 });
 
 /** A document past one of the limits; `field` is where (a path like items[3].metadata.name). */

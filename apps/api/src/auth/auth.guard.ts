@@ -61,7 +61,7 @@ export class AuthGuard implements CanActivate {
       if (!this.config.operatorToken || !sameSecret(token, this.config.operatorToken)) {
         throw unauthenticated(
           'invalid_operator_token',
-          'Operator endpoints need the operator token (OPERATOR_TOKEN)',
+          'Operator endpoints need the operator token (SCHEDLAB_OPERATOR_TOKEN)',
         );
       }
       return true;

@@ -21,7 +21,7 @@ import {
 import type { Registry } from 'prom-client';
 
 /**
- * The worker's Prometheus endpoint: a small HTTP listener on WORKER_METRICS_PORT serving the
+ * The worker's Prometheus endpoint: a small HTTP listener on SCHEDLAB_WORKER_METRICS_PORT serving the
  * worker registry. Queue depth of every Schedlab queue is read from Redis at scrape time; the
  * processors record jobs, engine runs and webhook deliveries through the injectable WorkerMetrics.
  */
@@ -50,7 +50,7 @@ export class WorkerMetricsModule implements OnApplicationBootstrap, OnApplicatio
       );
     } catch (error) {
       throw new Error(
-        `WORKER_METRICS_PORT: cannot listen on ${this.config.api.host}:${this.config.worker.metricsPort} (${(error as Error).message})`,
+        `SCHEDLAB_WORKER_METRICS_PORT: cannot listen on ${this.config.api.host}:${this.config.worker.metricsPort} (${(error as Error).message})`,
       );
     }
     this.logger.log({
