@@ -348,12 +348,10 @@ export function gatherPools(all: readonly SliceObject[], node: Node, features: A
   for (const o of all) {
     const spec = o.spec;
     if (!spec) continue;
-    // Without the gate, the slices of partitionable devices are not looked at.
-    if (
-      !partitionable &&
-      (spec.perDeviceNodeSelection !== undefined || (spec.sharedCounters ?? []).length > 0)
-    )
-      continue;
+    // Without the gate, slices selecting nodes per device are not looked at, nor (from 1.35)
+    // slices with shared counters; 1.34's allocator kept those as slices without devices.
+    if (!partitionable && spec.perDeviceNodeSelection !== undefined) continue;
+    if (!partitionable && !features.legacyPools && (spec.sharedCounters ?? []).length > 0) continue;
     const s = { name: o.metadata?.name ?? '', spec };
     if (partitionable && features.countersByPoolName && (spec.sharedCounters ?? []).length > 0) add(s);
     else if (spec.nodeName || spec.allNodes || spec.nodeSelector) {
