@@ -54,15 +54,19 @@ describe('every error has a requestId: header, body and log line agree (real Pos
   });
 
   /** The error body's id, the header's and the completed-request log line's must be one id. */
-  async function sameIdEverywhere(res: { status: number; headers: Record<string, string>; body: any }) {
-    const id = res.body?.error?.requestId as string | undefined;
-    expect(id).toEqual(expect.any(String));
+  async function sameIdEverywhere(res: {
+    status: number;
+    headers: Record<string, string>;
+    body: { error?: { requestId?: string } };
+  }): Promise<string> {
+    const id = res.body.error?.requestId;
+    if (typeof id !== 'string') throw new Error(`no requestId in ${JSON.stringify(res.body)}`);
     expect(res.headers['x-request-id']).toBe(id);
     // pino-http logs when the response finishes; give the write a tick.
     await new Promise((resolve) => setImmediate(resolve));
     const lines = logged.filter((l) => l.req?.id === id);
     expect(lines.map((l) => l.res?.statusCode)).toContain(res.status);
-    return id!;
+    return id;
   }
 
   it('415 for a content type the API does not read', async () => {
@@ -149,7 +153,7 @@ describe('every error has a requestId: header, body and log line agree (real Pos
       { key: acme.key, query: '{ run(id: "00000000-0000-4000-8000-000000000000") { id } }' },
       { key: acme.key, query: '{ noSuchField }' },
       { key: undefined, query: '{ runs { edges { node { id } } } }' },
-      { key: readOnlyKey, query: 'mutation { createApiKey(name: "x", scopes: [\"admin\"]) { secret } }' },
+      { key: readOnlyKey, query: 'mutation { createApiKey(name: "x", scopes: ["admin"]) { secret } }' },
     ];
     for (const { key, query } of cases) {
       const req = api.http.post('/graphql').send({ query });

@@ -64,7 +64,7 @@ describe('npm run up runs the compiled apps in production mode (real PostgreSQL 
     expect(stdout).toContain('Report links are signed with a key made for this session');
 
     expect((await fetch(liveness)).status).toBe(200);
-    const readiness = /Readiness\s+(\S+)/.exec(stdout)![1]!;
+    const readiness = /Readiness\s+(\S+)/.exec(stdout)?.[1] ?? 'readiness missing from the banner';
     await eventually(async () => ((await fetch(readiness)).status === 200 ? true : undefined));
 
     // Production logs are JSON lines: the api's start-up line among them, parsed as it is.
