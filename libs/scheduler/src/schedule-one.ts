@@ -59,6 +59,11 @@ export interface AttemptRecord {
   message?: string;
   /** Set when a PreFilter plugin rejected the pod before any node was tried. */
   preFilterRejection?: { plugin: string; message: string };
+  /**
+   * The PreFilter plugins whose node sets narrowed the search (upstream counts them among a failed
+   * attempt's UnschedulablePlugins, for the scheduling queue).
+   */
+  narrowedBy?: readonly string[];
   evaluated?: EvaluatedRange;
   /** The compact explanation (levels `compact` and `full`). */
   explanation?: AttemptExplanation;
@@ -171,6 +176,7 @@ export class ScheduleAlgorithm {
       }
       diagnosis.preFilterMsg = s.message();
       record.preFilterRejection = { plugin: s.plugin, message: s.message() };
+      if (pre.narrowedBy?.length) record.narrowedBy = pre.narrowedBy;
       return [];
     }
 
@@ -187,6 +193,7 @@ export class ScheduleAlgorithm {
     let nodes = allNodes;
     if (pre.result?.nodeNames) {
       const wanted = pre.result.nodeNames;
+      if (pre.narrowedBy?.length) record.narrowedBy = pre.narrowedBy;
       // From 1.32 the nodes left out carry a status of their own and count in the FitError.
       if (fwk.features.behaviour.nodeToStatusCountsAbsentNodes) {
         diagnosis.nodeToStatusMap.absentNodesStatus = Status.unresolvable(

@@ -8,10 +8,10 @@ import { isRejected } from '../../framework/status';
 import type { AttemptFailure } from './scheduling-queue';
 
 export function attemptFailureOf(
-  record: Pick<AttemptRecord, 'error' | 'preFilterRejection' | 'diagnosis'>,
+  record: Pick<AttemptRecord, 'error' | 'preFilterRejection' | 'diagnosis' | 'narrowedBy'>,
 ): AttemptFailure {
   if (record.error) return {};
-  const plugins = new Set<string>();
+  const plugins = new Set<string>(record.narrowedBy ?? []);
   if (record.preFilterRejection?.plugin) plugins.add(record.preFilterRejection.plugin);
   for (const s of record.diagnosis.nodeToStatusMap.values()) {
     if (s.plugin && isRejected(s)) plugins.add(s.plugin);

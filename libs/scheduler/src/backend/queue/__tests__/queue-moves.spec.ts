@@ -516,6 +516,24 @@ describe('the queue of the default profile', () => {
     expect(q.queueOf(big)).toBe(ACTIVE_Q);
   });
 
+  it('counts the plugins that narrowed the nodes among the rejecting ones, as upstream', () => {
+    const { sim } = setup();
+    const pinned = makePod({ name: 'pinned', requests: [{ cpu: '2' }] });
+    pinned.spec!.affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['small'] }] }],
+        },
+      },
+    };
+    const record = sim.algorithm.schedulePod(sim.frameworkFor(pinned)!, pinned);
+    expect(record.selectedNode).toBeNull();
+    expect([...attemptFailureOf(record).unschedulablePlugins!].sort()).toEqual([
+      'NodeAffinity',
+      'NodeResourcesFit',
+    ]);
+  });
+
   it('holds a pod with scheduling gates until the update that removes them', () => {
     const { q } = setup();
     const gated = makePod({
