@@ -26,7 +26,10 @@ export async function generateApiContract(): Promise<ApiContract> {
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    SCHEDLAB_LOG_LEVEL: 'silent',
+    SCHEDLAB_OPERATOR_TOKEN: undefined,
+    // Deprecated names the caller's environment may still carry.
+    LOG_LEVEL: undefined,
     OPERATOR_TOKEN: undefined,
   });
   const app = await createApiApp(config);

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const app = await createApiApp(config);
   await app.listen(config.api.port, config.api.host);
   const shownHost = ['0.0.0.0', '::'].includes(config.api.host) ? 'localhost' : config.api.host;
-  const { port } = app.getHttpServer().address() as AddressInfo; // API_PORT=0 picks a free port
+  const { port } = app.getHttpServer().address() as AddressInfo; // SCHEDLAB_API_PORT=0 picks a free port
   const endpoints = endpointsOf(`http://${shownHost}:${port}`);
   new Logger('api').log({ msg: 'api listening', ...endpoints });
   // When started by scripts/start-all.ts, tell the supervisor so it can print the endpoints.
