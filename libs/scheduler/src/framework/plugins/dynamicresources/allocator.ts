@@ -781,6 +781,11 @@ export function allocate(
           throw new AllocatorError(
             `claim ${claimRef(claim)}, request ${request.name}: has capacity requests, but the DRAConsumableCapacity feature is disabled`,
           );
+        // 1.34's allocator named the request for a subrequest's capacity too.
+        if (input.features.legacyPools && subs.some((sub) => sub.capacity))
+          throw new AllocatorError(
+            `claim ${claimRef(claim)}, request ${request.name}: has capacity requests, but the DRAConsumableCapacity feature is disabled`,
+          );
         for (const sub of subs)
           if (sub.capacity)
             throw new AllocatorError(

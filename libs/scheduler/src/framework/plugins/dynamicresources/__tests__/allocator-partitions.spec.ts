@@ -442,6 +442,24 @@ const rows: Record<string, Row> = {
     error:
       'claim default/claim-0, subrequest subReq-0: has capacity requests, but the DRAConsumableCapacity feature is disabled',
   },
+  // 1.34 (v0.34) named the request, not the subrequest.
+  'consumable-capacity-disabled-feature-with-prioritized-list at 1.34': {
+    features: { consumableCapacity: false, prioritizedList: true, legacyPools: true, sortPools: false },
+    claims: [
+      claim('claim-0', [
+        {
+          name: 'req-0',
+          firstAvailable: [
+            { name: 'subReq-0', deviceClassName: 'class-a' },
+            { name: 'subReq-1', deviceClassName: 'class-a', capacity: { requests: { [cap0]: '1' } } },
+          ],
+        },
+      ]),
+    ],
+    slices: [deviceSlice('slice-1', onNode1, 1, [{ name: 'device-1' }])],
+    error:
+      'claim default/claim-0, request req-0: has capacity requests, but the DRAConsumableCapacity feature is disabled',
+  },
   'consumable-capacity-multi-allocatable-device-without-policy-with-capacity-request': {
     features: { consumableCapacity: true },
     claims: [claim('claim-0', [request('req-0', '1')]), claim('claim-1', [request('req-0', '1')])],
