@@ -142,4 +142,13 @@ describe('loadConfig', () => {
       expect(Object.keys(DEPRECATED_ENV_NAMES)).toHaveLength(32);
     });
   });
+
+  it('writes pretty logs only when NODE_ENV=development is set, JSON when it is unset or anything else', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).logFormat).toBe('pretty');
+    expect(loadConfig({}).logFormat).toBe('json');
+    expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
+    expect(
+      loadConfig({ NODE_ENV: 'production', SCHEDLAB_REPORT_LINK_SECRET: 'k'.repeat(32) }).logFormat,
+    ).toBe('json');
+  });
 });

@@ -10,6 +10,11 @@ export interface AppConfig {
   redisUrl: string;
   api: { host: string; port: number };
   logLevel: LogLevel;
+  /**
+   * `pretty` (one readable line per entry) only when NODE_ENV=development is set explicitly; JSON
+   * lines otherwise, so a process started without NODE_ENV (a container) still writes JSON.
+   */
+  logFormat: 'json' | 'pretty';
   queuePrefix: string;
   publicApiUrl: string;
   worker: {
@@ -119,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL,
     api: { host: e.SCHEDLAB_API_HOST, port: e.SCHEDLAB_API_PORT },
     logLevel: e.SCHEDLAB_LOG_LEVEL,
+    logFormat: values.NODE_ENV === 'development' ? 'pretty' : 'json',
     queuePrefix: e.SCHEDLAB_QUEUE_PREFIX,
     operatorToken: e.SCHEDLAB_OPERATOR_TOKEN,
     apiLimits: {

@@ -47,8 +47,8 @@ export function httpLoggerFor(config: AppConfig): HttpLogger {
         // Probes hit these every few seconds; logging them would drown everything else.
         autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
       },
-      // JSON lines everywhere but development, where a person reads them in a terminal.
-      config.nodeEnv === 'development' ? prettyDestination(destination) : destination,
+      // JSON lines unless NODE_ENV=development is set: then a person reads them in a terminal.
+      config.logFormat === 'pretty' ? prettyDestination(destination) : destination,
     );
     httpLoggers.set(config, logger);
   }
