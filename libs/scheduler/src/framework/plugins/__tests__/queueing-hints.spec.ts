@@ -5,7 +5,8 @@
  * nodeports Test_isSchedulableAfterAssignedPodDeleted, noderesources fit's
  * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange, schedulinggates,
  * podtopologyspread's and interpodaffinity's three tables each, volumebinding's five,
- * volumerestrictions' two, volumezone's three and nodevolumelimits' four),
+ * volumerestrictions' two, volumezone's three, nodevolumelimits' four and dynamicresources'
+ * claim-change table),
  * and their EventsToRegister. Upstream's "wrong object" rows return an error, which the queue
  * takes as Queue; here the hint throws. Rows about pods waiting on a deferred in-place resize are
  * not ported: a pending pod never is one.
@@ -29,6 +30,8 @@ import { VolumeRestrictions } from '../volumerestrictions/volume-restrictions';
 import { VolumeZone } from '../volumezone/volume-zone';
 import { CSILimits } from '../nodevolumelimits/csi';
 import { NodeDeclaredFeatures } from '../nodedeclaredfeatures/node-declared-features';
+import { DynamicResources } from '../dynamicresources/dynamic-resources';
+import { ClusterObjects } from '../../../backend/cache/cluster-objects';
 import { defaultVolumeBindingArgs } from '../volumebinding/args';
 import { defaultArgs as defaultInterPodAffinityArgs } from '../interpodaffinity/args';
 import { DefaultPreemption } from '../defaultpreemption/default-preemption';
@@ -1711,5 +1714,115 @@ describe('NodeDeclaredFeatures (upstream TestEventsToRegister; its pod-update ro
   ])('isSchedulableAfterNodeChange: $name', (row) => {
     const pl = new NodeDeclaredFeatures(true);
     check(row, (p, o, n) => pl.isSchedulableAfterNodeChange(p, o, n));
+  });
+});
+
+describe('DynamicResources (upstream dynamicresources_test.go TestIsSchedulableAfterClaimChange)', () => {
+  // As upstream's test, the claim of an add or update is in the cluster's objects before the hint runs.
+  const claimName = 'my-pod-my-resource';
+  const owner = { apiVersion: 'v1', kind: 'Pod', name: 'my-pod', uid: '1234', controller: true };
+  const pendingClaim = {
+    metadata: { name: claimName, namespace: 'default', uid: 'claim-uid', ownerReferences: [owner] },
+    spec: { devices: { requests: [] } },
+  };
+  const allocation = {
+    devices: {
+      results: [{ request: 'req-1', driver: 'some-driver', pool: 'worker-1', device: 'instance-1' }],
+    },
+  };
+  const allocatedClaim = { ...pendingClaim, status: { allocation } };
+  const otherAllocatedClaim = {
+    metadata: { name: 'not-my-claim', namespace: 'default', uid: 'other-uid' },
+    spec: {},
+    status: { allocation },
+  };
+  const podWith = (entry: object): Pod => {
+    const p = makePod({ name: 'my-pod', uid: '1234' });
+    (p.spec as { resourceClaims?: object[] }).resourceClaims = [{ name: 'my-resource', ...entry }];
+    return p;
+  };
+  const podWithClaimName = podWith({ resourceClaimName: claimName });
+  const podWithClaimTemplate = podWith({ resourceClaimTemplateName: claimName });
+  const rows: (Row & { claims?: object[] })[] = [
+    { name: 'skip-deletes', pod: podWithClaimTemplate, oldObj: pendingClaim, want: QueueSkip },
+    {
+      name: 'queue-on-delete-with-allocation',
+      pod: podWithClaimTemplate,
+      oldObj: allocatedClaim,
+      want: Queue,
+    },
+    { name: 'backoff-wrong-new-object', pod: podWithClaimTemplate, newObj: 'not-a-claim', want: 'error' },
+    {
+      name: 'skip-wrong-claim',
+      pod: podWithClaimTemplate,
+      newObj: {
+        ...allocatedClaim,
+        metadata: { ...allocatedClaim.metadata, ownerReferences: [{ ...owner, uid: '1234123' }] },
+      },
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-unrelated-claim',
+      pod: podWithClaimTemplate,
+      claims: [allocatedClaim],
+      newObj: {
+        ...allocatedClaim,
+        metadata: { ...allocatedClaim.metadata, name: `${claimName}-foo`, uid: 'claim-uid123' },
+      },
+      want: QueueSkip,
+    },
+    { name: 'queue-on-add', pod: podWithClaimName, newObj: pendingClaim, want: Queue },
+    {
+      name: 'backoff-wrong-old-object',
+      pod: podWithClaimName,
+      claims: [pendingClaim],
+      oldObj: 'not-a-claim',
+      newObj: pendingClaim,
+      want: 'error',
+    },
+    {
+      name: 'skip-adding-finalizer',
+      pod: podWithClaimName,
+      claims: [pendingClaim],
+      oldObj: pendingClaim,
+      newObj: { ...pendingClaim, metadata: { ...pendingClaim.metadata, finalizers: ['foo'] } },
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-status-change',
+      pod: podWithClaimName,
+      claims: [pendingClaim],
+      oldObj: pendingClaim,
+      newObj: { ...pendingClaim, status: { allocation: {} } },
+      want: Queue,
+    },
+    {
+      name: 'claim-deallocate',
+      pod: podWithClaimName,
+      claims: [pendingClaim, otherAllocatedClaim],
+      oldObj: otherAllocatedClaim,
+      newObj: { ...otherAllocatedClaim, status: {} },
+      want: Queue,
+    },
+  ];
+  it.each(rows)('$name', (row) => {
+    const objects = new ClusterObjects();
+    for (const c of row.claims ?? []) objects.resourceClaims.set(c as never);
+    if (row.newObj && typeof row.newObj === 'object') objects.resourceClaims.set(row.newObj as never);
+    const pl = new DynamicResources(new FakeHandle({ objects }));
+    check(row, (p, o, n) => pl.isSchedulableAfterClaimChange(p, o, n));
+  });
+
+  it('registers nothing without DynamicResourceAllocation, and TargetPod generated-claim updates with it', () => {
+    const at = (v: string) =>
+      new DynamicResources(new FakeHandle({ features: new FeatureSet(v) })).eventsToRegister();
+    expect(at('1.33')).toEqual([]);
+    const pod = makePod({ name: 'my-pod', uid: '1234' });
+    const reg = at('1.34').find((r) => r.event.resource === 'TargetPod')!;
+    expect(reg.event.actionType).toBe(ActionType.UpdatePodGeneratedResourceClaim);
+    expect(reg.queueingHintFn!(pod, pod, pod)).toBe(Queue); // no claims: nothing left to resolve
+    expect(reg.queueingHintFn!(podWithClaimTemplate, podWithClaimTemplate, podWithClaimTemplate)).toBe(
+      QueueSkip,
+    );
   });
 });

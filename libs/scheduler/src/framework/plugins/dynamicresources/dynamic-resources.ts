@@ -25,6 +25,14 @@ import { isClaimForPod, podUid, type PodClaimEntry, type PodClaimStatus } from '
 import { defaultNormalizeScore } from '../helper/normalize-score';
 import type { ResourceClaim } from '../../../backend/cache/cluster-objects';
 import type { CycleState, StateData } from '../../cycle-state';
+import {
+  ActionType,
+  QueueingHint,
+  asObjects,
+  semanticallyEqual,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+} from '../../events';
 import type {
   FilterPlugin,
   Handle,
@@ -240,11 +248,71 @@ export class DynamicResources
     PostFilterPlugin,
     ReservePlugin,
     PreBindPlugin,
-    ScorePlugin
+    ScorePlugin,
+    EnqueueExtensions
 {
   readonly name = PluginNames.DynamicResources;
 
   constructor(private readonly handle: Handle) {}
+
+  /** Upstream's registrations with DynamicResourceAllocation on (none without it). */
+  eventsToRegister(): ClusterEventWithHint[] {
+    if (!this.handle.features.enabled('DynamicResourceAllocation')) return [];
+    return [
+      {
+        event: {
+          resource: 'Node',
+          actionType: ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeAllocatable,
+        },
+      },
+      {
+        event: {
+          resource: 'resource.k8s.io/ResourceClaim',
+          actionType: ActionType.Add | ActionType.Update | ActionType.Delete,
+        },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterClaimChange(pod, o, n),
+      },
+      {
+        event: { resource: 'TargetPod', actionType: ActionType.UpdatePodGeneratedResourceClaim },
+        queueingHintFn: (pod, o, n) => this.isSchedulableAfterTargetPodUpdate(pod, o, n),
+      },
+      { event: { resource: 'resource.k8s.io/DeviceClass', actionType: ActionType.Add | ActionType.Update } },
+      {
+        event: { resource: 'resource.k8s.io/ResourceSlice', actionType: ActionType.Add | ActionType.Update },
+      },
+    ];
+  }
+
+  /**
+   * A deleted claim matters only if it held devices; a claim freed of its allocation may free
+   * devices for anyone; otherwise only the pod's own claims (as the cluster now has them) count,
+   * when added or when their status changed.
+   */
+  isSchedulableAfterClaimChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const [original, modified] = asObjects<ResourceClaim>(oldObj, newObj);
+    if (!modified) {
+      if (!original) return QueueingHint.Queue;
+      return statusOf(original).allocation ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    }
+    const { claims, reason } = resolvePodClaims(pod, this.handle);
+    if (reason !== undefined) return QueueingHint.QueueSkip;
+    if (original && statusOf(original).allocation && !statusOf(modified).allocation)
+      return QueueingHint.Queue;
+    const uid = modified.metadata?.uid;
+    if (!claims.some((c) => c.metadata?.uid === uid)) return QueueingHint.QueueSkip;
+    if (!original) return QueueingHint.Queue;
+    return semanticallyEqual(original.status ?? {}, modified.status ?? {})
+      ? QueueingHint.QueueSkip
+      : QueueingHint.Queue;
+  }
+
+  /** The pod's generated claims were recorded: queue once they all resolve. */
+  isSchedulableAfterTargetPodUpdate(_pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+    const [, modified] = asObjects<Pod>(undefined, newObj);
+    return resolvePodClaims(modified, this.handle).reason === undefined
+      ? QueueingHint.Queue
+      : QueueingHint.QueueSkip;
+  }
 
   preEnqueue(pod: Pod): MaybeStatus {
     const reason = unresolvedClaimReason(pod, this.handle);
