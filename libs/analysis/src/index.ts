@@ -7,3 +7,4 @@ export * from './schedule';
 export * from './registry';
 export * from './run-options';
 export * from './pipeline';
+export * from './timeline';

@@ -70,6 +70,7 @@ export { SimulatedClock, type Clock } from './backend/queue/clock';
 export {
   newSchedulingQueue,
   queueFeatures,
+  queueProfileOf,
   type SchedulingQueueSettings,
 } from './backend/queue/queue-profiles';
 export { attemptFailureOf } from './backend/queue/attempt-failure';

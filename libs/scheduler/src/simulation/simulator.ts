@@ -227,8 +227,11 @@ export class Simulator {
     return result;
   }
 
-  /** Assume, Reserve, Permit, PreBind, Bind, PostBind. Returns an error text on failure. */
-  private bind(
+  /**
+   * Assume, Reserve, Permit, PreBind, Bind, PostBind. Returns an error text on failure. Public for
+   * runs that attempt pods through their own loop (the timeline's queue-driven driver).
+   */
+  bind(
     fwk: Framework,
     pod: Pod,
     record: AttemptRecord,
@@ -285,6 +288,22 @@ export class Simulator {
   restoreCursor(cursor: ReplayCursor): void {
     this.rng.counter = cursor.rng;
     this.algorithm.nextStartNodeIndex = cursor.nextStartNodeIndex;
+  }
+
+  /** PostFilter (preemption) after a failed attempt, for runs that attempt pods through their own loop. */
+  postFilter(
+    fwk: Framework,
+    record: AttemptRecord,
+    pod: Pod,
+  ): ReturnType<typeof runPostFilter> & { succeeded: boolean } {
+    const outcome = runPostFilter(fwk, record, pod);
+    return { ...outcome, succeeded: isSuccess(outcome.status) };
+  }
+
+  /** Replaces a running pod's object on its node (e.g. a victim given its deletionTimestamp). */
+  replaceRunningPod(old: Pod, next: Pod): void {
+    this.evict(old);
+    this.snapshot.addPod(new PodInfo(next), next.spec!.nodeName!);
   }
 
   /** Removes a running pod (a preemption victim, an evicted or deleted pod). */

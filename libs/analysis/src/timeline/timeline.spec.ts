@@ -1,0 +1,225 @@
+import type { KubeObject } from '@schedlab/k8s';
+import { setupEngine } from '@schedlab/scheduler';
+import { parseTimeline, TimelineError } from './input';
+import { runTimeline } from './driver';
+import type { TimelineResult } from './result';
+
+const node = (name: string, cpu: string, zone = 'z1'): KubeObject =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': zone } },
+    status: {
+      allocatable: { cpu, memory: '16Gi', pods: '110' },
+      capacity: { cpu, memory: '16Gi', pods: '110' },
+    },
+  }) as KubeObject;
+
+const podSpec = (cpu: string, priority: number, grace?: number) => ({
+  priority,
+  ...(grace === undefined ? {} : { terminationGracePeriodSeconds: grace }),
+  containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu } } }],
+});
+
+const running = (name: string, nodeName: string, cpu: string, priority: number, grace?: number): KubeObject =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', uid: name },
+    spec: { ...podSpec(cpu, priority, grace), nodeName },
+    status: { phase: 'Running' },
+  }) as KubeObject;
+
+/** Arrivals are admitted as the API server would: their priority comes from a PriorityClass. */
+const arrival = (at: string, name: string, cpu: string, priority: number, extra: object = {}) => {
+  const { priority: _p, ...spec } = podSpec(cpu, priority);
+  return {
+    at,
+    arrive: {
+      pod: {
+        metadata: { name, namespace: 'default' },
+        spec: { ...spec, priorityClassName: `p${priority}`, ...extra },
+      },
+    },
+  };
+};
+
+const priorityClasses = [0, 50, 100, 1000].map(
+  (value) =>
+    ({
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: `p${value}` },
+      value,
+    }) as KubeObject,
+);
+
+function run(items: KubeObject[], doc: unknown, seed = 0): TimelineResult {
+  const engine = { seed, tieBreak: 'lowest-node-name' as const };
+  return runTimeline([...priorityClasses, ...items], parseTimeline(doc, seed), {
+    engine,
+    setup: setupEngine({}),
+  });
+}
+
+const pod = (r: TimelineResult, key: string) => r.pods.find((p) => p.pod === `default/${key}`)!;
+
+describe('timeline: preemption races on the simulated clock', () => {
+  it('a preemptor waits out its victim’s grace period on its nominated node, then binds', () => {
+    // n1 (4 CPU) runs a low-priority 4-CPU pod with a 30 s grace period; p (3 CPU, priority 100)
+    // arrives at 10 s: it preempts, is nominated to n1, and binds when the victim is gone at 40 s.
+    const r = run([node('n1', '4'), running('low', 'n1', '4', 0, 30)], {
+      events: [arrival('10s', 'p', '3', 100)],
+    });
+    expect(r.preemptions).toEqual([{ at: 10, preemptor: 'default/p', node: 'n1', victims: ['default/low'] }]);
+    expect(pod(r, 'low')).toMatchObject({
+      outcome: 'preempted',
+      preemptedBy: 'default/p',
+      preemptedAt: 10,
+      endedAt: 40,
+    });
+    expect(pod(r, 'p')).toMatchObject({
+      outcome: 'scheduled',
+      node: 'n1',
+      arrivedAt: 10,
+      boundAt: 40,
+      waitedSeconds: 30,
+      attempts: 2,
+    });
+  });
+
+  it('0 s grace lets the high-priority pod in at once', () => {
+    const r = run([node('n1', '4'), running('low', 'n1', '4', 0, 0)], {
+      events: [arrival('10s', 'p', '3', 100)],
+    });
+    expect(pod(r, 'low')).toMatchObject({ outcome: 'preempted', endedAt: 10 });
+    // The victim's deletion arrives while p is in flight: p is requeued and, activeQ being empty,
+    // popped from backoffQ at once (SchedulerPopFromBackoffQ).
+    expect(pod(r, 'p')).toMatchObject({
+      outcome: 'scheduled',
+      node: 'n1',
+      boundAt: 10,
+      waitedSeconds: 0,
+      attempts: 2,
+    });
+  });
+
+  it('the nomination holds the room against a lower-priority pod during the grace period', () => {
+    // q (priority 50, 1 CPU) arrives at 20 s: n1 has the terminating victim (4) and p's nomination (3)
+    // counted, so q waits; at 40 s the victim goes, p (higher priority) pops first and binds; q
+    // then fits in the 1 CPU left.
+    const r = run([node('n1', '4'), running('low', 'n1', '4', 0, 30)], {
+      events: [arrival('10s', 'p', '3', 100), arrival('20s', 'q', '1', 50)],
+    });
+    expect(pod(r, 'p')).toMatchObject({ node: 'n1', boundAt: 40 });
+    expect(pod(r, 'q')).toMatchObject({ node: 'n1', boundAt: 40 });
+    expect(pod(r, 'q').attempts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a smaller pod takes the nominated node first (the nomination does not hold against higher priority)', () => {
+    // n1 (4 CPU): v (2 CPU, priority 0, grace 30) and free 2; n2 (4 CPU) runs w (4 CPU, priority 0).
+    // p (3 CPU, priority 100) at 10 s preempts v on n1 (lowest-name tie-break), nominated n1.
+    // s (2 CPU, priority 1000) at 15 s does not count p's nomination: it binds to n1 in the free 2 CPU.
+    // At 40 s v is gone: n1 has 2 CPU free, p needs 3; p may preempt again (no terminating pod
+    // left on n1) and takes n2 from w, binding when w's grace period ends at 70 s.
+    const r = run(
+      [node('n1', '4'), node('n2', '4'), running('v', 'n1', '2', 0, 30), running('w', 'n2', '4', 0, 30)],
+      { events: [arrival('10s', 'p', '3', 100), arrival('15s', 's', '2', 1000)] },
+    );
+    expect(pod(r, 's')).toMatchObject({ node: 'n1', boundAt: 15 });
+    expect(r.preemptions.map((x) => [x.at, x.preemptor, x.node, x.victims])).toEqual([
+      [10, 'default/p', 'n1', ['default/v']],
+      [40, 'default/p', 'n2', ['default/w']],
+    ]);
+    expect(pod(r, 'p')).toMatchObject({ node: 'n2', boundAt: 70, outcome: 'scheduled' });
+  });
+
+  it('a higher-priority pod overtakes during the grace period', () => {
+    // n1 (4 CPU) runs low (4 CPU, grace 30). p (priority 100, 4 CPU) preempts at 10 s; h
+    // (priority 1000, 4 CPU) arrives at 20 s: p's nomination does not hold against it, h is
+    // nominated to n1 too (the terminating victim is its victim as well). At 40 s both are
+    // requeued; h pops first and binds, p finds no victim it may preempt and loses its nomination.
+    const r = run([node('n1', '4'), running('low', 'n1', '4', 0, 30)], {
+      events: [arrival('10s', 'p', '4', 100), arrival('20s', 'h', '4', 1000)],
+    });
+    expect(pod(r, 'h')).toMatchObject({ node: 'n1', boundAt: 40 });
+    const p = pod(r, 'p');
+    expect(p.outcome).toBe('pending');
+    expect(p.nominatedNode).toBeUndefined();
+    expect(p.lastFailure).toMatch(/^0\/1 nodes are available: 1 Insufficient cpu\. preemption: /);
+    expect(p.lastQueue).toBe('Unschedulable');
+  });
+});
+
+describe('timeline: queue, arrivals and events', () => {
+  it('a pod too big for every node waits in the pool until a node is added', () => {
+    const r = run([node('n1', '1')], {
+      duration: '10m',
+      events: [arrival('0s', 'big', '2', 0), { at: '5m', addNode: node('n2', '4') }],
+    });
+    // Rejected once, the pod waits in the unschedulable pool (no event helps it) until n2 comes.
+    expect(pod(r, 'big')).toMatchObject({ node: 'n2', arrivedAt: 0, boundAt: 300 });
+    // One attempt at 0 s, flushes every 5 min (the pool's timeout) retry it: 0 s, then at 300 s the
+    // node add and the flush coincide.
+    expect(pod(r, 'big').attempts).toBe(2);
+  });
+
+  it('gated pods wait in the pool until the gate is lifted', () => {
+    const r = run([node('n1', '4')], {
+      events: [
+        arrival('0s', 'g', '1', 0, { schedulingGates: [{ name: 'example.com/wait' }] }),
+        { at: '90s', ungate: { pod: 'g' } },
+      ],
+    });
+    expect(pod(r, 'g')).toMatchObject({ node: 'n1', boundAt: 90, attempts: 1 });
+    expect(r.series.gated[0]).toBe(1);
+    expect(r.series.gated[2]).toBe(0);
+  });
+
+  it('runFor completes jobs and frees their room for the next', () => {
+    const r = run([node('n1', '2')], {
+      podTemplates: {
+        job: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '1' } } }] },
+      },
+      events: [{ at: '0s', burst: { template: 'job', count: 4, runFor: '10m' } }],
+    });
+    const bound = r.pods.map((p) => p.boundAt).sort((a, b) => a! - b!);
+    expect(bound).toEqual([0, 0, 600, 600]);
+    expect(r.summary).toMatchObject({ pods: 4, completed: 4, pendingAtEnd: 0 });
+    expect(r.summary.timeToSchedule).toMatchObject({ count: 4, p50: 0, p90: 600, max: 600 });
+  });
+
+  it('Poisson arrivals are the same for the same seed and differ for another', () => {
+    const doc = {
+      podTemplates: {
+        web: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '10m' } } }] },
+      },
+      events: [{ at: '0s', poisson: { template: 'web', perMinute: 6, duration: '1h' } }],
+    };
+    const a = parseTimeline(doc, 1).actions.map((x) => x.at);
+    expect(parseTimeline(doc, 1).actions.map((x) => x.at)).toEqual(a);
+    expect(parseTimeline(doc, 2).actions.map((x) => x.at)).not.toEqual(a);
+    expect(a.length).toBeGreaterThan(300);
+    expect(a.length).toBeLessThan(420);
+  });
+
+  it('names the field of an invalid document', () => {
+    expect(() => parseTimeline({ events: [{ at: '5x', cordon: 'n1' }] })).toThrow(
+      /^events\[0\]\.at: must be a duration/,
+    );
+    expect(() => parseTimeline({ events: [{ at: '1s', burst: { template: 'x' } }] })).toThrow(
+      /^events\[0\]\.burst\.count: /,
+    );
+    expect(() => parseTimeline({ events: [{ at: '1s', cordon: 'a', uncordon: 'a' }] })).toThrow(
+      'events[0]: has cordon and uncordon: one event per entry',
+    );
+    expect(() => parseTimeline({ events: [{ at: '1s', burst: { template: 'x', count: 2 } }] })).toThrow(
+      TimelineError,
+    );
+  });
+
+  it('a time of day is on the start’s date', () => {
+    const t = parseTimeline({ start: '2030-01-01T08:00:00Z', events: [{ at: '09:00', cordon: 'n1' }] });
+    expect(t.actions[0].at).toBe(3_600_000);
+  });
+});
