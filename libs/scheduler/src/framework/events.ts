@@ -287,3 +287,13 @@ export function asObjects<T>(oldObj: unknown, newObj: unknown): [T | undefined, 
   }
   return [(oldObj ?? undefined) as T | undefined, newObj as T];
 }
+
+/** The pod a deletion event removed: upstream's hints fail (and so queue) without one. */
+export function deletedPodOf(oldObj: unknown, newObj: unknown): Pod {
+  const [deleted] = asObjects<Pod>(oldObj, newObj);
+  if (!deleted) throw new Error('a pod deletion needs the deleted pod');
+  return deleted;
+}
+
+/** Whether a pod held a node's resources: bound to it, or nominated to it. */
+export const heldANode = (pod: Pod): boolean => Boolean(pod.spec?.nodeName || pod.status?.nominatedNodeName);

@@ -3,9 +3,10 @@ import { CycleState, ImmutableState } from '../../cycle-state';
 import {
   ActionType,
   QueueingHint,
-  asObjects,
   type ClusterEventWithHint,
   type EnqueueExtensions,
+  deletedPodOf,
+  heldANode,
 } from '../../events';
 import { HostPortInfo } from '../../types';
 import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
@@ -53,13 +54,8 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
 
   /** A deleted pod frees its host ports; only a clash with the pod's own ports makes that matter. */
   isSchedulableAfterAssignedPodDeleted(pod: Pod, oldObj: unknown): QueueingHint {
-    const [deleted] = asObjects<Pod>(oldObj, undefined);
-    if (!deleted) throw new Error('a pod deletion needs the deleted pod');
-    if (
-      !deleted.spec?.nodeName &&
-      !(deleted.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName
-    )
-      return QueueingHint.QueueSkip;
+    const deleted = deletedPodOf(oldObj, undefined);
+    if (!heldANode(deleted)) return QueueingHint.QueueSkip;
     const ports = hostPortsOf(deleted, this.withSidecars);
     if (ports.length === 0) return QueueingHint.QueueSkip;
     const inUse = new HostPortInfo();

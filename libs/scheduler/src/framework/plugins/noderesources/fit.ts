@@ -11,6 +11,8 @@ import {
   asObjects,
   type ClusterEventWithHint,
   type EnqueueExtensions,
+  deletedPodOf,
+  heldANode,
 } from '../../events';
 import type { CycleState, StateData } from '../../cycle-state';
 import type {
@@ -279,14 +281,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
 
   /** Only a pod that was on a node (or nominated to one) frees anything. */
   isSchedulableAfterAssignedPodDelete(_pod: Pod, oldObj: unknown): QueueingHint {
-    const [deleted] = asObjects<Pod>(oldObj, undefined);
-    if (!deleted) throw new Error('a pod deletion needs the deleted pod');
-    if (
-      !deleted.spec?.nodeName &&
-      !(deleted.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName
-    )
-      return QueueingHint.QueueSkip;
-    return QueueingHint.Queue;
+    return heldANode(deletedPodOf(oldObj, undefined)) ? QueueingHint.Queue : QueueingHint.QueueSkip;
   }
 
   /** Queue when a running pod gave back some of a resource the pending pod requests. */

@@ -11,6 +11,8 @@ import {
   asObjects,
   type ClusterEventWithHint,
   type EnqueueExtensions,
+  deletedPodOf,
+  heldANode,
 } from '../../events';
 import { claimNameOfVolume, namespaceOf } from '../volumebinding/pv-helpers';
 import type { StorageStamp } from '../../../backend/cache/cluster-objects';
@@ -112,11 +114,10 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin, En
 
   /** A pod on a node (or nominated) that attached claims, ephemeral or migratable in-tree volumes went. */
   isSchedulableAfterAssignedPodDeleted(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const [deleted] = asObjects<Pod>(oldObj, newObj);
-    if (!deleted) throw new Error('a pod deletion needs the deleted pod');
+    const deleted = deletedPodOf(oldObj, newObj);
     const volumes = deleted.spec?.volumes ?? [];
     if (volumes.length === 0) return QueueingHint.QueueSkip;
-    if (!deleted.spec?.nodeName && !deleted.status?.nominatedNodeName) return QueueingHint.QueueSkip;
+    if (!heldANode(deleted)) return QueueingHint.QueueSkip;
     const attaches = volumes.some((v) => v.persistentVolumeClaim || v.ephemeral || inlineMigrationDriver(v));
     return attaches ? QueueingHint.Queue : QueueingHint.QueueSkip;
   }

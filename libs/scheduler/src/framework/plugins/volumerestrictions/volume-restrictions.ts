@@ -12,6 +12,7 @@ import {
   asObjects,
   type ClusterEventWithHint,
   type EnqueueExtensions,
+  deletedPodOf,
 } from '../../events';
 import type { Volume } from 'kubernetes-types/core/v1';
 import type { CycleState, StateData } from '../../cycle-state';
@@ -124,8 +125,7 @@ export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin, Enqueu
 
   /** The deleted pod (same namespace) had a disk clashing with the pod's, or one of its claims. */
   isSchedulableAfterAssignedPodDeleted(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const [deleted] = asObjects<Pod>(oldObj, newObj);
-    if (!deleted) throw new Error('a pod deletion needs the deleted pod');
+    const deleted = deletedPodOf(oldObj, newObj);
     if (namespaceOf(deleted) !== namespaceOf(pod)) return QueueingHint.QueueSkip;
     const volumes = pod.spec?.volumes ?? [];
     if (volumes.some((v) => needsRestrictionsCheck(v) && isVolumeConflict(v, deleted)))
