@@ -17,6 +17,7 @@ export {
   type RecordedAttempt,
 } from './simulation/fast-forward';
 export type * from './simulation/results';
+export { claimDevicesOf, type ClaimDevice } from './simulation/claim-devices';
 export {
   FeatureSet,
   NEWEST_VERSION,

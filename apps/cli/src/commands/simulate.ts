@@ -8,6 +8,7 @@ import { outputOption } from '../output/analysis';
 import { formatPlacementTable, simulationDocument, type SimulationDocument } from '../output/placements';
 import { progressBar } from '../output/progress';
 import { formatStorageTables, withStorage } from '../output/storage';
+import { formatDeviceTables, formatPlacementDevices } from '../output/devices';
 import type { ReportRun, ReportStorage } from '@schedlab/report';
 import { addSimulationOptions, simulationFlags, withExitCodes } from './simulation-options';
 
@@ -53,9 +54,16 @@ export function simulateDump(
 
 export function renderSimulation(document: SimulationDocument, format: OutputFormat): string {
   if (!isTableFormat(format)) return renderDocument(document, format);
+  const wide = format === 'wide';
   const storageLines = document.storage ? formatStorageTables(document.storage) : [];
-  const placements = formatPlacementTable(document, { wide: format === 'wide' });
-  return `${[...placements, ...storageLines].join('\n')}\n`;
+  const deviceLines = document.devices
+    ? [
+        ...formatDeviceTables(document.devices, { wide }),
+        ...(wide ? formatPlacementDevices(document.placements) : []),
+      ]
+    : [];
+  const placements = formatPlacementTable(document, { wide });
+  return `${[...placements, ...storageLines, ...deviceLines].join('\n')}\n`;
 }
 
 export function registerSimulateCommand(program: Command): void {

@@ -1,11 +1,13 @@
 import { zoneOf, type Node } from '@schedlab/k8s';
 import {
+  claimDevicesOf,
   numFeasibleNodesToFind,
   type AttemptSummary,
   type PodSchedulingResult,
   type ResolvedProfile,
   type ScoredNode,
 } from '@schedlab/scheduler';
+import { formatClaimDevices } from './devices';
 import { formatTable } from './table';
 
 /** Everything `explain` needs to lay out one pod's scheduling decision. */
@@ -261,6 +263,7 @@ export function formatExplanation(
     `Result: ${r.outcome}${r.node ? ` on ${r.node}${zone ? ` (${zone})` : ''}` : ''}${r.victims?.length ? ` after preempting ${r.victims.join(', ')}` : ''}`,
   ];
   if (r.error) lines.push(`Error: ${r.error}`);
+  if (r.node) lines.push(...formatClaimDevices(claimDevicesOf(r.claims)));
   lines.push('');
   if (r.firstAttempt) {
     lines.push(...attemptLines('Attempt 1: filters', r.firstAttempt, input, null, true, detail));

@@ -1,9 +1,12 @@
 import { zoneOf, type Node } from '@schedlab/k8s';
-import type {
-  PodOutcome,
-  PodSchedulingResult,
-  SimulationResult,
-  SimulationSummary,
+import {
+  claimDevicesOf,
+  type ClaimDevice,
+  type DeviceClassSummary,
+  type PodOutcome,
+  type PodSchedulingResult,
+  type SimulationResult,
+  type SimulationSummary,
 } from '@schedlab/scheduler';
 import { podMessage, podReason, podStatus } from './pod-status';
 import type { PlacementVolume, StorageDocument } from './storage';
@@ -24,6 +27,8 @@ export interface Placement {
   error?: string;
   /** The claims the pod mounts, their volumes and how each was bound. */
   volumes?: PlacementVolume[];
+  /** DRA: the devices the pod's claims were allocated (or already held) when it was placed. */
+  devices?: ClaimDevice[];
 }
 
 /** The machine-readable output of `schedlab simulate`: one document. */
@@ -35,6 +40,8 @@ export interface SimulationDocument {
   unmodelledKinds: Record<string, number>;
   /** Present when the cluster has claims: volumes, and storage per class and zone. */
   storage?: StorageDocument;
+  /** Present when the cluster has DeviceClasses: devices per class and node after scheduling. */
+  devices?: DeviceClassSummary[];
 }
 
 export function toPlacement(result: PodSchedulingResult, nodesByName: ReadonlyMap<string, Node>): Placement {
@@ -50,6 +57,8 @@ export function toPlacement(result: PodSchedulingResult, nodesByName: ReadonlyMa
   if (result.nominatedNode) placement.nominatedNode = result.nominatedNode;
   if (result.victims?.length) placement.victims = [...result.victims];
   if (result.error) placement.error = result.error;
+  const devices = claimDevicesOf(result.claims);
+  if (devices.length) placement.devices = devices;
   return placement;
 }
 
@@ -73,6 +82,7 @@ export function simulationDocument(
     ],
     orphanPods: result.orphanPods,
     unmodelledKinds: result.unmodelledKinds,
+    ...(result.devices ? { devices: result.devices } : {}),
   };
 }
 

@@ -1,0 +1,101 @@
+import type { SimulationDocument } from '../output/placements';
+import { example, schedlab, schedlabJson } from '../testing/cli';
+
+const draExample = example('dra-gpus.yaml');
+const gpu = (pool: string, device: string) => ({ driver: 'gpu.example.com', pool, device });
+
+describe('schedlab simulate: DRA devices of dra-gpus.yaml', () => {
+  let doc: SimulationDocument;
+  beforeAll(() => {
+    doc = schedlabJson<SimulationDocument>('simulate', '--cluster', draExample);
+  });
+
+  it("lists each placed pod's generated claim with the device it was allocated", () => {
+    const devicesOf = Object.fromEntries(doc.placements.map((p) => [p.pod, p.devices]));
+    expect(devicesOf).toEqual({
+      'ml/train-1': [{ claim: 'ml/train-1-gpu-h4tqm', request: 'gpu', ...gpu('gpu-c', 'gpu-0') }],
+      'ml/train-2': [{ claim: 'ml/train-2-gpu-4g6pz', request: 'gpu', ...gpu('gpu-b', 'gpu-0') }],
+      // gpu-a's gpu-0 is held by the running pod's claim.
+      'ml/train-3': [{ claim: 'ml/train-3-gpu-jwcvl', request: 'gpu', ...gpu('gpu-a', 'gpu-1') }],
+      'ml/finetune-1': [{ claim: 'ml/finetune-1-gpu-7ht4z', request: 'gpu', ...gpu('gpu-c', 'gpu-1') }],
+      'ml/sweep-1': undefined,
+    });
+    expect(doc.placements.find((p) => p.pod === 'ml/sweep-1')).toMatchObject({
+      outcome: 'unschedulable',
+      message: expect.stringContaining('4 cannot allocate all claims'),
+    });
+  });
+
+  it('summarizes devices per class and node after scheduling (the CEL class selects 80Gi GPUs only)', () => {
+    expect(doc.devices).toEqual([
+      {
+        deviceClass: 'gpu.example.com',
+        nodes: [
+          { node: 'gpu-a', total: 2, allocated: 2, free: 0, taintedFree: 0 },
+          { node: 'gpu-b', total: 2, allocated: 1, free: 1, taintedFree: 0 },
+          { node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 },
+        ],
+      },
+      {
+        deviceClass: 'large-gpu.example.com',
+        nodes: [{ node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 }],
+      },
+    ]);
+  });
+
+  it('prints a Devices table per class after the placements; -o wide per node, with the allocations', () => {
+    const table = schedlab('simulate', '--cluster', draExample);
+    expect(table.status).toBe(0);
+    const lines = table.stdout.split('\n');
+    const at = lines.indexOf('Devices by class');
+    expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith('ml/sweep-1 ')));
+    expect(lines.slice(at + 1, at + 4).map((l) => l.split(/\s+/))).toEqual([
+      ['CLASS', 'NODES', 'TOTAL', 'ALLOCATED', 'FREE', 'TAINTED', 'FREE'],
+      ['gpu.example.com', '3', '6', '5', '1', '0'],
+      ['large-gpu.example.com', '1', '2', '2', '0', '0'],
+    ]);
+    expect(table.stdout).not.toContain('Devices allocated');
+
+    const wide = schedlab('simulate', '--cluster', draExample, '-o', 'wide').stdout.split('\n');
+    const byNode = wide.indexOf('Devices by class and node');
+    expect(wide.slice(byNode + 2, byNode + 6).map((l) => l.split(/\s+/))).toEqual([
+      ['gpu.example.com', 'gpu-a', '2', '2', '0', '0'],
+      ['gpu.example.com', 'gpu-b', '2', '1', '1', '0'],
+      ['gpu.example.com', 'gpu-c', '2', '2', '0', '0'],
+      ['large-gpu.example.com', 'gpu-c', '2', '2', '0', '0'],
+    ]);
+    const allocated = wide.indexOf('Devices allocated');
+    expect(wide.slice(allocated + 2, allocated + 6).map((l) => l.split(/\s+/))).toEqual([
+      ['ml/train-1', 'ml/train-1-gpu-h4tqm', 'gpu', 'gpu.example.com/gpu-c/gpu-0'],
+      ['ml/train-2', 'ml/train-2-gpu-4g6pz', 'gpu', 'gpu.example.com/gpu-b/gpu-0'],
+      ['ml/train-3', 'ml/train-3-gpu-jwcvl', 'gpu', 'gpu.example.com/gpu-a/gpu-1'],
+      ['ml/finetune-1', 'ml/finetune-1-gpu-7ht4z', 'gpu', 'gpu.example.com/gpu-c/gpu-1'],
+    ]);
+  });
+
+  it('a cluster without DeviceClasses has no devices in the document or the table', () => {
+    const plain = schedlabJson<SimulationDocument>('simulate', '--cluster', example('cluster-small.yaml'));
+    expect(plain.devices).toBeUndefined();
+    expect(plain.placements.some((p) => p.devices)).toBe(false);
+  });
+});
+
+describe('schedlab explain: a placed pod with a claim', () => {
+  it("prints the claim's devices under the result", () => {
+    const r = schedlab('explain', '--cluster', draExample, '--pod', 'ml/finetune-1');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(1, 5)).toEqual([
+      'Result: scheduled on gpu-c (zone-b)',
+      'Devices (allocated at Reserve):',
+      '  CLAIM                    REQUEST  DEVICE',
+      '  ml/finetune-1-gpu-7ht4z  gpu      gpu.example.com/gpu-c/gpu-1',
+    ]);
+  });
+
+  it('an unschedulable pod shows no devices', () => {
+    const r = schedlab('explain', '--cluster', draExample, '--pod', 'ml/sweep-1');
+    expect(r.stdout).not.toContain('Devices');
+    expect(r.stdout).toContain('cannot allocate all claims');
+  });
+});
