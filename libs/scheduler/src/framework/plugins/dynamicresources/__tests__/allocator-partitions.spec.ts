@@ -134,6 +134,20 @@ interface Row {
 
 const d = (device: string): string => `${driverA}/${pool1}/${device}`;
 
+/** Driver A's and driver B's pools are both named pool-1, with different counters (c 1 and 2). */
+const samePoolNameTwoDrivers = (): Pick<Row, 'claims' | 'slices'> => ({
+  claims: [
+    claim('claim-0', [request('req-0')]),
+    claim('claim-1', [request('req-1', undefined, { deviceClassName: 'class-b' })]),
+  ],
+  slices: [
+    deviceSlice('slice-1', onNode1, 2, [consuming('device-1', { c: '1' })]),
+    counterSlice('slice-2', onNode1, 2, { c: '1' }),
+    ofDriverB(deviceSlice('slice-3', onNode1, 2, [consuming('device-2', { c: '2' })])),
+    ofDriverB(counterSlice('slice-4', onNode1, 2, { c: '2' })),
+  ],
+});
+
 const rows: Record<string, Row> = {
   'partitionable-devices-single-device': {
     features: { partitionableDevices: true },
@@ -175,31 +189,13 @@ const rows: Record<string, Row> = {
   },
   'partitionable-devices-counter-cache-scoped-by-pool-ID': {
     features: { partitionableDevices: true },
-    claims: [
-      claim('claim-0', [request('req-0')]),
-      claim('claim-1', [request('req-1', undefined, { deviceClassName: 'class-b' })]),
-    ],
-    slices: [
-      deviceSlice('slice-1', onNode1, 2, [consuming('device-1', { c: '1' })]),
-      counterSlice('slice-2', onNode1, 2, { c: '1' }),
-      ofDriverB(deviceSlice('slice-3', onNode1, 2, [consuming('device-2', { c: '2' })])),
-      ofDriverB(counterSlice('slice-4', onNode1, 2, { c: '2' })),
-    ],
+    ...samePoolNameTwoDrivers(),
     expect: [['req-0 device-1'], ['req-1 device-2']],
   },
   // 1.36 (v0.36.3) kept counters per pool name: driver-b's pool-1 is checked against driver-a's.
   'partitionable-devices-counter-cache-scoped-by-pool-ID at 1.36': {
     features: { partitionableDevices: true, countersByPoolName: true },
-    claims: [
-      claim('claim-0', [request('req-0')]),
-      claim('claim-1', [request('req-1', undefined, { deviceClassName: 'class-b' })]),
-    ],
-    slices: [
-      deviceSlice('slice-1', onNode1, 2, [consuming('device-1', { c: '1' })]),
-      counterSlice('slice-2', onNode1, 2, { c: '1' }),
-      ofDriverB(deviceSlice('slice-3', onNode1, 2, [consuming('device-2', { c: '2' })])),
-      ofDriverB(counterSlice('slice-4', onNode1, 2, { c: '2' })),
-    ],
+    ...samePoolNameTwoDrivers(),
     expect: null,
   },
   'partitionable-devices-multiple-devices': {
