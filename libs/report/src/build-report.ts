@@ -1,6 +1,6 @@
 /** Builds a report run from what `simulate` consumed (nodes, pod objects) and what it returned. */
 import type { Node, Pod } from '@schedlab/k8s';
-import type { PodSchedulingResult } from '@schedlab/scheduler';
+import { claimDevicesOf, type DeviceClassSummary, type PodSchedulingResult } from '@schedlab/scheduler';
 import { podKeyOf, zoneOf } from '@schedlab/k8s';
 import { nodeUtilization } from '@schedlab/scenarios';
 import type { ReportFilterFailure, ReportNode, ReportNodeScore, ReportPod, ReportRun } from './report-input';
@@ -23,6 +23,7 @@ export type ReportableResult = Pick<PodSchedulingResult, 'pod' | 'outcome' | 'no
       | 'pluginScores'
       | 'firstAttempt'
       | 'explanation'
+      | 'claims'
     >
   >;
 
@@ -35,7 +36,12 @@ export interface RunReportSource {
    * the engine scheduled; their requests give each node's requested resources after the run.
    */
   pods: readonly Pod[];
-  result: { compatibilityVersion: string; results: readonly ReportableResult[] };
+  result: {
+    compatibilityVersion: string;
+    results: readonly ReportableResult[];
+    /** The engine's device summary (SimulationResult.devices, or as a run stored it). */
+    devices?: readonly DeviceClassSummary[];
+  };
   /** Scored nodes kept per pod (best first, the chosen node always); default 10. */
   maxScoresPerPod?: number;
 }
@@ -117,6 +123,8 @@ export function reportPodOf(r: ReportableResult, maxScores = DEFAULT_MAX_SCORES_
   if (message) pod.message = message;
   if (r.nominatedNode) pod.nominatedNode = r.nominatedNode;
   if (r.victims?.length) pod.victims = [...r.victims];
+  const devices = claimDevicesOf(r.claims);
+  if (devices.length) pod.devices = devices;
   return pod;
 }
 
@@ -157,5 +165,6 @@ export function buildRunReport(source: RunReportSource): ReportRun {
     compatibilityVersion: source.result.compatibilityVersion,
     nodes,
     pods: source.result.results.map((r) => reportPodOf(r, source.maxScoresPerPod)),
+    ...(source.result.devices?.length ? { devices: [...source.result.devices] } : {}),
   };
 }

@@ -5,6 +5,7 @@
  */
 
 import type { DeschedulingReport, StorageStepReport } from '@schedlab/scenarios';
+import type { ClaimDevice, DeviceClassSummary } from '@schedlab/scheduler';
 import type { DataLossRow } from '@schedlab/storage';
 
 /** cpu in millicores, memory in bytes. */
@@ -56,6 +57,8 @@ export interface ReportPod {
   /** How many nodes were scored; `scores` keeps only the best of them (see maxScoresPerPod). */
   scoredNodes: number;
   scores: ReportNodeScore[];
+  /** DRA: the devices the pod's claims were allocated when it was placed. */
+  devices?: ClaimDevice[];
 }
 
 export interface ReportRun {
@@ -64,6 +67,8 @@ export interface ReportRun {
   compatibilityVersion: string;
   nodes: ReportNode[];
   pods: ReportPod[];
+  /** DRA devices per DeviceClass and node once the run is over (clusters with DeviceClasses). */
+  devices?: DeviceClassSummary[];
 }
 
 /** A claim and the volume it is bound to (or a volume no claim uses), placed in its zone. */

@@ -136,6 +136,9 @@ export const REPORT_SCRIPT = String.raw`
       el('h3', {}, [p.pod]),
       el('dl', {}, facts.reduce(function (acc, f) { return acc.concat([el('dt', {}, [f[0]]), el('dd', {}, [f[1]])]); }, [])),
       p.message ? el('p', { className: 'reason', 'aria-label': 'Scheduling message' }, [p.message]) : null,
+      p.devices ? table('Devices of the pod', ['Claim', 'Request', 'Device'], p.devices.map(function (d) {
+        return [d.claim, d.request, d.driver + '/' + d.pool + '/' + d.device + (d.adminAccess ? ' (admin access)' : '')];
+      })) : null,
       el('h3', {}, ['Filter: nodes that failed (' + (p.failedNodes === undefined ? p.filters.length : p.failedNodes) + ')']),
       table('Filter results', ['Node', 'Plugin', 'Reasons'], p.filters.map(function (f) { return [f.node, f.plugin, f.reasons.join('; ')]; })),
       el('h3', {}, ['Scores of feasible nodes (' + (p.scores.length < p.scoredNodes ? 'best ' + p.scores.length + ' of ' + p.scoredNodes : p.scores.length) + ')']),
@@ -145,6 +148,25 @@ export const REPORT_SCRIPT = String.raw`
           }))
         : el('p', {}, ['No node passed the filters, so none was scored.']),
     ]);
+  }
+
+  // DRA devices per class: one row per node reaching any of the class's devices, the bar allocated / total.
+  function devicesView(run) {
+    return el('section', { 'aria-label': 'Devices' }, [
+      el('h2', {}, ['Devices by class']),
+    ].concat(run.devices.map(function (c) {
+      var total = 0, allocated = 0;
+      c.nodes.forEach(function (n) { total += n.total; allocated += n.allocated; });
+      return el('section', { className: 'zone', role: 'region', 'aria-label': 'Device class ' + c.deviceClass }, [
+        el('h3', {}, [c.deviceClass + ' — ' + allocated + ' of ' + total + ' allocated']),
+        c.nodes.length
+          ? table('Devices of ' + c.deviceClass, ['Node', 'In use', 'Total', 'Allocated', 'Free', 'Tainted free'], c.nodes.map(function (n) {
+              return [n.node, el('meter', { min: 0, max: n.total, value: n.allocated, 'aria-label': n.node + ': ' + n.allocated + ' of ' + n.total + ' allocated' }, [n.allocated + '/' + n.total]),
+                n.total, n.allocated, n.free, n.taintedFree];
+            }))
+          : el('p', {}, ['No node reaches a device of this class.']),
+      ]);
+    })));
   }
 
   function runView(run, runIndex) {
@@ -162,6 +184,7 @@ export const REPORT_SCRIPT = String.raw`
       el('p', { className: 'legend' }, ['Heat: ' + resource + ' requested / allocatable per node; green is free, red is full; dashed outline: cordoned. Click a node for its pods.']),
       zonesView(runIndex, run),
       nodePanel(runIndex, run),
+      run.devices ? devicesView(run) : null,
       pendingView(runIndex, run),
       podPanel(runIndex, run),
     ]);
