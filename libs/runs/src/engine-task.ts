@@ -215,6 +215,9 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
       orphanPods: scheduled.result.orphanPods,
       unmodelledKinds: scheduled.result.unmodelledKinds,
       ...(rejected.length ? { rejected } : {}),
+      // DRA devices per class and node after the run (the API's typed RunResult.devices); the
+      // devices of each pod's claims are in its stored explanation (`claims`).
+      ...(scheduled.result.devices ? { devices: scheduled.result.devices } : {}),
     },
     analysis: null,
     // Clusters without any claim or class have nothing to summarize.
