@@ -1,7 +1,7 @@
 /** Rebuilds a run's report from what is stored: the snapshot's objects, placements and explanations. */
 import type { KubeObject } from '@schedlab/k8s';
 import { buildRunReport, type ReportRun, type ReportableResult } from '@schedlab/report';
-import { buildClusterState } from '@schedlab/scheduler';
+import { buildClusterState, type DeviceClassSummary } from '@schedlab/scheduler';
 
 export interface StoredPlacement {
   podKey: string;
@@ -24,6 +24,8 @@ export interface StoredRunForReport {
   placements: readonly StoredPlacement[];
   /** namespace/name → the engine's PodSchedulingResult as the worker stored it. */
   explanations: ReadonlyMap<string, Record<string, unknown>>;
+  /** The stored device summary (RunResult summary's `devices`), for the report's devices section. */
+  devices?: readonly DeviceClassSummary[] | null;
 }
 
 /** The placement alone, for pods without a stored explanation: no per-node breakdown. */
@@ -70,6 +72,10 @@ export function reportRunOfStored(run: StoredRunForReport): ReportRun {
     label: run.label,
     nodes: state.nodes,
     pods: [...state.runningPods, ...state.pendingPods],
-    result: { compatibilityVersion: run.engineVersion, results },
+    result: {
+      compatibilityVersion: run.engineVersion,
+      results,
+      ...(run.devices ? { devices: run.devices } : {}),
+    },
   });
 }

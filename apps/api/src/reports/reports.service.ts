@@ -8,6 +8,7 @@ import { ApiError } from '../common/api-error';
 import { isUuid } from '../common/id-param.pipe';
 import { TenantData } from '../common/tenant-data';
 import { ExplanationReplays } from '../runs/explanation-replays';
+import { runDevicesOf } from '../runs/run-devices.model';
 import { reportRunOfStored } from './report-source';
 import { signReportLink, verifyReportLink } from './report-link';
 
@@ -64,7 +65,8 @@ export class ReportsService {
       const attempt = run.attempts;
       const placements = await this.results.allPlacements(tx, runId, attempt);
       const explanations = await this.results.allExplanations(tx, runId, attempt);
-      return { run, placements, explanations };
+      const devices = runDevicesOf((await this.results.findResult(tx, runId))?.summary ?? null);
+      return { run, placements, explanations, devices };
     });
     const title = `Schedlab report: ${stored.run.snapshot.name}`;
     if ('descheduling' in stored) {
@@ -98,6 +100,7 @@ export class ReportsService {
           e.explanation as Record<string, unknown>,
         ]),
       ),
+      devices: 'devices' in stored ? stored.devices : null,
     });
     return renderReportHtml({ title, runs: [report] });
   }

@@ -4,6 +4,7 @@ import { RUN_TYPES, type RunType } from '@schedlab/analysis';
 import { PlacementStatus, RunStatus, type Placement, type Run } from '@schedlab/db';
 import { createZodDto } from 'nestjs-zod';
 import { JsonScalar } from '../common/json.scalar';
+import { ClaimDeviceView, DeviceClassDevicesView } from './run-devices.model';
 import { submitRunSchema } from './run-input';
 
 registerEnumType(RunStatus, { name: 'RunStatus' });
@@ -128,9 +129,20 @@ export class PlacementView {
   @Field(() => [String], { nullable: true })
   @ApiPropertyOptional({ type: [String], nullable: true })
   victims!: string[] | null;
+  @Field(() => [ClaimDeviceView], {
+    nullable: true,
+    description: "DRA: the devices the pod's claims were allocated when it was placed",
+  })
+  @ApiPropertyOptional({
+    type: [ClaimDeviceView],
+    nullable: true,
+    description: "DRA: the devices the pod's claims were allocated when it was placed",
+  })
+  devices!: ClaimDeviceView[] | null;
 }
 
-export function toPlacementView(row: Placement): PlacementView {
+/** `devices`: the pod's, from its stored explanation (none when absent). */
+export function toPlacementView(row: Placement, devices: ClaimDeviceView[] | null = null): PlacementView {
   return {
     ordinal: row.ordinal,
     namespace: row.namespace,
@@ -144,6 +156,7 @@ export function toPlacementView(row: Placement): PlacementView {
     message: row.message,
     nominatedNode: row.nominatedNode,
     victims: (row.victims as string[] | null) ?? null,
+    devices,
   };
 }
 
@@ -171,6 +184,18 @@ export class RunResultView {
   @Field(() => JsonScalar, { nullable: true })
   @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true })
   storageSummary!: unknown;
+  @Field(() => [DeviceClassDevicesView], {
+    nullable: true,
+    description:
+      'A simulate run on a cluster with DeviceClasses: DRA devices per class and node once the run is over (total, allocated, free, tainted-free)',
+  })
+  @ApiPropertyOptional({
+    type: [DeviceClassDevicesView],
+    nullable: true,
+    description:
+      'A simulate run on a cluster with DeviceClasses: DRA devices per class and node once the run is over (total, allocated, free, tainted-free)',
+  })
+  devices!: DeviceClassDevicesView[] | null;
   @Field(() => JsonScalar, {
     nullable: true,
     description:

@@ -32,6 +32,7 @@ import {
   type UnschedulableGroup,
 } from './run.model';
 import { filterRunStorage, runStorageOf, type RunStorageView, type StorageQuery } from './run-storage.model';
+import { claimDevicesView, runDevicesOf } from './run-devices.model';
 
 const DEFAULT_PROFILE = 'default';
 const REASON_SAMPLE = 20;
@@ -190,17 +191,28 @@ export class RunsService implements OnModuleInit {
           status: run.status,
         });
       }
-      return { summary: result.summary, storageSummary: result.storageSummary, analysis: result.analysis };
+      return {
+        summary: result.summary,
+        storageSummary: result.storageSummary,
+        devices: runDevicesOf(result.summary),
+        analysis: result.analysis,
+      };
     });
   }
 
   async placements(tenantId: string, id: string, query: PlacementQuery): Promise<Page<PlacementView>> {
     const afterOrdinal = query.cursor ? decodeCursor<number>(query.cursor, 'number') : undefined;
-    const rows = await this.data.run(tenantId, async (tx) => {
+    const { rows, claims } = await this.data.run(tenantId, async (tx) => {
       const run = await this.require(tx, tenantId, id);
-      return this.results.placements(tx, id, resultAttemptOf(run), query, query.limit + 1, afterOrdinal);
+      const attempt = resultAttemptOf(run);
+      const page = await this.results.placements(tx, id, attempt, query, query.limit + 1, afterOrdinal);
+      // Only a placed pod holds devices; its claims are in its stored explanation.
+      const placed = page.filter((r) => r.status === 'scheduled');
+      return { rows: page, claims: await this.results.claimsOfPods(tx, id, attempt, placed) };
     });
-    return pageOf(rows, query.limit, toPlacementView, (r) => r.ordinal);
+    const view = (row: (typeof rows)[number]) =>
+      toPlacementView(row, claimDevicesView(claims.get(`${row.namespace}/${row.name}`)));
+    return pageOf(rows, query.limit, view, (r) => r.ordinal);
   }
 
   /** Pods that did not schedule, grouped by the scheduler's message, largest group first. */

@@ -138,6 +138,27 @@ export class RunResultRepository {
     });
   }
 
+  /**
+   * The DRA claims (claim → "request driver/pool/device" lines) of the given pods, read from
+   * their stored explanations; pods whose explanation has none are left out. One statement per
+   * page of placements, by primary key.
+   */
+  async claimsOfPods(
+    db: Db,
+    runId: string,
+    attempt: number,
+    pods: readonly { namespace: string; name: string }[],
+  ): Promise<Map<string, Record<string, string[]>>> {
+    if (pods.length === 0) return new Map();
+    const rows = await db.$queryRaw<{ namespace: string; name: string; claims: Record<string, string[]> }[]>`
+      SELECT e.namespace, e.name, e.explanation->'claims' AS claims
+      FROM pod_explanations e
+      JOIN unnest(${pods.map((p) => p.namespace)}::text[], ${pods.map((p) => p.name)}::text[]) AS k(namespace, name)
+        ON e.namespace = k.namespace AND e.name = k.name
+      WHERE e.run_id = ${runId}::uuid AND e.attempt = ${attempt} AND e.explanation ? 'claims'`;
+    return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.claims]));
+  }
+
   findExplanation(db: Db, runId: string, attempt: number, namespace: string, name: string) {
     return db.podExplanation.findFirst({ where: { runId, attempt, namespace, name } });
   }

@@ -1,0 +1,60 @@
+/**
+ * DRA devices of a simulate run as typed fields: the engine's device summary per DeviceClass and
+ * node once the run is over (`RunResult.devices`, stored as the result summary's `devices`), and
+ * the devices each placed pod's claims were allocated (`Placement.devices`, read from the pod's
+ * stored explanation). The same records `schedlab simulate -o json` prints.
+ */
+import { Field, Int, ObjectType } from '@nestjs/graphql';
+import { ApiProperty } from '@nestjs/swagger';
+import { claimDevicesOf, type DeviceClassSummary } from '@schedlab/scheduler';
+
+@ObjectType('NodeDevices', { description: 'The devices of one class a node can reach' })
+export class NodeDevicesView {
+  @Field(() => String) @ApiProperty() node!: string;
+  @Field(() => Int, { description: "Devices the class selects among the node's and its shared pools'" })
+  @ApiProperty({ description: "Devices the class selects among the node's and its shared pools'" })
+  total!: number;
+  @Field(() => Int, { description: 'Held by allocated claims' })
+  @ApiProperty({ description: 'Held by allocated claims' })
+  allocated!: number;
+  @Field(() => Int) @ApiProperty() free!: number;
+  @Field(() => Int, { description: 'Of the free ones, tainted NoSchedule or NoExecute' })
+  @ApiProperty({ description: 'Of the free ones, tainted NoSchedule or NoExecute' })
+  taintedFree!: number;
+}
+
+@ObjectType('DeviceClassDevices', {
+  description: 'One DeviceClass: its devices per node (a shared pool counts for each node it reaches)',
+})
+export class DeviceClassDevicesView {
+  @Field(() => String) @ApiProperty() deviceClass!: string;
+  @Field(() => [NodeDevicesView], { description: 'Nodes reaching none of its devices are left out' })
+  @ApiProperty({ type: [NodeDevicesView] })
+  nodes!: NodeDevicesView[];
+}
+
+@ObjectType('ClaimDevice', { description: "A device allocated to one of the pod's ResourceClaims" })
+export class ClaimDeviceView {
+  @Field(() => String, { description: '"namespace/name" of the claim' }) @ApiProperty() claim!: string;
+  @Field(() => String, { description: 'The request ("request/subrequest" for a subrequest)' })
+  @ApiProperty()
+  request!: string;
+  @Field(() => String) @ApiProperty() driver!: string;
+  @Field(() => String) @ApiProperty() pool!: string;
+  @Field(() => String) @ApiProperty() device!: string;
+  @Field(() => Boolean, { description: 'Admin access: the device is not held by the claim' })
+  @ApiProperty()
+  adminAccess!: boolean;
+}
+
+/** The stored summary's device summary; null for runs without DeviceClasses (or stored before). */
+export function runDevicesOf(summary: unknown): DeviceClassDevicesView[] | null {
+  const devices = (summary as { devices?: DeviceClassSummary[] } | null)?.devices;
+  return Array.isArray(devices) ? devices : null;
+}
+
+/** A pod's devices from its stored explanation's `claims`; null when it holds none. */
+export function claimDevicesView(claims: Record<string, string[]> | undefined): ClaimDeviceView[] | null {
+  const devices = claimDevicesOf(claims);
+  return devices.length ? devices.map((d) => ({ ...d, adminAccess: d.adminAccess === true })) : null;
+}

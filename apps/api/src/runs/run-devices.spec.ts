@@ -1,0 +1,130 @@
+/**
+ * DRA devices of a simulate run through the service: the device summary per class and node on the
+ * run's result, each placed pod's devices on its placement (REST and GraphQL), and the report's
+ * devices section. Real PostgreSQL and Redis; the run is executed as a worker would.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Redis from 'ioredis';
+import { redisOptionsFromUrl } from '@schedlab/queues';
+import { RunExecutor } from '@schedlab/runs';
+import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
+
+const draGpus = readFileSync(path.resolve(__dirname, '../../../../examples/dra-gpus.yaml'), 'utf8');
+
+const SUMMARY = [
+  {
+    deviceClass: 'gpu.example.com',
+    nodes: [
+      { node: 'gpu-a', total: 2, allocated: 2, free: 0, taintedFree: 0 },
+      { node: 'gpu-b', total: 2, allocated: 1, free: 1, taintedFree: 0 },
+      { node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 },
+    ],
+  },
+  {
+    deviceClass: 'large-gpu.example.com',
+    nodes: [{ node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 }],
+  },
+];
+const gpu = (claim: string, pool: string, device: string) => [
+  { claim, request: 'gpu', driver: 'gpu.example.com', pool, device, adminAccess: false },
+];
+const POD_DEVICES: Record<string, unknown> = {
+  'train-1': gpu('ml/train-1-gpu-h4tqm', 'gpu-c', 'gpu-0'),
+  'train-2': gpu('ml/train-2-gpu-4g6pz', 'gpu-b', 'gpu-0'),
+  'train-3': gpu('ml/train-3-gpu-jwcvl', 'gpu-a', 'gpu-1'),
+  'finetune-1': gpu('ml/finetune-1-gpu-7ht4z', 'gpu-c', 'gpu-1'),
+  'sweep-1': null,
+};
+
+describe('DRA devices of a simulate run (real PostgreSQL and Redis)', () => {
+  let api: ApiHarness;
+  let acme: TestTenant;
+  let redis: Redis;
+  let runId: string;
+
+  beforeAll(async () => {
+    api = await ApiHarness.start();
+    acme = await api.tenant('acme');
+    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
+    const snapshot = await api.http
+      .post('/v1/snapshots?name=dra')
+      .set(bearer(acme.key))
+      .set('content-type', 'application/yaml')
+      .send(draGpus)
+      .expect(201);
+    const run = await api.http
+      .post('/v1/runs')
+      .set(bearer(acme.key))
+      .send({ type: 'simulate', snapshotId: snapshot.body.id })
+      .expect(202);
+    runId = run.body.id as string;
+    const executor = new RunExecutor(api.prisma, redis, {
+      runTimeoutMs: 120_000,
+      maxAttempts: 3,
+      publicApiUrl: 'https://schedlab.example',
+      databaseUrl: api.db.url,
+    });
+    expect(await executor.execute(runId)).toMatchObject({ status: 'succeeded' });
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await api?.stop();
+  });
+
+  it('REST: devices per class and node on the result, and each placement its devices', async () => {
+    const result = await api.http.get(`/v1/runs/${runId}/result`).set(bearer(acme.key)).expect(200);
+    expect(result.body.devices).toEqual(SUMMARY);
+    const page = await api.http.get(`/v1/runs/${runId}/placements`).set(bearer(acme.key)).expect(200);
+    const items = page.body.items as { name: string; devices: unknown }[];
+    expect(Object.fromEntries(items.map((p) => [p.name, p.devices]))).toEqual(POD_DEVICES);
+    // A page of one (the second pod) finds its pod's devices too.
+    const first = await api.http
+      .get(`/v1/runs/${runId}/placements?limit=1`)
+      .set(bearer(acme.key))
+      .expect(200);
+    const second = await api.http
+      .get(
+        `/v1/runs/${runId}/placements?limit=1&cursor=${encodeURIComponent(first.body.nextCursor as string)}`,
+      )
+      .set(bearer(acme.key))
+      .expect(200);
+    expect(second.body.items).toHaveLength(1);
+    expect(second.body.items[0].devices).toEqual(POD_DEVICES[second.body.items[0].name as string]);
+    expect(second.body.items[0].devices).not.toBeNull();
+  });
+
+  it('GraphQL: RunResult.devices and Placement.devices', async () => {
+    const res = await api.http
+      .post('/graphql')
+      .set(bearer(acme.key))
+      .send({
+        query: `query($id: ID!) { run(id: $id) {
+          result { devices { deviceClass nodes { node total allocated free taintedFree } } }
+          placements(first: 10) { edges { node { name devices { claim request driver pool device adminAccess } } } } } }`,
+        variables: { id: runId },
+      })
+      .expect(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.run.result.devices).toEqual(SUMMARY);
+    const edges = res.body.data.run.placements.edges as { node: { name: string; devices: unknown } }[];
+    expect(Object.fromEntries(edges.map((e) => [e.node.name, e.node.devices]))).toEqual(POD_DEVICES);
+  });
+
+  it('the HTML report embeds the devices per class and each pod its devices', async () => {
+    const res = await api.http.get(`/v1/runs/${runId}/report`).set(bearer(acme.key)).expect(200);
+    const data = JSON.parse(
+      /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(res.text)![1],
+    ) as { runs: { devices?: unknown; pods: { pod: string; devices?: { device: string }[] }[] }[] };
+    expect(data.runs[0].devices).toEqual(SUMMARY);
+    expect(data.runs[0].pods.find((p) => p.pod === 'ml/train-3')?.devices).toEqual([
+      {
+        claim: 'ml/train-3-gpu-jwcvl',
+        request: 'gpu',
+        driver: 'gpu.example.com',
+        pool: 'gpu-a',
+        device: 'gpu-1',
+      },
+    ]);
+  });
+});
