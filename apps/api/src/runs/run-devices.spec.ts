@@ -114,7 +114,7 @@ describe('DRA devices of a simulate run (real PostgreSQL and Redis)', () => {
   it('the HTML report embeds the devices per class and each pod its devices', async () => {
     const res = await api.http.get(`/v1/runs/${runId}/report`).set(bearer(acme.key)).expect(200);
     const data = JSON.parse(
-      /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(res.text)![1],
+      /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(res.text)?.[1] ?? 'null',
     ) as { runs: { devices?: unknown; pods: { pod: string; devices?: { device: string }[] }[] }[] };
     expect(data.runs[0].devices).toEqual(SUMMARY);
     expect(data.runs[0].pods.find((p) => p.pod === 'ml/train-3')?.devices).toEqual([
