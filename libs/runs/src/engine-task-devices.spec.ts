@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseKubernetesObjects } from '@schedlab/k8s';
+import { DRA_GPUS_DEVICES, DRA_GPUS_POD_DEVICES } from '@schedlab/testing';
 import { executeEngineJob } from './engine-task';
 
 /** A simulate run keeps the device summary in its stored summary and each pod's devices in its explanation. */
@@ -22,30 +23,20 @@ describe('engine task: DRA devices of examples/dra-gpus.yaml', () => {
   );
 
   it('stores the devices per class and node after the run in the summary', () => {
-    expect(out.summary.devices).toEqual([
-      {
-        deviceClass: 'gpu.example.com',
-        nodes: [
-          { node: 'gpu-a', total: 2, allocated: 2, free: 0, taintedFree: 0 },
-          { node: 'gpu-b', total: 2, allocated: 1, free: 1, taintedFree: 0 },
-          { node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 },
-        ],
-      },
-      {
-        deviceClass: 'large-gpu.example.com',
-        nodes: [{ node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 }],
-      },
-    ]);
+    expect(out.summary.devices).toEqual(DRA_GPUS_DEVICES);
   });
 
   it("keeps each placed pod's claims with their devices in its stored explanation", () => {
-    const claims = Object.fromEntries(out.explanations.map((e) => [e.name, e.explanation.claims]));
-    expect(claims).toEqual({
-      'train-1': { 'ml/train-1-gpu-h4tqm': ['gpu gpu.example.com/gpu-c/gpu-0'] },
-      'train-2': { 'ml/train-2-gpu-4g6pz': ['gpu gpu.example.com/gpu-b/gpu-0'] },
-      'train-3': { 'ml/train-3-gpu-jwcvl': ['gpu gpu.example.com/gpu-a/gpu-1'] },
-      'finetune-1': { 'ml/finetune-1-gpu-7ht4z': ['gpu gpu.example.com/gpu-c/gpu-1'] },
-      'sweep-1': undefined,
-    });
+    const claims = Object.fromEntries(
+      out.explanations.map((e) => [`${e.namespace}/${e.name}`, e.explanation.claims ?? null]),
+    );
+    expect(claims).toEqual(
+      Object.fromEntries(
+        Object.entries(DRA_GPUS_POD_DEVICES).map(([pod, d]) => [
+          pod,
+          d && { [d.claim]: [`gpu gpu.example.com/${d.pool}/${d.device}`] },
+        ]),
+      ),
+    );
   });
 });

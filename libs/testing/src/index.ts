@@ -16,3 +16,4 @@ export {
   type ObjectJson,
   type TestCluster,
 } from './test-cluster';
+export { DRA_GPUS_DEVICES, DRA_GPUS_POD_DEVICES } from './dra-gpus';

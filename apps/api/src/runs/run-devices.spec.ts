@@ -8,34 +8,28 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { redisOptionsFromUrl } from '@schedlab/queues';
 import { RunExecutor } from '@schedlab/runs';
+import { DRA_GPUS_DEVICES, DRA_GPUS_POD_DEVICES } from '@schedlab/testing';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
 
 const draGpus = readFileSync(path.resolve(__dirname, '../../../../examples/dra-gpus.yaml'), 'utf8');
 
-const SUMMARY = [
-  {
-    deviceClass: 'gpu.example.com',
-    nodes: [
-      { node: 'gpu-a', total: 2, allocated: 2, free: 0, taintedFree: 0 },
-      { node: 'gpu-b', total: 2, allocated: 1, free: 1, taintedFree: 0 },
-      { node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 },
+const SUMMARY = DRA_GPUS_DEVICES;
+/** Pod name → its placement's devices. */
+const POD_DEVICES: Record<string, unknown> = Object.fromEntries(
+  Object.entries(DRA_GPUS_POD_DEVICES).map(([pod, d]) => [
+    pod.split('/')[1],
+    d && [
+      {
+        claim: d.claim,
+        request: 'gpu',
+        driver: 'gpu.example.com',
+        pool: d.pool,
+        device: d.device,
+        adminAccess: false,
+      },
     ],
-  },
-  {
-    deviceClass: 'large-gpu.example.com',
-    nodes: [{ node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 }],
-  },
-];
-const gpu = (claim: string, pool: string, device: string) => [
-  { claim, request: 'gpu', driver: 'gpu.example.com', pool, device, adminAccess: false },
-];
-const POD_DEVICES: Record<string, unknown> = {
-  'train-1': gpu('ml/train-1-gpu-h4tqm', 'gpu-c', 'gpu-0'),
-  'train-2': gpu('ml/train-2-gpu-4g6pz', 'gpu-b', 'gpu-0'),
-  'train-3': gpu('ml/train-3-gpu-jwcvl', 'gpu-a', 'gpu-1'),
-  'finetune-1': gpu('ml/finetune-1-gpu-7ht4z', 'gpu-c', 'gpu-1'),
-  'sweep-1': null,
-};
+  ]),
+);
 
 describe('DRA devices of a simulate run (real PostgreSQL and Redis)', () => {
   let api: ApiHarness;

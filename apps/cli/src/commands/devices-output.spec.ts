@@ -1,8 +1,8 @@
+import { DRA_GPUS_DEVICES, DRA_GPUS_POD_DEVICES } from '@schedlab/testing';
 import type { SimulationDocument } from '../output/placements';
 import { example, schedlab, schedlabJson } from '../testing/cli';
 
 const draExample = example('dra-gpus.yaml');
-const gpu = (pool: string, device: string) => ({ driver: 'gpu.example.com', pool, device });
 
 describe('schedlab simulate: DRA devices of dra-gpus.yaml', () => {
   let doc: SimulationDocument;
@@ -11,15 +11,17 @@ describe('schedlab simulate: DRA devices of dra-gpus.yaml', () => {
   });
 
   it("lists each placed pod's generated claim with the device it was allocated", () => {
-    const devicesOf = Object.fromEntries(doc.placements.map((p) => [p.pod, p.devices]));
-    expect(devicesOf).toEqual({
-      'ml/train-1': [{ claim: 'ml/train-1-gpu-h4tqm', request: 'gpu', ...gpu('gpu-c', 'gpu-0') }],
-      'ml/train-2': [{ claim: 'ml/train-2-gpu-4g6pz', request: 'gpu', ...gpu('gpu-b', 'gpu-0') }],
-      // gpu-a's gpu-0 is held by the running pod's claim.
-      'ml/train-3': [{ claim: 'ml/train-3-gpu-jwcvl', request: 'gpu', ...gpu('gpu-a', 'gpu-1') }],
-      'ml/finetune-1': [{ claim: 'ml/finetune-1-gpu-7ht4z', request: 'gpu', ...gpu('gpu-c', 'gpu-1') }],
-      'ml/sweep-1': undefined,
-    });
+    const devicesOf = Object.fromEntries(doc.placements.map((p) => [p.pod, p.devices ?? null]));
+    expect(devicesOf).toEqual(
+      Object.fromEntries(
+        Object.entries(DRA_GPUS_POD_DEVICES).map(([pod, d]) => [
+          pod,
+          d && [
+            { claim: d.claim, request: 'gpu', driver: 'gpu.example.com', pool: d.pool, device: d.device },
+          ],
+        ]),
+      ),
+    );
     expect(doc.placements.find((p) => p.pod === 'ml/sweep-1')).toMatchObject({
       outcome: 'unschedulable',
       message: expect.stringContaining('4 cannot allocate all claims'),
@@ -27,20 +29,7 @@ describe('schedlab simulate: DRA devices of dra-gpus.yaml', () => {
   });
 
   it('summarizes devices per class and node after scheduling (the CEL class selects 80Gi GPUs only)', () => {
-    expect(doc.devices).toEqual([
-      {
-        deviceClass: 'gpu.example.com',
-        nodes: [
-          { node: 'gpu-a', total: 2, allocated: 2, free: 0, taintedFree: 0 },
-          { node: 'gpu-b', total: 2, allocated: 1, free: 1, taintedFree: 0 },
-          { node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 },
-        ],
-      },
-      {
-        deviceClass: 'large-gpu.example.com',
-        nodes: [{ node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 }],
-      },
-    ]);
+    expect(doc.devices).toEqual(DRA_GPUS_DEVICES);
   });
 
   it('prints a Devices table per class after the placements; -o wide per node, with the allocations', () => {
