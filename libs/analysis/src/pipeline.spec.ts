@@ -17,6 +17,7 @@ describe('the analysis pipeline', () => {
       'resilience',
       'compare',
       'deschedule',
+      'timeline',
     ]);
     for (const type of ANALYSIS_TYPES) {
       expect(['settled', 'running']).toContain(ANALYSES[type].start);
@@ -32,6 +33,7 @@ describe('the analysis pipeline', () => {
       'resilience',
       'compare',
       'deschedule',
+      'timeline',
     ]);
     expect(Object.keys(RUN_OPTIONS).sort()).toEqual([...RUN_TYPES].sort());
     expect(RUN_OPTIONS.capacity.safeParse({ podTemplate: {}, tieBreek: 'random' }).success).toBe(false);

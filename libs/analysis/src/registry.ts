@@ -25,6 +25,9 @@ import {
 import type { ClusterState } from '@schedlab/scheduler';
 import type { Analysis } from './analysis';
 import { scheduleCluster, type ScheduledCluster } from './schedule';
+import { runTimeline } from './timeline/driver';
+import { parseTimeline } from './timeline/input';
+import type { TimelineResult } from './timeline/result';
 
 export interface SimulateRequest {
   /**
@@ -49,6 +52,11 @@ export interface NodesNeededRequest {
   maxNodes?: number;
 }
 
+export interface TimelineRequest {
+  /** A timeline document (docs/timeline.md), validated when the run starts. */
+  timeline: unknown;
+}
+
 export interface ResilienceRequest {
   by: 'node' | 'zone';
 }
@@ -71,6 +79,7 @@ export interface Analyses {
   resilience: Analysis<ResilienceRequest, ResilienceAnalysis>;
   compare: Analysis<CompareRequest, CompareResult>;
   deschedule: Analysis<DescheduleRequest, DeschedulingReport>;
+  timeline: Analysis<TimelineRequest, TimelineResult>;
 }
 
 export type AnalysisType = keyof Analyses;
@@ -125,6 +134,21 @@ export const ANALYSES: Analyses = {
       // pods (as resilience does); those that fit nowhere stay pending and are retried later.
       const running = runScenario(items, { steps: [] }, engine).world.items;
       return deschedule(running, request, engine, setup, runDescheduler);
+    },
+  },
+  timeline: {
+    // The dump's pending pods arrive at the start and go through the queue like the others.
+    start: 'settled',
+    run: ({ items, engine, setup, report }, request) => {
+      report({ phase: 'timeline', podsProcessed: 0, podsTotal: 0 });
+      const timeline = parseTimeline(request.timeline, engine.seed ?? 0);
+      return runTimeline(items, timeline, {
+        engine,
+        setup,
+        // Progress in simulated seconds, through the counters the service's progress already has.
+        onProgress: (done, total) =>
+          report({ phase: 'timeline', podsProcessed: Math.floor(done), podsTotal: Math.floor(total) }),
+      });
     },
   },
 };

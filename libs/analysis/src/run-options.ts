@@ -75,4 +75,10 @@ export const RUN_OPTIONS = {
       intervalSeconds: z.number().int().min(1).max(86_400).optional(),
     })
     .strict(),
+  timeline: schedulingOptionsSchema
+    .extend({
+      /** A timeline document (docs/timeline.md, docs/timeline.schema.json); validated when the run starts. */
+      timeline: objectValue,
+    })
+    .strict(),
 } satisfies Record<RunType, z.ZodType<Record<string, unknown>>>;

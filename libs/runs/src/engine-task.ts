@@ -345,6 +345,14 @@ function runTypedAnalysis(
       engineVersion = outcome.compatibilityVersion;
       break;
     }
+    case 'timeline': {
+      const outcome = analyze(job, 'timeline', items, { timeline: required(job, 'timeline') }, report);
+      const result = outcome.result;
+      analysis = result as unknown as Record<string, unknown>;
+      summary = { ...result.summary, preemptions: result.preemptions.length, endSeconds: result.endSeconds };
+      engineVersion = outcome.compatibilityVersion;
+      break;
+    }
     default:
       throw new RunInputError('type', `unknown run type ${job.type as string}`);
   }

@@ -147,6 +147,7 @@ class TimelineDriver {
   private readonly explain;
   private readonly preemption: boolean;
   private lastActivity: number;
+  private lastReported = 0;
 
   constructor(
     items: readonly KubeObject[],
@@ -239,7 +240,11 @@ class TimelineDriver {
       if (next < this.now) next = this.now;
       this.sampleUpTo(next);
       this.queue.advanceTo(this.timeline.startMs + next, (t) => this.clock.set(t));
-      if (end !== undefined && this.opts.onProgress) this.opts.onProgress(next / 1000, end / 1000);
+      // Reported by the percent, not every instant: a day at one-second backoff ticks is many.
+      if (end !== undefined && this.opts.onProgress && next - this.lastReported >= end / 100) {
+        this.lastReported = next;
+        this.opts.onProgress(next / 1000, end / 1000);
+      }
     }
     if (this.series.t.length === 0 || this.series.t[this.series.t.length - 1] < this.now / 1000)
       this.sample(this.now);
