@@ -11,3 +11,4 @@ export { renderReportHtml, embeddableJson, escapeHtml } from './render-html';
 export { buildStorageReport } from './build-storage';
 export { scenarioReportOf, type ScenarioReport } from './build-scenario';
 export { descheduleReportOf, type StoredDescheduling } from './build-deschedule';
+export { timelineReportOf } from './build-timeline';

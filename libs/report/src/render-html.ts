@@ -3,7 +3,7 @@
  * network. The script builds the page with textContent only, so names and messages from the
  * cluster can never become markup.
  */
-import type { ReportInput } from './report-input';
+import type { ReportInput, TimelineReportInput } from './report-input';
 import { REPORT_SCRIPT } from './report-script';
 import { REPORT_STYLE } from './report-style';
 
@@ -25,7 +25,7 @@ export function escapeHtml(text: string): string {
   );
 }
 
-export function renderReportHtml(input: ReportInput): string {
+export function renderReportHtml(input: ReportInput | TimelineReportInput): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -117,6 +117,20 @@ export interface ReportDescheduling {
 }
 
 /** One run, or two for a before/after comparison (runs[0] is "before"). */
+/** A timeline run (docs/timeline.md): pending pods by queue over time and how long pods waited. */
+export interface ReportTimeline {
+  /** Sample times, seconds after the start. */
+  t: number[];
+  active: number[];
+  backoff: number[];
+  unschedulable: number[];
+  gated: number[];
+  /** Waiting time (arrival to bind) histogram: upper bounds in seconds (null: above the last) and counts. */
+  histogram: { le: (number | null)[]; count: number[] };
+  /** One line each: counts and time-to-schedule percentiles. */
+  summary: string[];
+}
+
 export interface ReportInput {
   title: string;
   runs: [ReportRun] | [ReportRun, ReportRun];
@@ -124,4 +138,11 @@ export interface ReportInput {
   storage?: ReportStorage;
   /** A descheduling what-if (runs are the cluster before and after it). */
   descheduling?: ReportDescheduling;
+}
+
+/** A timeline report: its charts, without cluster views (the timeline's result has no node list). */
+export interface TimelineReportInput {
+  title: string;
+  runs: [];
+  timeline: ReportTimeline;
 }

@@ -328,8 +328,69 @@ export const REPORT_SCRIPT = String.raw`
     ]);
   }
 
+  // A timeline run: pending pods by queue over time (stacked areas) and the waiting-time histogram.
+  var SVG_NS = 'http://www.w3.org/2000/svg';
+  function svg(tag, attrs, children) {
+    var node = document.createElementNS(SVG_NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    (children || []).forEach(function (c) { node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
+    return node;
+  }
+  var QUEUES = [['active', 'activeQ', '#2f7d32'], ['backoff', 'backoffQ', '#e0a100'], ['unschedulable', 'unschedulable pool', '#c62828'], ['gated', 'gated', '#6d6d6d']];
+  function clock(sec) {
+    var h = Math.floor(sec / 3600), m = Math.floor((sec % 3600) / 60);
+    return h > 0 ? h + 'h' + (m ? ('0' + m).slice(-2) : '') : m > 0 ? m + 'm' : sec + 's';
+  }
+  function pendingChart(d) {
+    var W = 720, H = 220, L = 48, B = 24, n = d.t.length;
+    var tmax = n > 0 ? Math.max(d.t[n - 1], 1) : 1;
+    var totals = d.t.map(function (_, i) { return d.active[i] + d.backoff[i] + d.unschedulable[i] + d.gated[i]; });
+    var ymax = Math.max(1, Math.max.apply(null, totals.concat([0])));
+    function x(t) { return L + (W - L - 8) * t / tmax; }
+    function y(v) { return H - B - (H - B - 8) * v / ymax; }
+    var below = d.t.map(function () { return 0; });
+    var layers = QUEUES.map(function (q) {
+      var top = below.map(function (b, i) { return b + d[q[0]][i]; });
+      var pts = d.t.map(function (t, i) { return x(t) + ',' + y(top[i]); });
+      var back = d.t.map(function (t, i) { return x(t) + ',' + y(below[i]); }).reverse();
+      below = top;
+      return svg('polygon', { points: pts.concat(back).join(' '), fill: q[2], 'fill-opacity': 0.8 }, [svg('title', {}, [q[1]])]);
+    });
+    var ticks = [0, 0.25, 0.5, 0.75, 1].map(function (f) {
+      return svg('text', { x: x(f * tmax), y: H - 6, 'text-anchor': 'middle', 'font-size': 11 }, [clock(Math.round(f * tmax))]);
+    });
+    return svg('svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'Pending pods by queue over time' }, layers.concat(ticks, [
+      svg('text', { x: 4, y: 14, 'font-size': 11 }, [String(ymax)]),
+      svg('text', { x: 4, y: H - B, 'font-size': 11 }, ['0']),
+    ]));
+  }
+  function waitHistogram(h) {
+    var W = 720, H = 200, B = 24, n = h.count.length, bw = (W - 16) / n;
+    var cmax = Math.max(1, Math.max.apply(null, h.count));
+    var bars = [];
+    h.count.forEach(function (c, i) {
+      var bh = (H - B - 20) * c / cmax;
+      var label = h.le[i] === null ? '> ' + clock(h.le[i - 1]) : '≤ ' + clock(h.le[i]);
+      bars.push(svg('rect', { x: 8 + i * bw + 2, y: H - B - bh, width: bw - 4, height: bh, fill: '#1565c0' }, [svg('title', {}, [label + ': ' + c + ' pods'])]));
+      bars.push(svg('text', { x: 8 + i * bw + bw / 2, y: H - B - bh - 4, 'text-anchor': 'middle', 'font-size': 11 }, [String(c)]));
+      bars.push(svg('text', { x: 8 + i * bw + bw / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 11 }, [label]));
+    });
+    return svg('svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'Waiting time histogram' }, bars);
+  }
+  function schedulingTimelineView(d) {
+    return el('section', { 'aria-label': 'Timeline' }, [
+      el('h2', {}, ['Pending pods over time']),
+      el('ul', { 'aria-label': 'Queues' }, QUEUES.map(function (q) { return el('li', { style: 'color:' + q[2] }, [q[1]]); })),
+      pendingChart(d),
+      el('h2', {}, ['Time from arrival to bind']),
+      waitHistogram(d.histogram),
+      el('ul', { 'aria-label': 'Summary' }, d.summary.map(function (line) { return el('li', {}, [line]); })),
+    ]);
+  }
+
   function render() {
     while (root.firstChild) root.removeChild(root.firstChild);
+    if (data.timeline) root.appendChild(schedulingTimelineView(data.timeline));
     if (data.descheduling) root.appendChild(descheduleView(data.descheduling));
     else if (data.runs.length === 2) root.appendChild(changesView());
     root.appendChild(el('div', { className: 'runs' }, data.runs.map(runView)));

@@ -66,6 +66,13 @@ export const commandEntries: readonly CommandEntry[] = [
     load: () => (require('./deschedule') as typeof import('./deschedule')).registerDescheduleCommand,
   },
   {
+    name: 'timeline',
+    term: 'timeline [options]',
+    description:
+      'run a timeline of arrivals and cluster events on a simulated clock through the scheduling queue: waits, attempts, preemption races, pending over time',
+    load: () => (require('./timeline') as typeof import('./timeline')).registerTimelineCommand,
+  },
+  {
     name: 'snapshot',
     term: 'snapshot [options]',
     description:

@@ -1,11 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { TimelineResult } from '@schedlab/analysis';
 import type { KubeObject } from '@schedlab/k8s';
 import {
   buildRunReport,
   buildStorageReport,
   renderReportHtml,
+  timelineReportOf,
   type ReportInput,
+  type TimelineReportInput,
   type ReportRun,
   type ReportStorage,
 } from '@schedlab/report';
@@ -16,6 +19,11 @@ import { UsageError } from '../input/errors';
 export { scenarioReportOf } from '@schedlab/report';
 /** The report of a descheduling what-if, shared with the service: @schedlab/report descheduleReportOf. */
 export { descheduleReportOf } from '@schedlab/report';
+
+/** Writes a timeline run's report (pending over time, waiting-time histogram). */
+export function writeTimelineReport(file: string, result: TimelineResult, title: string): void {
+  writeReportHtml(file, timelineReportOf(result, title));
+}
 
 /**
  * The report of one `simulate` run: the dump's nodes and every pod of the run (expanded workload
@@ -41,7 +49,7 @@ export function writeReportFile(file: string, run: ReportRun, title: string, sto
 }
 
 /** Writes any report (e.g. a deschedule run's before and after); an unwritable path is a usage error. */
-export function writeReportHtml(file: string, input: ReportInput): void {
+export function writeReportHtml(file: string, input: ReportInput | TimelineReportInput): void {
   try {
     writeFileSync(file, renderReportHtml(input));
   } catch (error) {

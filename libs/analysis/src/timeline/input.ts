@@ -225,7 +225,8 @@ export function parseTimeline(input: unknown, seed = 0): Timeline {
     ) => {
       const pod = podOf(a, `${field}.${kind}`);
       const runForMs = a.runFor === undefined ? undefined : parseDurationMs(a.runFor);
-      const prefix = a.namePrefix ?? (a.template && times.length > 1 ? a.template : undefined);
+      // Several pods are named after the template's pod (or the template) with a number each.
+      const prefix = a.namePrefix ?? (times.length > 1 ? (pod.metadata?.name ?? a.template) : undefined);
       times.forEach((t, k) =>
         push(t, {
           kind: 'arrive',
