@@ -481,7 +481,13 @@ class TimelineDriver {
       false,
     );
     const operation = Object.keys(step as object)[0];
-    const ctx: OperationContext = { world, templates: [], changes: [], settle: () => undefined };
+    // The timeline's own loop schedules: the step only changes the cluster.
+    const ctx: OperationContext = {
+      world,
+      templates: this.timeline.nodeTemplates,
+      changes: [],
+      settle: () => undefined,
+    };
     (OPERATIONS as Record<string, (args: unknown, c: OperationContext) => void>)[operation](
       (step as Record<string, unknown>)[operation],
       ctx,

@@ -5,7 +5,7 @@
  * document and seed always give the same pods at the same times.
  */
 import { SeededRandom, type Node, type Pod, type Taint } from '@schedlab/k8s';
-import { stepSchema } from '@schedlab/scenarios';
+import { nodeTemplateSchema, stepSchema, type NodeTemplate } from '@schedlab/scenarios';
 import { z } from 'zod';
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -124,12 +124,19 @@ export const timelineSchema = z.strictObject({
   sampleEvery: duration.optional(),
   /** The unschedulable pool's timeout (kube-scheduler --pod-max-in-unschedulable-pods-duration); default 300. */
   podMaxInUnschedulablePodsSeconds: z.number().int().positive().optional(),
+  /** Node templates the scenario steps' addNodes refer to (as in a scenario file). */
+  nodeTemplates: z.array(nodeTemplateSchema).optional(),
   /** Named pod templates (Pod objects or pod specs) the arrivals refer to. */
   podTemplates: z.record(z.string(), objectValue).optional(),
   events: z.array(eventSchema),
 });
 
 export type TimelineDocument = z.infer<typeof timelineSchema>;
+
+/** The published JSON Schema of a timeline file (docs/timeline.schema.json is generated from it). */
+export function timelineJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(timelineSchema, { unrepresentable: 'any' }) as Record<string, unknown>;
+}
 export type TimelineEventInput = TimelineDocument['events'][number];
 
 export class TimelineError extends Error {
@@ -162,6 +169,7 @@ export interface Timeline {
   durationMs?: number;
   sampleEveryMs: number;
   podMaxInUnschedulablePodsSeconds?: number;
+  nodeTemplates: NodeTemplate[];
   /** In time order; equal times keep the document's order. */
   actions: TimedAction[];
 }
@@ -264,6 +272,7 @@ export function parseTimeline(input: unknown, seed = 0): Timeline {
     durationMs: doc.duration === undefined ? undefined : parseDurationMs(doc.duration),
     sampleEveryMs: doc.sampleEvery === undefined ? 60_000 : Math.max(1, parseDurationMs(doc.sampleEvery)!),
     podMaxInUnschedulablePodsSeconds: doc.podMaxInUnschedulablePodsSeconds,
+    nodeTemplates: doc.nodeTemplates ?? [],
     actions,
   };
 }

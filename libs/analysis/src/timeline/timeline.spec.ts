@@ -1,6 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { KubeObject } from '@schedlab/k8s';
 import { setupEngine } from '@schedlab/scheduler';
-import { parseTimeline, TimelineError } from './input';
+import { parseTimeline, timelineJsonSchema, TimelineError } from './input';
 import { runTimeline } from './driver';
 import type { TimelineResult } from './result';
 
@@ -221,5 +223,37 @@ describe('timeline: queue, arrivals and events', () => {
   it('a time of day is on the start’s date', () => {
     const t = parseTimeline({ start: '2030-01-01T08:00:00Z', events: [{ at: '09:00', cordon: 'n1' }] });
     expect(t.actions[0].at).toBe(3_600_000);
+  });
+});
+
+describe('timeline: scenario steps at a time and the published schema', () => {
+  it('a scenario step at 60 s (addNodes from a template) is a Node/Add event that moves the waiting pod', () => {
+    const r = run([node('n1', '1')], {
+      nodeTemplates: [{ name: 'big', allocatable: { cpu: '8', memory: '32Gi', pods: '110' } }],
+      events: [
+        arrival('0s', 'big-pod', '4', 0),
+        { at: '60s', step: { addNodes: { template: 'big', count: 1 } } },
+      ],
+    });
+    const p = pod(r, 'big-pod');
+    expect(p).toMatchObject({ arrivedAt: 0, boundAt: 60, attempts: 2, outcome: 'scheduled' });
+    expect(p.node).not.toBe('n1');
+  });
+
+  it('a deletePod step at 30 s frees the room a waiting pod needs', () => {
+    const r = run([node('n1', '2'), running('old', 'n1', '2', 0)], {
+      events: [
+        arrival('0s', 'next', '2', 0),
+        { at: '30s', step: { deletePod: { namespace: 'default', name: 'old' } } },
+      ],
+    });
+    expect(pod(r, 'next')).toMatchObject({ node: 'n1', boundAt: 30 });
+  });
+
+  it('docs/timeline.schema.json is up to date (UPDATE_TIMELINE_SCHEMA=1 regenerates it)', () => {
+    const file = path.join(__dirname, '../../../../docs/timeline.schema.json');
+    const generated = JSON.stringify(timelineJsonSchema(), null, 2) + '\n';
+    if (process.env.UPDATE_TIMELINE_SCHEMA) writeFileSync(file, generated);
+    expect(readFileSync(file, 'utf8')).toBe(generated);
   });
 });
