@@ -129,6 +129,20 @@ describe('analysis runs store the library result (real PostgreSQL and Redis)', (
     await db?.drop();
   });
 
+  it('timeline: the 09:00 burst example stores the library result and a summary with the percentiles', async () => {
+    const timeline = parseYaml(readExample('timeline/burst-0900.yaml')) as Record<string, unknown>;
+    const result = await executeRun('timeline', { timeline });
+    const expected = runAnalysis('timeline', items, engine, { timeline }).result;
+    expect(expected.summary.pods).toBeGreaterThan(300);
+    expect(comparable(result.analysis)).toEqual(comparable(expected));
+    expect(result.summary).toMatchObject({
+      pods: expected.summary.pods,
+      timeToSchedule: { p90: expected.summary.timeToSchedule.p90 },
+      preemptions: expected.preemptions.length,
+      endSeconds: 10_800,
+    });
+  });
+
   it('capacity: 7 web pods fit (node-a2 3, node-b1 2, node-c1 2), as the library and the CLI docs say', async () => {
     const result = await executeRun('capacity', { podTemplate: webPod, maxReplicas: 50 });
     const expected = capacity(items, { podTemplate: webPod, maxReplicas: 50 }, engine);
