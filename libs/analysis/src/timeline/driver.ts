@@ -206,7 +206,10 @@ class TimelineDriver {
     let attemptsHere = 0;
     let lastInstant = -1;
     for (;;) {
-      while (this.due.size > 0 && this.due.peek()!.at <= this.now) this.due.pop()!.run();
+      for (let due = this.due.peek(); due && due.at <= this.now; due = this.due.peek()) {
+        this.due.pop();
+        due.run();
+      }
       const info = this.queue.pop();
       if (info) {
         if (this.now !== lastInstant) {
@@ -273,7 +276,11 @@ class TimelineDriver {
    * nodes come and go), so the queue keeps its pods and their backoff across rebuilds.
    */
   private delegatingProfile(name: string): QueueProfile {
-    const current = () => this.profiles.get(name)!;
+    const current = (): QueueProfile => {
+      const profile = this.profiles.get(name);
+      if (!profile) throw new Error(`internal: profile ${name} is gone after a rebuild`);
+      return profile;
+    };
     const first = current();
     return {
       schedulerName: name,
@@ -301,7 +308,7 @@ class TimelineDriver {
     this.sim = createSimulator(
       {
         nodes: [...this.nodes.values()],
-        runningPods: [...this.running.values()].filter((p) => this.nodes.has(p.spec!.nodeName!)),
+        runningPods: [...this.running.values()].filter((p) => this.nodes.has(p.spec?.nodeName ?? '')),
         objects,
       },
       this.opts.setup,
@@ -309,7 +316,8 @@ class TimelineDriver {
     );
     this.sim.restoreCursor(cursor);
     for (const p of nominations) {
-      if (this.nodes.has(p.status!.nominatedNodeName!)) this.sim.nominate(p, p.status!.nominatedNodeName!);
+      const nominated = p.status?.nominatedNodeName ?? '';
+      if (this.nodes.has(nominated)) this.sim.nominate(p, nominated);
     }
     this.refreshProfiles();
     for (const n of this.nodes.values()) {
