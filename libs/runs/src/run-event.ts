@@ -6,7 +6,7 @@
  */
 
 /** Run types whose report page exists (GET /v1/runs/{id}/report answers 409 for the others). */
-const REPORTED_RUN_TYPES = new Set(['simulate', 'deschedule']);
+const REPORTED_RUN_TYPES = new Set(['simulate', 'deschedule', 'timeline']);
 
 /** Unschedulable reasons a payload names (largest first), and the longest text it carries. */
 const TOP_REASONS = 3;

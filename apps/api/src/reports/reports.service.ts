@@ -2,7 +2,13 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { PrismaService, RunRepository, RunResultRepository, unpackSnapshotItems } from '@schedlab/db';
 import type { KubeObject } from '@schedlab/k8s';
-import { descheduleReportOf, renderReportHtml, type StoredDescheduling } from '@schedlab/report';
+import type { TimelineResult } from '@schedlab/analysis';
+import {
+  descheduleReportOf,
+  renderReportHtml,
+  timelineReportOf,
+  type StoredDescheduling,
+} from '@schedlab/report';
 import type { EngineJob } from '@schedlab/runs';
 import { ApiError } from '../common/api-error';
 import { isUuid } from '../common/id-param.pipe';
@@ -33,7 +39,8 @@ export class ReportsService {
   /**
    * The HTML report of one of the tenant's finished simulate runs; with a scenario, the cluster
    * once its last step settled, its volumes per zone, storage timeline and data-loss report. A
-   * deschedule run's report shows the cluster before and after and every eviction.
+   * deschedule run's report shows the cluster before and after and every eviction; a timeline
+   * run's, pending pods by queue over time and the waiting-time histogram.
    */
   async html(tenantId: string, runId: string): Promise<string> {
     if (!isUuid(runId)) throw ApiError.notFound('Run', runId);
@@ -52,11 +59,16 @@ export class ReportsService {
         const result = await this.results.findResult(tx, runId);
         return { run, placements: [], explanations: [], descheduling: result?.analysis };
       }
+      if (run.type === 'timeline') {
+        // The series and histogram are in the stored result.
+        const result = await this.results.findResult(tx, runId);
+        return { run, placements: [], explanations: [], timeline: result?.analysis };
+      }
       if (run.type !== 'simulate') {
         // The report draws one cluster state: capacity/compare/… runs end in several.
         throw ApiError.conflict(
           'report_unavailable',
-          `Reports are drawn for simulate and deschedule runs; run ${runId} is a ${run.type} run`,
+          `Reports are drawn for simulate, deschedule and timeline runs; run ${runId} is a ${run.type} run`,
           { type: run.type },
         );
       }
@@ -69,6 +81,8 @@ export class ReportsService {
       return { run, placements, explanations, devices };
     });
     const title = `Schedlab report: ${stored.run.snapshot.name}`;
+    if ('timeline' in stored)
+      return renderReportHtml(timelineReportOf(stored.timeline as unknown as TimelineResult, title));
     if ('descheduling' in stored) {
       const label = `${stored.run.snapshot.name} (run ${runId})`;
       return renderReportHtml(

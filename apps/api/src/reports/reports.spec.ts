@@ -5,7 +5,8 @@ import request from 'supertest';
 import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import { type Prisma, PrismaService, packSnapshotItems } from '@schedlab/db';
 import { parseKubernetesObjects } from '@schedlab/k8s';
-import type { ReportInput } from '@schedlab/report';
+import type { ReportInput, TimelineReportInput } from '@schedlab/report';
+import { parse as parseYaml } from 'yaml';
 import { executeEngineJob } from '@schedlab/runs';
 import { createTestDatabase, testConfig, type TestDatabase, uniqueName } from '@schedlab/testing';
 import { createApiApp } from '../app';
@@ -132,6 +133,52 @@ describe('run reports over REST and signed links (real PostgreSQL)', () => {
     const b2 = run.nodes.find((n) => n.name === 'node-b2')!;
     expect(b2.pods).toContain('shop/checkout-5c7b9-0');
     expect(b2.pods).not.toContain('batch/report-builder-1');
+  });
+
+  it('a timeline run: the report draws its stored pending series and waiting-time histogram', async () => {
+    const items = parseKubernetesObjects(clusterSmall).objects;
+    const packed = packSnapshotItems(items);
+    const snapshot = await prisma.snapshot.findFirstOrThrow({
+      where: { tenantId: owner.tenantId, contentHash: packed.contentHash },
+    });
+    const timeline = parseYaml(
+      readFileSync(path.resolve(__dirname, '../../../../examples/timeline/burst-0900.yaml'), 'utf8'),
+    ) as Record<string, unknown>;
+    const run = await prisma.run.create({
+      data: {
+        tenantId: owner.tenantId,
+        type: 'timeline',
+        snapshotId: snapshot.id,
+        profileName: 'default',
+        profileVersion: 1,
+        status: 'succeeded',
+        options: { timeline } as Prisma.InputJsonValue,
+      },
+    });
+    const output = executeEngineJob(
+      { runId: run.id, type: 'timeline', content: packed.content, seed: 0, options: { timeline } },
+      () => undefined,
+    );
+    await prisma.runResult.create({
+      data: {
+        runId: run.id,
+        summary: output.summary as Prisma.InputJsonValue,
+        analysis: output.analysis as Prisma.InputJsonValue,
+      },
+    });
+    const res = await request(server)
+      .get(`/v1/runs/${run.id}/report`)
+      .set('authorization', `Bearer ${owner.key}`)
+      .expect(200);
+    const data = embedded(res.text) as unknown as TimelineReportInput;
+    const analysis = output.analysis as {
+      series: { t: number[] };
+      summary: { timeToSchedule: { histogram: unknown } };
+    };
+    expect(data.runs).toEqual([]);
+    expect(data.timeline.t).toEqual(analysis.series.t);
+    expect(data.timeline.t).toHaveLength(181);
+    expect(data.timeline.histogram).toEqual(analysis.summary.timeToSchedule.histogram);
   });
 
   it("answers another tenant's run exactly like a missing one, and needs an API key", async () => {
