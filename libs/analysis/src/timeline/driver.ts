@@ -10,6 +10,8 @@
 import {
   admitPriority,
   defaultObject,
+  podRequests,
+  resourceAmount,
   podKeyOf,
   podPriority,
   zoneOf,
@@ -616,9 +618,45 @@ class TimelineDriver {
     const rec = this.pods.get(key)!;
     Object.assign(rec, { outcome: 'scheduled', node, boundAt: this.now / 1000 });
     delete rec.lastQueue;
+    const refusal = this.kubeletAdmission(node, pod);
+    if (refusal) {
+      // The kubelet fails the pod: it leaves the node at once and nothing recreates a bare pod.
+      rec.lastFailure = refusal;
+      this.podGone(key, 'rejected');
+      return;
+    }
     const runFor = this.runFor.get(key);
     if (runFor !== undefined) this.due.push(this.now + runFor, () => this.complete(key, pod));
     this.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodAdd, undefined, pod);
+  }
+
+  /**
+   * The kubelet's admission of a pod just bound to `node` (its resource check): the pods' requests
+   * may not exceed capacity − reserved − the hard eviction threshold that the timeline's `kubelet`
+   * entries give the node. Returns the kubelet's message when it refuses, as upstream words it.
+   */
+  private kubeletAdmission(node: string, pod: Pod): string | undefined {
+    const entries = this.timeline.kubelet.filter((k) => !k.nodes || k.nodes.includes(node));
+    const ni = this.sim.snapshot.get(node);
+    if (entries.length === 0 || !ni) return undefined;
+    const capacity = ni.node.status?.capacity ?? ni.node.status?.allocatable ?? {};
+    const used: Record<string, number> = { cpu: ni.requested.milliCPU, memory: ni.requested.memory };
+    const requested = podRequests(pod);
+    for (const resource of ['cpu', 'memory'] as const) {
+      const total = capacity[resource];
+      if (total === undefined) continue;
+      let admissible = resourceAmount(resource, total);
+      for (const k of entries)
+        for (const list of [k.systemReserved, k.kubeReserved, k.evictionHard]) {
+          const q = list?.[resource];
+          if (q !== undefined) admissible -= resourceAmount(resource, q);
+        }
+      if (used[resource] > admissible) {
+        const own = requested.get(resource) ?? 0;
+        return `OutOf${resource}: Pod was rejected: Node didn't have enough resource: ${resource}, requested: ${own}, used: ${used[resource] - own}, capacity: ${admissible}`;
+      }
+    }
+    return undefined;
   }
 
   private complete(key: string, pod: Pod): void {

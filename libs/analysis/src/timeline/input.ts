@@ -4,7 +4,7 @@
  * arrivals (bursts, Poisson processes) are expanded here with the run's seeded RNG, so the same
  * document and seed always give the same pods at the same times.
  */
-import { SeededRandom, type Node, type Pod, type Taint } from '@schedlab/k8s';
+import { SeededRandom, tryParseQuantity, type Node, type Pod, type Taint } from '@schedlab/k8s';
 import { nodeTemplateSchema, stepSchema, type NodeTemplate } from '@schedlab/scenarios';
 import { z } from 'zod';
 
@@ -37,6 +37,12 @@ const instant = z
   );
 
 const objectValue = z.record(z.string(), z.unknown());
+const resourceList = z.record(
+  z.string(),
+  z
+    .union([z.string(), z.number()])
+    .refine((v) => tryParseQuantity(v) !== undefined, 'must be a quantity such as "500m" or "1Gi"'),
+);
 const podName = z.string().regex(/^[^/]+\/[^/]+$|^[^/]+$/, 'must be "namespace/name" or "name"');
 
 const arrival = {
@@ -126,6 +132,21 @@ export const timelineSchema = z.strictObject({
   podMaxInUnschedulablePodsSeconds: z.number().int().positive().optional(),
   /** Node templates the scenario steps' addNodes refer to (as in a scenario file). */
   nodeTemplates: z.array(nodeTemplateSchema).optional(),
+  /**
+   * What the kubelets enforce when a bound pod is admitted: capacity − systemReserved −
+   * kubeReserved − evictionHard per resource, for the named nodes (every node when `nodes` is
+   * absent). A pod the scheduler placed but the kubelet cannot admit fails as OutOf<resource>.
+   */
+  kubelet: z
+    .array(
+      z.strictObject({
+        nodes: z.array(z.string().min(1)).optional(),
+        systemReserved: resourceList.optional(),
+        kubeReserved: resourceList.optional(),
+        evictionHard: resourceList.optional(),
+      }),
+    )
+    .optional(),
   /** Named pod templates (Pod objects or pod specs) the arrivals refer to. */
   podTemplates: z.record(z.string(), objectValue).optional(),
   events: z.array(eventSchema),
@@ -170,6 +191,7 @@ export interface Timeline {
   sampleEveryMs: number;
   podMaxInUnschedulablePodsSeconds?: number;
   nodeTemplates: NodeTemplate[];
+  kubelet: NonNullable<TimelineDocument['kubelet']>;
   /** In time order; equal times keep the document's order. */
   actions: TimedAction[];
 }
@@ -273,6 +295,7 @@ export function parseTimeline(input: unknown, seed = 0): Timeline {
     sampleEveryMs: doc.sampleEvery === undefined ? 60_000 : Math.max(1, parseDurationMs(doc.sampleEvery)!),
     podMaxInUnschedulablePodsSeconds: doc.podMaxInUnschedulablePodsSeconds,
     nodeTemplates: doc.nodeTemplates ?? [],
+    kubelet: doc.kubelet ?? [],
     actions,
   };
 }

@@ -5,8 +5,9 @@
  * after the start. Columnar series keep a day at one-minute steps small.
  */
 
+/** `rejected`: bound, then refused by the kubelet's admission (lastFailure: OutOf<resource>: …). */
 export type TimelineOutcome =
-  'scheduled' | 'pending' | 'completed' | 'preempted' | 'deleted' | 'lost' | 'error';
+  'scheduled' | 'pending' | 'completed' | 'preempted' | 'deleted' | 'lost' | 'error' | 'rejected';
 
 export interface TimelinePod {
   pod: string;

@@ -226,6 +226,29 @@ describe('timeline: queue, arrivals and events', () => {
   });
 });
 
+describe('timeline: kubelet admission after binding', () => {
+  it('a node reporting allocatable = capacity: the scheduler binds, the kubelet (500m reserved) refuses OutOfcpu', () => {
+    const r = run([node('n1', '4')], {
+      kubelet: [{ nodes: ['n1'], systemReserved: { cpu: '500m' } }],
+      events: [arrival('0s', 'a', '2', 0), arrival('10s', 'b', '2', 0)],
+    });
+    expect(pod(r, 'a')).toMatchObject({ outcome: 'scheduled', node: 'n1' });
+    expect(pod(r, 'b')).toMatchObject({
+      outcome: 'rejected',
+      node: 'n1',
+      boundAt: 10,
+      endedAt: 10,
+      lastFailure:
+        "OutOfcpu: Pod was rejected: Node didn't have enough resource: cpu, requested: 2000, used: 2000, capacity: 3500",
+    });
+    // Without the kubelet's facts both run.
+    const plain = run([node('n1', '4')], {
+      events: [arrival('0s', 'a', '2', 0), arrival('10s', 'b', '2', 0)],
+    });
+    expect(pod(plain, 'b').outcome).toBe('scheduled');
+  });
+});
+
 describe('timeline: scenario steps at a time and the published schema', () => {
   it('a scenario step at 60 s (addNodes from a template) is a Node/Add event that moves the waiting pod', () => {
     const r = run([node('n1', '1')], {
