@@ -226,6 +226,41 @@ describe('timeline: queue, arrivals and events', () => {
   });
 });
 
+describe('timeline: the profile’s backoff', () => {
+  const backoffRun = (initial?: number) => {
+    const engine = {
+      seed: 0,
+      compatibilityVersion: '1.32',
+      ...(initial === undefined
+        ? {}
+        : {
+            schedulerConfiguration: {
+              apiVersion: 'kubescheduler.config.k8s.io/v1',
+              kind: 'KubeSchedulerConfiguration',
+              podInitialBackoffSeconds: initial,
+              podMaxBackoffSeconds: 4 * initial,
+            },
+          }),
+    };
+    const doc = { events: [arrival('0s', 'big', '2', 0), { at: '2s', addNode: node('n2', '4') }] };
+    return runTimeline([...priorityClasses, node('n1', '1')], parseTimeline(doc, 0), {
+      engine,
+      setup: setupEngine(engine),
+    });
+  };
+
+  it('podInitialBackoffSeconds holds a pod an event requeues until its backoff ends (1.32: no pop from backoffQ)', () => {
+    // Rejected at 0 s; n2 arrives at 2 s. Default 1 s backoff: over by then, the pod goes
+    // straight to activeQ and binds at 2 s. 5 s backoff (ends at 5 s): it waits in backoffQ, and the
+    // 1 s flush moves it on the first tick past its end (the queue's isPodBackingoff holds at
+    // exactly 5 s), so it binds at 6 s.
+    expect(pod(backoffRun(), 'big')).toMatchObject({ node: 'n2', boundAt: 2, attempts: 2 });
+    const slow = pod(backoffRun(5), 'big');
+    expect(slow).toMatchObject({ node: 'n2', attempts: 2 });
+    expect(slow.boundAt).toBe(6);
+  });
+});
+
 describe('timeline: kubelet admission after binding', () => {
   it('a node reporting allocatable = capacity: the scheduler binds, the kubelet (500m reserved) refuses OutOfcpu', () => {
     const r = run([node('n1', '4')], {
