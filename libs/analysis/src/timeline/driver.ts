@@ -582,11 +582,15 @@ class TimelineDriver {
         info.update(current);
         rec.nominatedNode = nominated;
         const victims = post.result?.victims ?? [];
+        // Preemption avoids violating budgets where it can, but goes ahead (upstream's best effort).
+        const violations =
+          post.result?.candidates?.find((c) => c.nodeName === nominated)?.numPDBViolations ?? 0;
         this.preemptions.push({
           at: this.now / 1000,
           preemptor: key,
           node: nominated,
           victims: victims.map(podKeyOf).sort(),
+          ...(violations > 0 ? { pdbViolations: violations } : {}),
         });
         for (const v of victims) this.terminate(podKeyOf(v), key);
         message = record.message;

@@ -50,6 +50,8 @@ export interface TimelinePreemption {
   preemptor: string;
   node: string;
   victims: string[];
+  /** Victims whose eviction violates a PodDisruptionBudget (absent when none). */
+  pdbViolations?: number;
 }
 
 export interface TimeToSchedule {

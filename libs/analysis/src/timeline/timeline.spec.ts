@@ -226,6 +226,26 @@ describe('timeline: queue, arrivals and events', () => {
   });
 });
 
+describe('timeline: disruption budgets in preemption', () => {
+  it('a victim protected by a PodDisruptionBudget is still preempted when nothing else helps, and counted', () => {
+    const low = running('low', 'n1', '4', 0, 30) as KubeObject & {
+      metadata: { labels?: Record<string, string> };
+    };
+    low.metadata.labels = { app: 'db' };
+    const pdb = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'db' } } },
+      status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 },
+    } as KubeObject;
+    const r = run([node('n1', '4'), low, pdb], { events: [arrival('10s', 'p', '3', 100)] });
+    expect(r.preemptions).toEqual([
+      { at: 10, preemptor: 'default/p', node: 'n1', victims: ['default/low'], pdbViolations: 1 },
+    ]);
+  });
+});
+
 describe('timeline: the profile’s backoff', () => {
   const backoffRun = (initial?: number) => {
     const engine = {
