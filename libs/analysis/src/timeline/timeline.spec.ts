@@ -226,6 +226,37 @@ describe('timeline: queue, arrivals and events', () => {
   });
 });
 
+describe('timeline: several profiles share the clock', () => {
+  it('pods of a second schedulerName are queued and scheduled by their profile; an unknown one is an error', () => {
+    const engine = {
+      seed: 0,
+      schedulerConfiguration: {
+        apiVersion: 'kubescheduler.config.k8s.io/v1',
+        kind: 'KubeSchedulerConfiguration',
+        profiles: [{ schedulerName: 'default-scheduler' }, { schedulerName: 'batch-scheduler' }],
+      },
+    };
+    const doc = {
+      events: [
+        arrival('0s', 'a', '1', 0),
+        arrival('5s', 'b', '1', 0, { schedulerName: 'batch-scheduler' }),
+        arrival('6s', 'c', '1', 0, { schedulerName: 'nobody' }),
+      ],
+    };
+    const r = runTimeline([...priorityClasses, node('n1', '4')], parseTimeline(doc, 0), {
+      engine,
+      setup: setupEngine(engine),
+    });
+    expect(pod(r, 'a')).toMatchObject({ node: 'n1', boundAt: 0 });
+    expect(pod(r, 'b')).toMatchObject({ node: 'n1', boundAt: 5 });
+    expect(pod(r, 'c')).toMatchObject({
+      outcome: 'error',
+      attempts: 1,
+      lastFailure: 'no profile for schedulerName "nobody"',
+    });
+  });
+});
+
 describe('timeline: disruption budgets in preemption', () => {
   it('a victim protected by a PodDisruptionBudget is still preempted when nothing else helps, and counted', () => {
     const low = running('low', 'n1', '4', 0, 30) as KubeObject & {
