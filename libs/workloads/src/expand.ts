@@ -125,7 +125,8 @@ function nsOf(o: KubeObject): string {
   return namespaceOf(o);
 }
 
-function admissionPolicy(items: readonly KubeObject[]): AdmissionPolicy {
+/** The admission plugins' objects (priority classes, limit ranges, runtime classes, quotas) of `items`. */
+export function admissionPolicy(items: readonly KubeObject[]): AdmissionPolicy {
   const byKind = (k: string) => items.filter((o) => o.kind === k);
   const existing: CountedObject[] = items.filter(
     (o) =>

@@ -56,19 +56,23 @@ function defaultClaimClass(sim: Simulator, claim: PersistentVolumeClaim): Persis
   return name === undefined ? claim : { ...claim, spec: { ...claim.spec, storageClassName: name } };
 }
 
-export function scheduleWorkloads(
-  items: readonly KubeObject[],
-  options: ScheduleWorkloadsOptions = {},
-): WorkloadSimulation {
-  const expansion = expandWorkloads(items, options);
-  const clusterItems: KubeObject[] = [
+/** The cluster once the controllers created their objects: what the engine starts from. */
+export function expandedClusterItems(expansion: ExpansionResult): KubeObject[] {
+  return [
     ...expansion.passthrough,
     ...(expansion.replicaSets as unknown as KubeObject[]),
     ...(expansion.statefulSets.map((c) => c.set) as unknown as KubeObject[]),
     ...(expansion.pvcs as unknown as KubeObject[]),
     ...(expansion.pods as unknown as KubeObject[]),
   ];
-  const cluster = buildClusterState(clusterItems);
+}
+
+export function scheduleWorkloads(
+  items: readonly KubeObject[],
+  options: ScheduleWorkloadsOptions = {},
+): WorkloadSimulation {
+  const expansion = expandWorkloads(items, options);
+  const cluster = buildClusterState(expandedClusterItems(expansion));
   const setup = setupEngine(options);
   const sim = createSimulator(cluster, setup, options);
   const results: PodSchedulingResult[] = [];
