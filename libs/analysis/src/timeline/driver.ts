@@ -6,20 +6,43 @@
  * pods go back through the queue with its backoff; preemption victims keep their resources for
  * their terminationGracePeriodSeconds while the preemptor waits nominated, and the nominator
  * reserves its room for lower-or-equal-priority pods, so the races happen when they would.
+ *
+ * Workloads in the dump are expanded and admitted at the start as `simulate` does
+ * (@schedlab/workloads), and controllers act during the run: a controller-owned pod that goes away
+ * (a victim at the end of its grace period, a pod on a removed node, a kubelet rejection, a
+ * deletePod) is replaced by its controller at that instant (recreateDeletedPods), and the
+ * replacement arrives through admission like any pod. Completions are not replaced.
  */
 import {
   admitPriority,
   defaultObject,
   podRequests,
   resourceAmount,
+  namespaceOf,
   podKeyOf,
   podPriority,
+  type PersistentVolumeClaim,
   zoneOf,
   type KubeObject,
   type Node,
   type Pod,
   type PriorityClass,
+  seededRandomInt,
+  type RandomInt,
 } from '@schedlab/k8s';
+import {
+  admissionPolicy,
+  admitPods,
+  admitStatefulSetStep,
+  expandWorkloads,
+  expandedClusterItems,
+  generateName,
+  hasUnexpandedWorkloads,
+  recreateDeletedPods,
+  type RejectedObject,
+  type StatefulSetController,
+} from '@schedlab/workloads';
+import type { AdmissionPolicy } from '@schedlab/workloads';
 import { OPERATIONS, World, type OperationContext } from '@schedlab/scenarios';
 import {
   ACTIVE_Q,
@@ -39,6 +62,7 @@ import {
   nodeSchedulingPropertiesChange,
   queueFeatures,
   queueProfileOf,
+  syncPodClaims,
   type EngineSetup,
   type QueueProfile,
   type QueuedPodInfo,
@@ -47,6 +71,14 @@ import {
 import type { EngineOptions } from '../options';
 import { TimelineError, type TimedAction, type Timeline, type TimelineAction } from './input';
 import { summarizeTimeline, type TimelinePod, type TimelineResult, type TimelineSeries } from './result';
+
+/**
+ * A kubelet-rejected pod's replacement can land on the same node and be rejected again at the
+ * same instant, forever: the controller's retry waits 1 s, doubling per consecutive rejection of
+ * its pods up to 15 min (as the DaemonSet controller's failed-pod backoff does), so time moves on.
+ */
+const REJECTION_BACKOFF_MS = 1000;
+const MAX_REJECTION_BACKOFF_MS = 15 * 60 * 1000;
 
 /** Attempts at one instant beyond which the run stops: a guard against a pod that never settles. */
 const MAX_ATTEMPTS_PER_INSTANT = 1_000_000;
@@ -150,6 +182,20 @@ class TimelineDriver {
   private readonly preemption: boolean;
   private lastActivity: number;
   private lastReported = 0;
+  /** Admission for the pods controllers create during the run (quotas follow the pods). */
+  private readonly policy: AdmissionPolicy;
+  /** Objects admission refused: at the start (expansion) and replacements during the run. */
+  private readonly rejected: RejectedObject[] = [];
+  /** OrderedReady StatefulSets of an expanded dump: each bound ordinal lets the next one in. */
+  private readonly statefulSets: StatefulSetController[] = [];
+  /** StatefulSet pods the expansion created and their controller has not yet seen scheduled. */
+  private readonly awaitedOrdinals = new Set<string>();
+  /** Names of controller replacements (generated suffixes). */
+  private readonly names: RandomInt;
+  /** Consecutive kubelet rejections per controller uid, for its retry backoff. */
+  private readonly rejections = new Map<string, number>();
+  /** Records of pods whose name a StatefulSet replacement took over, kept for the results. */
+  private readonly replacedRecords: TimelinePod[] = [];
 
   constructor(
     items: readonly KubeObject[],
@@ -157,6 +203,24 @@ class TimelineDriver {
     private readonly opts: TimelineRunOptions,
   ) {
     const { setup, engine } = opts;
+    // An unexpanded workload gets its pods as `simulate` gives them (expansion, then admission).
+    let startItems: readonly KubeObject[] = items;
+    if (hasUnexpandedWorkloads(items)) {
+      const expansion = expandWorkloads(items, engine);
+      startItems = expandedClusterItems(expansion);
+      this.policy = expansion.policy;
+      this.rejected.push(...expansion.rejected);
+      this.statefulSets.push(...expansion.statefulSets);
+      for (const c of expansion.statefulSets)
+        for (const p of expansion.pods)
+          if (namespaceOf(p) === namespaceOf(c.set) && c.ordinalOf(p.metadata?.name ?? '') !== undefined)
+            this.awaitedOrdinals.add(podKeyOf(p));
+    } else {
+      this.policy = admissionPolicy(items);
+    }
+    // Another stream than the expansion's, so replacements do not draw the names it drew.
+    this.names = seededRandomInt((engine.seed ?? 0) + 1);
+    items = startItems;
     const cluster = buildClusterState(items as KubeObject[], { features: setup.features });
     this.base = items.filter((i) => i.kind !== 'Node' && i.kind !== 'Pod').map((i) => structuredClone(i));
     this.priorityClasses = cluster.objects.priorityClasses.list() as PriorityClass[];
@@ -257,7 +321,8 @@ class TimelineDriver {
       start: new Date(this.timeline.startMs).toISOString(),
       endSeconds: (end ?? Math.max(this.now, this.lastActivity)) / 1000,
       compatibilityVersion: this.opts.setup.features.release,
-      pods: [...this.pods.values()],
+      pods: [...this.replacedRecords, ...this.pods.values()],
+      rejected: this.rejected,
       preemptions: this.preemptions,
       series: this.series,
       pendingAtEnd: (key) => this.describePending(key),
@@ -378,11 +443,17 @@ class TimelineDriver {
     }
   }
 
-  private arrive(raw: Pod, runForMs?: number): void {
+  private arrive(raw: Pod, runForMs?: number, replaces?: string): void {
     const pod = admitPriority(defaultObject({ ...raw, kind: 'Pod' }) as Pod, this.priorityClasses);
     const key = podKeyOf(pod);
     if (this.pending.has(key) || this.running.has(key))
       throw new TimelineError(`pod ${key} arrives at ${this.now / 1000}s but already exists`);
+    const earlier = this.pods.get(key);
+    if (earlier) {
+      // A StatefulSet replacement takes its predecessor's name: the predecessor's record stays.
+      this.pods.delete(key);
+      this.replacedRecords.push(earlier);
+    }
     this.pending.set(key, pod);
     if (runForMs !== undefined) this.runFor.set(key, runForMs);
     const info = this.queue.add(pod);
@@ -392,8 +463,61 @@ class TimelineDriver {
       arrivedAt: this.now / 1000,
       attempts: 0,
       outcome: 'pending',
+      ...(replaces ? { replaces } : {}),
       ...(info.gated ? { lastQueue: 'Gated', lastFailure: info.gatingStatus } : {}),
     });
+  }
+
+  /**
+   * Controllers replace the pods they own that went away (bare pods are lost); each replacement
+   * goes through admission and arrives, after `delayMs` (a controller's retry backoff) if given.
+   */
+  private replaceOwned(gone: readonly Pod[], delayMs = 0): void {
+    if (gone.length === 0) return;
+    for (const p of gone) this.policy.quotas.release({ ...p, kind: 'Pod' });
+    const { recreated } = recreateDeletedPods(gone, this.names, new Set(this.nodes.keys()));
+    for (const { deleted, replacement } of recreated) {
+      const oldKey = podKeyOf(deleted);
+      const runFor = this.runFor.get(oldKey);
+      const create = () => {
+        const fresh = this.withFreeName(replacement);
+        const before = this.rejected.length;
+        const [admitted] = admitPods([fresh], this.policy, this.rejected);
+        const rec = this.replacedRecordOf(oldKey);
+        if (!admitted) {
+          if (rec) rec.replacementRejected = this.rejected[before]?.message;
+          return;
+        }
+        if (rec) rec.replacedBy = podKeyOf(admitted);
+        this.arrive(admitted, runFor, oldKey);
+      };
+      if (delayMs > 0) this.due.push(this.now + delayMs, create);
+      else create();
+    }
+  }
+
+  /** A generated name still in use (the expansion drew from another stream) is drawn again. */
+  private withFreeName(pod: Pod): Pod {
+    const prefix = pod.metadata?.generateName;
+    if (!prefix) return pod;
+    let name = pod.metadata?.name ?? '';
+    const ns = namespaceOf(pod);
+    while (
+      this.pending.has(`${ns}/${name}`) ||
+      this.running.has(`${ns}/${name}`) ||
+      this.pods.has(`${ns}/${name}`)
+    )
+      name = generateName(prefix, this.names);
+    return { ...pod, metadata: { ...pod.metadata, name } };
+  }
+
+  /** The record of a pod that just went away (its name may since have been taken by its replacement). */
+  private replacedRecordOf(key: string): TimelinePod | undefined {
+    const current = this.pods.get(key);
+    if (current && current.outcome !== 'pending') return current;
+    for (let i = this.replacedRecords.length - 1; i >= 0; i--)
+      if (this.replacedRecords[i].pod === key) return this.replacedRecords[i];
+    return undefined;
   }
 
   private addNode(node: Node): void {
@@ -408,18 +532,20 @@ class TimelineDriver {
     const node = this.nodes.get(name);
     if (!node) throw new TimelineError(`removeNode: no node ${name}`);
     this.nodes.delete(name);
+    const lost: Pod[] = [];
     for (const [key, pod] of this.running) {
       if (pod.spec?.nodeName !== name) continue;
+      lost.push(pod);
       this.running.delete(key);
       this.terminating.delete(key);
-      const rec = this.pods.get(key);
-      if (rec && rec.outcome === 'scheduled')
-        Object.assign(rec, { outcome: 'lost', endedAt: this.now / 1000 });
+      const rec = this.recordOf(key, pod);
+      if (rec.outcome === 'scheduled') Object.assign(rec, { outcome: 'lost', endedAt: this.now / 1000 });
     }
     for (const pod of this.pending.values())
       if (pod.status?.nominatedNodeName === name) this.setPending(withoutNominatedNode(pod));
     this.rebuild();
     this.queue.moveAllToActiveOrBackoffQueue(EventNodeDelete, node, undefined);
+    this.replaceOwned(lost);
   }
 
   private updateNode(name: string, change: (n: Node) => Node): void {
@@ -456,6 +582,7 @@ class TimelineDriver {
       this.queue.delete(pending);
       const rec = this.pods.get(key);
       if (rec) Object.assign(rec, { outcome: 'deleted', endedAt: this.now / 1000 });
+      this.replaceOwned([pending]);
       return;
     }
     if (!this.running.has(key)) throw new TimelineError(`deletePod: no pod ${key}`);
@@ -469,13 +596,23 @@ class TimelineDriver {
     this.running.delete(key);
     this.terminating.delete(key);
     this.sim.evict(pod);
-    const rec = this.pods.get(key);
-    if (rec && (rec.outcome === 'scheduled' || rec.outcome === 'preempted'))
+    const rec = this.recordOf(key, pod);
+    if (rec.outcome === 'scheduled' || rec.outcome === 'preempted')
       Object.assign(rec, {
         outcome: rec.outcome === 'preempted' ? 'preempted' : outcome,
         endedAt: this.now / 1000,
       });
     this.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
+    // A Job is done with a completed pod; anything else gone is its controller's to replace.
+    if (outcome === 'completed') {
+      this.policy.quotas.release({ ...pod, kind: 'Pod' });
+      return;
+    }
+    if (outcome !== 'rejected') return this.replaceOwned([pod]);
+    const owner = controllerUid(pod);
+    const n = owner === undefined ? 0 : (this.rejections.get(owner) ?? 0) + 1;
+    if (owner !== undefined) this.rejections.set(owner, n);
+    this.replaceOwned([pod], Math.min(REJECTION_BACKOFF_MS * 2 ** (n - 1), MAX_REJECTION_BACKOFF_MS));
   }
 
   /** Any scenario step: applied to the cluster as it is now, then the differences become events. */
@@ -629,9 +766,33 @@ class TimelineDriver {
       this.podGone(key, 'rejected');
       return;
     }
+    const owner = controllerUid(pod);
+    if (owner !== undefined) this.rejections.delete(owner);
     const runFor = this.runFor.get(key);
     if (runFor !== undefined) this.due.push(this.now + runFor, () => this.complete(key, pod));
     this.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodAdd, undefined, pod);
+    this.nextOrdinals(key);
+  }
+
+  /** An OrderedReady StatefulSet creates its next ordinal once the previous one is scheduled. */
+  private nextOrdinals(key: string): void {
+    if (!this.awaitedOrdinals.delete(key)) return;
+    const name = key.slice(key.indexOf('/') + 1);
+    for (const controller of this.statefulSets) {
+      if (namespaceOf(controller.set) !== key.slice(0, key.indexOf('/'))) continue;
+      if (controller.ordinalOf(name) === undefined) continue;
+      controller.observe(name, true);
+      const claims: PersistentVolumeClaim[] = [];
+      // The resourceclaim controller generates the new ordinal's DRA claims from their templates.
+      const pods = admitStatefulSetStep(controller, this.policy, this.rejected, claims).map((p) =>
+        syncPodClaims(p, this.sim.objects),
+      );
+      for (const c of claims) this.sim.objects.persistentVolumeClaims.set(c);
+      for (const p of pods) {
+        this.awaitedOrdinals.add(podKeyOf(p));
+        this.arrive(p);
+      }
+    }
   }
 
   /**
@@ -669,6 +830,23 @@ class TimelineDriver {
     this.podGone(key, 'completed');
   }
 
+  /** A pod's record; the dump's running pods get theirs when something happens to them. */
+  private recordOf(key: string, pod: Pod): TimelinePod {
+    let rec = this.pods.get(key);
+    if (!rec) {
+      rec = {
+        pod: key,
+        priority: podPriority(pod),
+        arrivedAt: 0,
+        attempts: 0,
+        outcome: 'scheduled',
+        node: pod.spec?.nodeName,
+      };
+      this.pods.set(key, rec);
+    }
+    return rec;
+  }
+
   /** A preemption victim: deletionTimestamp now, resources held until its grace period ends. */
   private terminate(key: string, by: string): void {
     const pod = this.running.get(key);
@@ -681,18 +859,7 @@ class TimelineDriver {
     };
     this.sim.replaceRunningPod(pod, dying);
     this.running.set(key, dying);
-    let rec = this.pods.get(key);
-    if (!rec) {
-      rec = {
-        pod: key,
-        priority: podPriority(pod),
-        arrivedAt: 0,
-        attempts: 0,
-        outcome: 'preempted',
-        node: pod.spec?.nodeName,
-      };
-      this.pods.set(key, rec);
-    }
+    const rec = this.recordOf(key, pod);
     Object.assign(rec, { outcome: 'preempted', preemptedBy: by, preemptedAt: this.now / 1000 });
     if (graceMs === 0) this.podGone(key, 'preempted');
     else this.due.push(this.now + graceMs, () => this.podGone(key, 'preempted'));
@@ -754,6 +921,11 @@ class TimelineDriver {
     };
   }
 }
+
+const controllerUid = (pod: Pod) => {
+  const owner = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
+  return owner ? (owner.uid ?? `${owner.kind}/${owner.name}`) : undefined;
+};
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const podUid = (pod: Pod) => pod.metadata?.uid ?? podKeyOf(pod);

@@ -30,6 +30,12 @@ export interface TimelinePod {
   /** When the pod left its node (completed, deleted, lost, or a victim's grace period over). */
   endedAt?: number;
   outcome: TimelineOutcome;
+  /** A controller's replacement: the pod it replaces (a StatefulSet's keeps the same name). */
+  replaces?: string;
+  /** The replacement its controller created when this pod went away. */
+  replacedBy?: string;
+  /** Admission refused the replacement (e.g. a quota): its message. */
+  replacementRejected?: string;
 }
 
 export interface TimelineSeries {
@@ -83,6 +89,8 @@ export interface TimelineResult {
   pods: TimelinePod[];
   preemptions: TimelinePreemption[];
   series: TimelineSeries;
+  /** Objects admission refused: workloads' pods at the start, controllers' replacements later. */
+  rejected?: Array<{ object: string; message: string; plugin?: string }>;
 }
 
 /** Histogram bounds in seconds: the waits operators ask about, from "at once" to "over an hour". */
@@ -102,6 +110,7 @@ export function summarizeTimeline(input: {
   pods: TimelinePod[];
   preemptions: TimelinePreemption[];
   series: TimelineSeries;
+  rejected?: TimelineResult['rejected'];
   pendingAtEnd: (key: string) => { queue?: string };
 }): TimelineResult {
   const waits: number[] = [];
@@ -154,6 +163,7 @@ export function summarizeTimeline(input: {
     pods: input.pods,
     preemptions: input.preemptions,
     series: input.series,
+    ...(input.rejected && input.rejected.length > 0 ? { rejected: input.rejected } : {}),
   };
 }
 

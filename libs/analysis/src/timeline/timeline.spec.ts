@@ -4,6 +4,7 @@ import type { KubeObject } from '@schedlab/k8s';
 import { setupEngine } from '@schedlab/scheduler';
 import { parseTimeline, timelineJsonSchema, TimelineError } from './input';
 import { runTimeline } from './driver';
+import { timelinePriorityClasses } from '../testing/timeline';
 import type { TimelineResult } from './result';
 
 const node = (name: string, cpu: string, zone = 'z1'): KubeObject =>
@@ -46,15 +47,7 @@ const arrival = (at: string, name: string, cpu: string, priority: number, extra:
   };
 };
 
-const priorityClasses = [0, 50, 100, 1000].map(
-  (value) =>
-    ({
-      apiVersion: 'scheduling.k8s.io/v1',
-      kind: 'PriorityClass',
-      metadata: { name: `p${value}` },
-      value,
-    }) as KubeObject,
-);
+const priorityClasses = timelinePriorityClasses;
 
 function run(items: KubeObject[], doc: unknown, seed = 0): TimelineResult {
   const engine = { seed, tieBreak: 'lowest-node-name' as const };
