@@ -252,4 +252,36 @@ describe('timeline: controllers replace pods that go away mid-run', () => {
     const second = replacementOf(r, first.pod);
     expect(second).toMatchObject({ arrivedAt: 23, outcome: 'rejected' });
   });
+
+  it.each([
+    ['2', true],
+    ['1', false],
+  ])(
+    'a replacement goes through admission: with a quota of %s pods for rs’s two, admitted %s',
+    (hard, admitted) => {
+      // Deleting one of rs's pods frees its charge; at 1 (lowered after rs had two) the
+      // replacement is still over the quota.
+      const quota = {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'pods', namespace: 'default' },
+        spec: { hard: { pods: hard } },
+      } as KubeObject;
+      const rs = { kind: 'ReplicaSet', name: 'rs' };
+      const r = timeline([node('a', '4'), owned('rs-a', 'a', '1', rs), owned('rs-b', 'a', '1', rs), quota], {
+        events: [{ at: '5s', deletePod: 'default/rs-a' }],
+      });
+      expect(rec(r, 'rs-a')[0]).toMatchObject({ outcome: 'deleted', endedAt: 5 });
+      if (admitted) {
+        expect(replacementOf(r, 'default/rs-a')).toMatchObject({ boundAt: 5, node: 'a' });
+        expect(r.rejected).toBeUndefined();
+      } else {
+        expect(rec(r, 'rs-a')[0].replacementRejected).toMatch(/exceeded quota: pods/);
+        expect(r.pods.some((p) => p.replaces === 'default/rs-a')).toBe(false);
+        expect(r.rejected).toEqual([
+          expect.objectContaining({ object: expect.stringMatching(/^Pod default\/rs-/) }),
+        ]);
+      }
+    },
+  );
 });

@@ -184,6 +184,11 @@ class TimelineDriver {
   private lastReported = 0;
   /** Admission for the pods controllers create during the run (quotas follow the pods). */
   private readonly policy: AdmissionPolicy;
+  /**
+   * Pods the quotas count (the dump's bound pods, admitted workload pods and replacements): the
+   * document's arrivals skip quota admission, so their going frees nothing.
+   */
+  private readonly charged = new Set<string>();
   /** Objects admission refused: at the start (expansion) and replacements during the run. */
   private readonly rejected: RejectedObject[] = [];
   /** OrderedReady StatefulSets of an expanded dump: each bound ordinal lets the next one in. */
@@ -211,6 +216,7 @@ class TimelineDriver {
       this.policy = expansion.policy;
       this.rejected.push(...expansion.rejected);
       this.statefulSets.push(...expansion.statefulSets);
+      for (const p of expansion.pods) this.charged.add(podKeyOf(p));
       for (const c of expansion.statefulSets)
         for (const p of expansion.pods)
           if (namespaceOf(p) === namespaceOf(c.set) && c.ordinalOf(p.metadata?.name ?? '') !== undefined)
@@ -225,7 +231,10 @@ class TimelineDriver {
     this.base = items.filter((i) => i.kind !== 'Node' && i.kind !== 'Pod').map((i) => structuredClone(i));
     this.priorityClasses = cluster.objects.priorityClasses.list() as PriorityClass[];
     for (const n of cluster.nodes) this.nodes.set(n.metadata?.name ?? '', n);
-    for (const p of cluster.runningPods) this.running.set(podKeyOf(p), p);
+    for (const p of cluster.runningPods) {
+      this.running.set(podKeyOf(p), p);
+      this.charged.add(podKeyOf(p));
+    }
     this.clock = new SimulatedClock(timeline.startMs);
     this.sim = createSimulator(cluster, setup, {
       ...engine,
@@ -474,7 +483,7 @@ class TimelineDriver {
    */
   private replaceOwned(gone: readonly Pod[], delayMs = 0): void {
     if (gone.length === 0) return;
-    for (const p of gone) this.policy.quotas.release({ ...p, kind: 'Pod' });
+    for (const p of gone) this.releaseQuota(p);
     const { recreated } = recreateDeletedPods(gone, this.names, new Set(this.nodes.keys()));
     for (const { deleted, replacement } of recreated) {
       const oldKey = podKeyOf(deleted);
@@ -489,11 +498,16 @@ class TimelineDriver {
           return;
         }
         if (rec) rec.replacedBy = podKeyOf(admitted);
+        this.charged.add(podKeyOf(admitted));
         this.arrive(admitted, runFor, oldKey);
       };
       if (delayMs > 0) this.due.push(this.now + delayMs, create);
       else create();
     }
+  }
+
+  private releaseQuota(pod: Pod): void {
+    if (this.charged.delete(podKeyOf(pod))) this.policy.quotas.release({ ...pod, kind: 'Pod' });
   }
 
   /** A generated name still in use (the expansion drew from another stream) is drawn again. */
@@ -604,10 +618,7 @@ class TimelineDriver {
       });
     this.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
     // A Job is done with a completed pod; anything else gone is its controller's to replace.
-    if (outcome === 'completed') {
-      this.policy.quotas.release({ ...pod, kind: 'Pod' });
-      return;
-    }
+    if (outcome === 'completed') return this.releaseQuota(pod);
     if (outcome !== 'rejected') return this.replaceOwned([pod]);
     const owner = controllerUid(pod);
     const n = owner === undefined ? 0 : (this.rejections.get(owner) ?? 0) + 1;
@@ -790,6 +801,7 @@ class TimelineDriver {
       for (const c of claims) this.sim.objects.persistentVolumeClaims.set(c);
       for (const p of pods) {
         this.awaitedOrdinals.add(podKeyOf(p));
+        this.charged.add(podKeyOf(p));
         this.arrive(p);
       }
     }
