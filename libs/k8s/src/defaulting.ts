@@ -30,6 +30,7 @@ export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
   'VolumeAttachment',
   'DeviceClass',
   'ResourceSlice',
+  'DeviceTaintRule',
 ]);
 
 export function isNamespacedKind(kind: string): boolean {

@@ -47,6 +47,7 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   StorageCapacityScoring: '1.37',
   VolumeLimitScaling: '1.37',
   DRAFractionalCapacityRange: '1.37',
+  DRADeviceTaintRules: '1.37',
 };
 
 export const KNOWN_FEATURE_GATES = Object.keys(GATE_DEFAULT_ON_SINCE);

@@ -132,6 +132,9 @@ export function buildClusterState(
       case 'ResourceSlice':
         objects.resourceSlices.set(obj as never);
         break;
+      case 'DeviceTaintRule':
+        objects.deviceTaintRules.set(obj as never);
+        break;
       default:
         unmodelled.push(obj as KubeObject);
     }

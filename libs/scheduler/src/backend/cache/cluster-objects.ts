@@ -138,6 +138,8 @@ export class ClusterObjects {
   readonly resourceClaimTemplates = new NamespacedStore<ResourceClaimTemplate>();
   readonly deviceClasses = new ClusterStore<{ metadata?: { name?: string } }>();
   readonly resourceSlices = new ClusterStore<ResourceSlice>();
+  /** DRADeviceTaintRules: taints added to the devices a rule selects (dynamicresources/taint-rules.ts). */
+  readonly deviceTaintRules = new ClusterStore<{ metadata?: { name?: string } }>();
   readonly persistentVolumes = new ClusterStore<PersistentVolume>();
   readonly storageClasses = new ClusterStore<StorageClass>();
   readonly csiNodes = new ClusterStore<CSINode>();

@@ -16,8 +16,10 @@
  * by several allocations, each taking capacity by its request (rounded by the capacity's
  * `requestPolicy`), while the sum stays within the device's capacity (capacity.ts).
  *
- * Not modelled: binding conditions and DeviceTaintRules; devices with binding conditions are
- * skipped.
+ * DeviceTaintRules (DRADeviceTaintRules) add their taints to the slices before they get here
+ * (taint-rules.ts).
+ *
+ * Not modelled: binding conditions; devices with binding conditions are skipped.
  */
 import {
   compileNodeSelector,
@@ -168,6 +170,8 @@ export interface AllocatorFeatures {
   legacyPools: boolean;
   /** DRADeviceTaints (on from 1.36): untolerated NoSchedule/NoExecute taints keep a device out. */
   deviceTaints: boolean;
+  /** DRADeviceTaintRules (on from 1.37, needs DRADeviceTaints): DeviceTaintRules taint devices. */
+  deviceTaintRules?: boolean;
   /** DRAPartitionableDevices (on from 1.36): shared counters and per-device node selection. */
   partitionableDevices?: boolean;
   /** DRAConsumableCapacity (on from 1.36): allowMultipleAllocations and capacity requests. */

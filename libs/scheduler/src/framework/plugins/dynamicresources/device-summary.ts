@@ -15,9 +15,8 @@ import {
   nodeMatches,
   type AllocatorFeatures,
   type DeviceClassObject,
-  type SliceObject,
 } from './allocator';
-import { allocatedDevices } from './dynamic-resources';
+import { allocatableSlices, allocatedDevices } from './dynamic-resources';
 
 export interface NodeDeviceCount {
   node: string;
@@ -45,7 +44,7 @@ export function summarizeDevices(
 ): DeviceClassSummary[] {
   const classes = objects.deviceClasses.list() as DeviceClassObject[];
   if (classes.length === 0) return [];
-  const slices = objects.resourceSlices.list() as unknown as SliceObject[];
+  const slices = allocatableSlices(objects, features);
   const held = allocatedDevices(objects.resourceClaims.list());
   const out: DeviceClassSummary[] = classes.map((c) => ({ deviceClass: c.metadata?.name ?? '', nodes: [] }));
   for (const node of nodes) {

@@ -23,7 +23,8 @@ import {
 } from './allocator';
 import { isClaimForPod, podUid, type PodClaimEntry, type PodClaimStatus } from './claim-templates';
 import { defaultNormalizeScore } from '../helper/normalize-score';
-import type { ResourceClaim } from '../../../backend/cache/cluster-objects';
+import type { ClusterObjects, ResourceClaim } from '../../../backend/cache/cluster-objects';
+import { slicesWithTaintRules, type DeviceTaintRule } from './taint-rules';
 import type { CycleState, StateData } from '../../cycle-state';
 import {
   ActionType,
@@ -125,6 +126,14 @@ export function unresolvedClaimReason(pod: Pod, handle: Handle): string | undefi
   return resolvePodClaims(pod, handle).reason;
 }
 
+/** The cluster's slices as the allocator sees them: with DeviceTaintRules' taints when the release applies them. */
+export function allocatableSlices(objects: ClusterObjects, features: AllocatorFeatures): SliceObject[] {
+  const slices = objects.resourceSlices.list() as unknown as SliceObject[];
+  return features.deviceTaintRules
+    ? slicesWithTaintRules(slices, objects.deviceTaintRules.list() as DeviceTaintRule[])
+    : slices;
+}
+
 /** The allocator variant and features of the release (upstream's scheduler feature flags). */
 export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
   const v = features.version;
@@ -134,6 +143,7 @@ export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
     sortPools: compareVersions(v, '1.36') >= 0,
     legacyPools: compareVersions(v, '1.35') < 0,
     deviceTaints: features.enabled('DRADeviceTaints'),
+    deviceTaintRules: features.enabled('DRADeviceTaints') && features.enabled('DRADeviceTaintRules'),
     partitionableDevices: features.enabled('DRAPartitionableDevices'),
     consumableCapacity: features.enabled('DRAConsumableCapacity'),
     fractionalCapacityRange:
@@ -354,7 +364,7 @@ export class DynamicResources
         features,
         ...allocatedState(objects.resourceClaims.list(), !!features.consumableCapacity),
         classes: (name) => objects.deviceClasses.get(name) as DeviceClassObject | undefined,
-        slices: objects.resourceSlices.list() as unknown as SliceObject[],
+        slices: allocatableSlices(objects, features),
       };
     }
     state.write(STATE_KEY, new DynamicResourcesState(true, claims, allocatedOn, toAllocate, allocator));
