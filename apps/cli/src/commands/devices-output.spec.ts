@@ -1,6 +1,7 @@
 import { DRA_GPUS_DEVICES, DRA_GPUS_POD_DEVICES } from '@schedlab/testing';
 import type { SimulationDocument } from '../output/placements';
-import { example, schedlab, schedlabJson } from '../testing/cli';
+import { readFileSync } from 'node:fs';
+import { example, schedlab, schedlabJson, writeTemp } from '../testing/cli';
 
 const draExample = example('dra-gpus.yaml');
 
@@ -66,6 +67,27 @@ describe('schedlab simulate: DRA devices of dra-gpus.yaml', () => {
     const plain = schedlabJson<SimulationDocument>('simulate', '--cluster', example('cluster-small.yaml'));
     expect(plain.devices).toBeUndefined();
     expect(plain.placements.some((p) => p.devices)).toBe(false);
+  });
+});
+
+describe('schedlab simulate --report: DRA devices', () => {
+  it("embeds the run's device summary and each placed pod's devices", () => {
+    const file = writeTemp('devices.html', '');
+    expect(schedlab('simulate', '--cluster', draExample, '--report', file).status).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    const json = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)?.[1];
+    const data = JSON.parse(json ?? 'null') as {
+      runs: { devices?: unknown; pods: { pod: string; devices?: { pool: string; device: string }[] }[] }[];
+    };
+    expect(data.runs[0].devices).toEqual(DRA_GPUS_DEVICES);
+    const devices = Object.fromEntries(
+      data.runs[0].pods.map((p) => [p.pod, p.devices?.map((d) => `${d.pool}/${d.device}`) ?? null]),
+    );
+    expect(devices).toEqual(
+      Object.fromEntries(
+        Object.entries(DRA_GPUS_POD_DEVICES).map(([pod, d]) => [pod, d && [`${d.pool}/${d.device}`]]),
+      ),
+    );
   });
 });
 
