@@ -35,7 +35,7 @@ export { installRequestPolicy, requestPolicyOf } from './framework/request-polic
 export { Snapshot } from './backend/cache/snapshot';
 export { nodeTreeOrder, zoneKeyOf } from './backend/cache/node-tree';
 export { ClusterObjects } from './backend/cache/cluster-objects';
-export { syncPodClaims } from './framework/plugins/dynamicresources/claim-templates';
+export { podUid, syncPodClaims } from './framework/plugins/dynamicresources/claim-templates';
 export type {
   DeviceClassSummary,
   NodeDeviceCount,

@@ -628,9 +628,12 @@ class TimelineDriver {
 
   /** Any scenario step: applied to the cluster as it is now, then the differences become events. */
   private step(step: unknown): void {
+    // The claims as the run left them (allocations and reservations made since the start).
+    const claims = this.sim.objects.resourceClaims.list() as unknown as KubeObject[];
     const world = new World(
       [
-        ...this.base,
+        ...this.base.filter((i) => i.kind !== 'ResourceClaim'),
+        ...claims,
         ...(this.nodes.values() as Iterable<KubeObject>),
         ...(this.running.values() as Iterable<KubeObject>),
         ...(this.pending.values() as Iterable<KubeObject>),
@@ -650,6 +653,8 @@ class TimelineDriver {
       (step as Record<string, unknown>)[operation],
       ctx,
     );
+    // What the step's removed pods held is released as between scenario steps.
+    world.reconcileDeviceClaims();
     const after = buildClusterState(world.items, { features: this.opts.setup.features });
     this.base = world.items.filter((i) => i.kind !== 'Node' && i.kind !== 'Pod');
     const oldNodes = new Map(this.nodes);

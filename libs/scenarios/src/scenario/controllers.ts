@@ -6,6 +6,7 @@
  */
 import { podKeyOf, namespaceOf } from '@schedlab/k8s';
 import type { KubeObject, ObjectMeta, OwnerReference, Pod } from '@schedlab/k8s';
+import { deterministicUid } from '@schedlab/workloads';
 import { withStatefulSetClaims } from './storage-steps';
 import { Change, World } from './world';
 
@@ -63,7 +64,11 @@ export function podGone(
     return;
   }
   if (owner) {
-    world.replace(pod, pendingCopy(pod));
+    // A new incarnation under the same name: claims and reservations made for the old uid are
+    // the resourceclaim controller's to release, not the replacement's to inherit.
+    const replacement = pendingCopy(pod);
+    const uid = deterministicUid('Pod', namespaceOf(pod), `${pod.metadata?.name}#${++world.podsRecreated}`);
+    world.replace(pod, { ...replacement, metadata: { ...replacement.metadata, uid } });
     changes.push({ type: 'podRecreated', object: key, detail: `by ${owner.kind}/${owner.name}, pending` });
   } else {
     world.remove(pod);

@@ -43,6 +43,7 @@ function settle(world: World, changes: Change[], scheduling: PodSchedulingResult
   for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
     runTaintManager(world, changes);
     world.reconcileStorage();
+    world.reconcileDeviceClaims();
     const results = world.schedulePending((victim) =>
       podGone(world, victim, 'podDeleted', changes, { reason: 'preempted' }),
     );
@@ -63,6 +64,7 @@ function settle(world: World, changes: Change[], scheduling: PodSchedulingResult
   }
   // What the last pass freed (claims of pods that went) is released and reclaimed too.
   world.reconcileStorage();
+  world.reconcileDeviceClaims();
 }
 
 export interface RunOptions {

@@ -5,9 +5,20 @@
  * writes the bindings back into the objects.
  */
 import { podKeyOf, SeededRandom, type KubeObject, type Node, type Pod } from '@schedlab/k8s';
-import { buildClusterState, createSimulator, setupEngine } from '@schedlab/scheduler';
-import type { EngineSetup, PodSchedulingResult, SimulateOptions } from '@schedlab/scheduler';
+import {
+  buildClusterState,
+  createSimulator,
+  setupEngine,
+  summarizeClusterDevices,
+} from '@schedlab/scheduler';
+import type {
+  DeviceClassSummary,
+  EngineSetup,
+  PodSchedulingResult,
+  SimulateOptions,
+} from '@schedlab/scheduler';
 import { StorageLifecycle, replaceStorageObjects } from '@schedlab/storage';
+import { releaseDeviceClaims, withPassClaims } from './device-claims';
 
 export type EngineOptions = Omit<SimulateOptions, 'onProgress'>;
 
@@ -58,6 +69,8 @@ export class World {
   storageStep = { step: 0, operation: 'initial state' };
   /** Claims created during the scenario, for uids no earlier claim of the same name had. */
   claimsCreated = 0;
+  /** Pods a controller recreated in place, so each incarnation gets its own uid. */
+  podsRecreated = 0;
   private setup?: EngineSetup;
   private sequence = 0;
   private readonly rng: SeededRandom;
@@ -76,6 +89,19 @@ export class World {
   /** The storage controllers' pass (garbage collection, PVC protection, PV controller) over the objects. */
   reconcileStorage(): void {
     this.items = this.storage.reconcile(this.items, this.storageStep.step, this.storageStep.operation);
+  }
+
+  /**
+   * The resourceclaim controller and garbage collector: reservations of pods that went away are
+   * dropped, claims nobody reserves any more deallocated, generated claims of gone pods deleted.
+   */
+  reconcileDeviceClaims(): void {
+    this.items = releaseDeviceClaims(this.items);
+  }
+
+  /** Devices per class and node as the claims in the world hold them (empty without DeviceClasses). */
+  devices(): DeviceClassSummary[] {
+    return summarizeClusterDevices(this.items, this.engineSetup());
   }
 
   setEngine(engine: EngineOptions): void {
@@ -165,6 +191,16 @@ export class World {
           });
       }
     }
+    // The claims the controller generated and DynamicResources allocated and reserved stay, as
+    // the API server would keep them, with the claim names recorded in the pods' status.
+    if (
+      cluster.objects.resourceClaims.list().length > 0 ||
+      this.items.some((i) => i.kind === 'ResourceClaim')
+    )
+      this.items = withPassClaims(this.items, sim.objects.resourceClaims.list() as unknown as KubeObject[], [
+        ...cluster.pendingPods,
+        ...cluster.runningPods,
+      ]);
     // VolumeBinding's PreBind bound claims or provisioned volumes: the cluster keeps them.
     if (volumesBound)
       this.items = replaceStorageObjects(this.items, [

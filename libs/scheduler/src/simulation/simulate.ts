@@ -114,6 +114,18 @@ export function createSimulator(
   return sim;
 }
 
+/**
+ * The device summary of a cluster as it stands (claims already allocated count as held), for
+ * callers that change the cluster outside one pass, such as a scenario's final world.
+ */
+export function summarizeClusterDevices(
+  items: readonly KubeObject[],
+  setup: EngineSetup,
+): DeviceClassSummary[] {
+  const cluster = buildClusterState(items as KubeObject[], { features: setup.features });
+  return summarizeDevices(cluster.objects, cluster.nodes, allocatorFeatures(setup.features));
+}
+
 /** Schedules `pending` in queue order, one attempt each (plus the retry after preemption). */
 export function schedulePending(
   sim: Simulator,
