@@ -110,3 +110,42 @@ describe('schedlab explain: a placed pod with a claim', () => {
     expect(r.stdout).toContain('cannot allocate all claims');
   });
 });
+
+describe('schedlab simulate --scenario: devices of the final world', () => {
+  const gpuPod = (name: string) => `
+        - apiVersion: v1
+          kind: Pod
+          metadata: { name: ${name}, namespace: ml }
+          spec:
+            resourceClaims: [{ name: gpu, resourceClaimTemplateName: one-gpu }]
+            containers: [{ name: t, image: x, resources: { requests: { cpu: '1' }, claims: [{ name: gpu }] } }]`;
+  const scenario = writeTemp(
+    'two-gpu-pods.yaml',
+    `steps:
+  - apply:
+      objects:${gpuPod('train-4')}${gpuPod('train-5')}
+  - deletePod: { namespace: ml, name: train-2 }
+`,
+  );
+
+  it('no device is given twice, a deleted pod frees its device, and the summary counts the holders', () => {
+    const doc = schedlabJson<SimulationDocument>('simulate', '--cluster', draExample, '--scenario', scenario);
+    const held = doc.placements.flatMap((p) => (p.devices ?? []).map((d) => `${d.pool}/${d.device}`));
+    expect(new Set(held).size).toBe(held.length);
+    expect(held).not.toContain('gpu-a/gpu-0'); // serving-0's, running before the scenario
+    // train-2 was deleted in step 1: train-5, pending after step 0, got its device.
+    expect(doc.placements.find((p) => p.pod === 'ml/train-2')).toBeUndefined();
+    expect(doc.placements.find((p) => p.pod === 'ml/train-5')?.devices?.[0]).toMatchObject({
+      pool: DRA_GPUS_POD_DEVICES['ml/train-2']?.pool,
+      device: DRA_GPUS_POD_DEVICES['ml/train-2']?.device,
+    });
+    const gpus = doc.devices?.find((c) => c.deviceClass === 'gpu.example.com');
+    const allocated = gpus?.nodes.reduce((n, c) => n + c.allocated, 0);
+    // Every gpu.example.com device: the placements' five and serving-0's.
+    expect(allocated).toBe(held.length + 1);
+    expect(allocated).toBe(6);
+    const table = schedlab('simulate', '--cluster', draExample, '--scenario', scenario).stdout.split('\n');
+    const at = table.indexOf('Devices by class');
+    expect(table[at + 2].split(/\s+/)).toEqual(['gpu.example.com', '3', '6', '6', '0', '0']);
+  });
+});

@@ -15,6 +15,7 @@ import { attributeScenarioErrors, loadScenarioFile } from '../engine/scenario-fi
 import { rejectedKey } from '../engine/workloads';
 import { describeSkipped, loadClusterDump } from '../input/cluster-dump';
 import { attributeTo } from '../input/errors';
+import { formatDeviceTables, formatPlacementDevices } from '../output/devices';
 import type { OutputFormat } from '../output/document';
 import { isTableFormat, renderDocument } from '../output/document';
 import {
@@ -118,11 +119,14 @@ export function simulateScenarioDump(flags: SimulationFlags, scenarioFile: strin
   const unmodelledKinds: Record<string, number> = {};
   for (const o of dump.state.unmodelled) unmodelledKinds[o.kind] = (unmodelledKinds[o.kind] ?? 0) + 1;
   const storage = storageReport(run);
+  // The final world holds every claim the steps' passes allocated and the controller released.
+  const devices = run.world.devices();
   return {
     document: {
       compatibilityVersion: outcome.compatibilityVersion,
       summary: summaryOf(placements, preempted),
       placements,
+      ...(devices.length > 0 ? { devices } : {}),
       orphanPods: dump.state.orphanPods.map((p) => podKeyOf(p)),
       unmodelledKinds: outcome.initial ? {} : unmodelledKinds,
       scenario: {
@@ -153,6 +157,12 @@ export function renderScenarioSimulation(document: ScenarioDocument, format: Out
     '',
     'Final placements',
     ...formatPlacementTable(document, { wide: format === 'wide' }),
+    ...(document.devices
+      ? [
+          ...formatDeviceTables(document.devices, { wide: format === 'wide' }),
+          ...(format === 'wide' ? formatPlacementDevices(document.placements) : []),
+        ]
+      : []),
     ...(document.scenario.storage
       ? [
           '',
