@@ -46,6 +46,7 @@ import type { AdmissionPolicy } from '@schedlab/workloads';
 import { OPERATIONS, World, type OperationContext } from '@schedlab/scenarios';
 import {
   ACTIVE_Q,
+  ActionType,
   BACKOFF_Q,
   EventAssignedPodAdd,
   EventAssignedPodDelete,
@@ -629,11 +630,11 @@ class TimelineDriver {
   /** Any scenario step: applied to the cluster as it is now, then the differences become events. */
   private step(step: unknown): void {
     // The claims as the run left them (allocations and reservations made since the start).
-    const claims = this.sim.objects.resourceClaims.list() as unknown as KubeObject[];
+    const claims = this.sim.objects.resourceClaims.list();
     const world = new World(
       [
         ...this.base.filter((i) => i.kind !== 'ResourceClaim'),
-        ...claims,
+        ...(claims as unknown as KubeObject[]),
         ...(this.nodes.values() as Iterable<KubeObject>),
         ...(this.running.values() as Iterable<KubeObject>),
         ...(this.pending.values() as Iterable<KubeObject>),
@@ -687,6 +688,20 @@ class TimelineDriver {
       if (!oldNodes.has(name)) this.queue.moveAllToActiveOrBackoffQueue(EventNodeAdd, undefined, node);
     for (const [, pod] of gone)
       this.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
+    // Claims the step released (deallocated or deleted) wake the pods waiting for devices.
+    const claimsAfter = new Map(
+      after.objects.resourceClaims.list().map((c) => [`${c.metadata?.namespace}/${c.metadata?.name}`, c]),
+    );
+    for (const old of claims) {
+      const next = claimsAfter.get(`${old.metadata?.namespace}/${old.metadata?.name}`);
+      if (next && JSON.stringify(next.status) === JSON.stringify(old.status)) continue;
+      const actionType = next ? ActionType.Update : ActionType.Delete;
+      this.queue.moveAllToActiveOrBackoffQueue(
+        { resource: 'resource.k8s.io/ResourceClaim', actionType },
+        old,
+        next,
+      );
+    }
     for (const [k, pod] of nowPending) if (!this.pending.has(k)) this.arrive(pod);
   }
 

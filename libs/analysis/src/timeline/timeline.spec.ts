@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { KubeObject } from '@schedlab/k8s';
+import { parseKubernetesObjects, type KubeObject } from '@schedlab/k8s';
 import { setupEngine } from '@schedlab/scheduler';
 import { parseTimeline, timelineJsonSchema, TimelineError } from './input';
 import { runTimeline } from './driver';
@@ -350,6 +350,50 @@ describe('timeline: scenario steps at a time and the published schema', () => {
       ],
     });
     expect(pod(r, 'next')).toMatchObject({ node: 'n1', boundAt: 30 });
+  });
+
+  it('DRA: a step keeps the devices the run allocated, and a deleted pod frees its device for a waiting pod', () => {
+    // examples/dra-gpus.yaml without its pending pods: six GPUs, serving-0 holds one. Arrivals
+    // use claims created beforehand (the timeline does not run the claim controller on arrivals).
+    const dra = parseKubernetesObjects(
+      readFileSync(path.join(__dirname, '../../../../examples/dra-gpus.yaml'), 'utf8'),
+    ).objects.filter((o) => o.kind !== 'Pod' || (o as { spec?: { nodeName?: string } }).spec?.nodeName);
+    const names = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'];
+    const claims = names.map(
+      (n) =>
+        ({
+          apiVersion: 'resource.k8s.io/v1',
+          kind: 'ResourceClaim',
+          metadata: { name: `${n}-gpu`, namespace: 'ml' },
+          spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+        }) as KubeObject,
+    );
+    const gpuArrival = (at: string, name: string) => ({
+      at,
+      arrive: {
+        pod: {
+          metadata: { name, namespace: 'ml' },
+          spec: {
+            resourceClaims: [{ name: 'gpu', resourceClaimName: `${name}-gpu` }],
+            containers: [
+              { name: 't', image: 'x', resources: { requests: { cpu: '1' }, claims: [{ name: 'gpu' }] } },
+            ],
+          },
+        },
+      },
+    });
+    const r = run([...dra, ...claims], {
+      events: [
+        ...names.slice(0, 5).map((n) => gpuArrival('0s', n)),
+        gpuArrival('10s', 'g6'),
+        // Any step rebuilds the cluster: the five allocations must survive it.
+        { at: '20s', step: { label: { nodes: ['cpu-1'], labels: { touched: 'yes' } } } },
+        { at: '30s', step: { deletePod: { namespace: 'ml', name: 'g1' } } },
+      ],
+    });
+    const ml = (name: string) => r.pods.find((p) => p.pod === `ml/${name}`);
+    for (const n of names.slice(0, 5)) expect(ml(n)?.boundAt).toBe(0);
+    expect(ml('g6')).toMatchObject({ node: ml('g1')?.node, boundAt: 30 });
   });
 
   it('docs/timeline.schema.json is up to date (UPDATE_TIMELINE_SCHEMA=1 regenerates it)', () => {
