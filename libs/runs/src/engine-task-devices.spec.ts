@@ -40,3 +40,35 @@ describe('engine task: DRA devices of examples/dra-gpus.yaml', () => {
     );
   });
 });
+
+/** A scenario run stores the devices of the cluster after its last step. */
+describe('engine task: DRA devices of a scenario run on examples/dra-gpus.yaml', () => {
+  const file = 'dra-gpus.yaml';
+  const items = parseKubernetesObjects(readFileSync(join(__dirname, '../../../examples', file), 'utf8'), {
+    source: file,
+  }).objects;
+
+  it('counts train-2’s device free after the step that deletes it', () => {
+    const out = executeEngineJob(
+      {
+        runId: 'run-scenario-devices',
+        type: 'simulate',
+        content: gzipSync(JSON.stringify({ items })),
+        seed: 0,
+        options: {},
+        scenario: { steps: [{ deletePod: { namespace: 'ml', name: 'train-2' } }] },
+      },
+      () => undefined,
+    );
+    const freed = DRA_GPUS_POD_DEVICES['ml/train-2'];
+    const expected = DRA_GPUS_DEVICES.map((c) => ({
+      ...c,
+      nodes: c.nodes.map((n) =>
+        c.deviceClass === 'gpu.example.com' && n.node === freed?.pool
+          ? { ...n, allocated: n.allocated - 1, free: n.free + 1 }
+          : n,
+      ),
+    }));
+    expect(out.summary.devices).toEqual(expected);
+  });
+});

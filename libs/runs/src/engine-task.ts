@@ -165,6 +165,8 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
     for (const [key, r] of run.world.lastResults) last.set(key, r);
     const placements = placementRows(run.world.items, [...last.values()]);
     placements.push(...rejectedRows(outcome.rejected, placements.length));
+    // The devices of the cluster after the last step (the steps carry and release DRA claims).
+    const devices = run.world.devices();
     return {
       engineVersion: outcome.compatibilityVersion,
       summary: {
@@ -179,6 +181,7 @@ function runSimulate(job: EngineJob, items: KubeObject[], report: (p: EngineProg
         })),
         utilization: outcome.result.utilization,
         ...(outcome.rejected.length ? { rejected: outcome.rejected } : {}),
+        ...(devices.length > 0 ? { devices } : {}),
       },
       analysis: {
         // A deschedule step keeps its report: evictions, where they went, figures before and after.
