@@ -30,6 +30,7 @@ import {
 } from '@schedlab/scheduler';
 import { replaceStorageObjects } from '@schedlab/storage';
 import { recreateDeletedPods } from '@schedlab/workloads';
+import { releaseClaimsIn, releaseDeviceClaims, withPassClaims } from '../scenario/device-claims';
 import type { DeschedulerRunner } from './descheduler-runner';
 import { utilization, type ResourceUse } from './utilization';
 import type { EngineOptions } from '../scenario/world';
@@ -441,6 +442,12 @@ export function deschedule(
         outcome: 'lost',
       });
     }
+    const evicted = new Set(evictedPods);
+    // The resourceclaim controller frees what the evicted pods held before their replacements come.
+    releaseClaimsIn(
+      sim.objects,
+      current.filter((o) => !evicted.has(o as unknown as Pod)),
+    );
     const live = new Set(nodesOf(current).map(nodeName));
     const { recreated } = recreateDeletedPods(evictedPods, seededRandomInt(baseSeed + round - 1), live);
     const createdAt = iso(now);
@@ -459,7 +466,6 @@ export function deschedule(
     // The evictions are pod deletions: the scheduler retries every pending pod with the
     // replacements (the snapshot's own pending pods and replacements from earlier rounds too).
     const retried = podsOf(current).filter((p) => !p.spec?.nodeName);
-    const evicted = new Set(evictedPods);
     const requeued = new Set(retried);
     let next: KubeObject[] = current.filter(
       (o) => !evicted.has(o as unknown as Pod) && !requeued.has(o as unknown as Pod),
@@ -508,6 +514,10 @@ export function deschedule(
           ...(sim.objects.persistentVolumeClaims.list() as unknown as KubeObject[]),
         ])
       : next;
+    // The round's claims (the replacements' generated and allocated ones) carry into the next.
+    current = releaseDeviceClaims(
+      withPassClaims(current, sim.objects.resourceClaims.list() as unknown as KubeObject[], replacements),
+    );
     rounds.push({
       round,
       now: iso(now),

@@ -6,6 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseKubernetesObjects, type KubeObject } from '@schedlab/k8s';
+import { setupEngine } from '@schedlab/scheduler';
+import { deschedule } from '../analyses/deschedule';
+import type { DeschedulerRunner } from '../analyses/descheduler-runner';
 import { releaseDeviceClaims } from './device-claims';
 import { runScenario } from './run';
 
@@ -146,6 +149,68 @@ describe('DRA claims between scenario steps', () => {
       .find((c) => c.deviceClass === 'gpu.example.com')!
       .nodes.find((n) => n.node === 'gpu-b')!;
     expect(gpuB).toMatchObject({ total: 2, allocated: 0, free: 2 });
+  });
+});
+
+describe('deschedule analysis with DRA claims', () => {
+  /** Evicts every ReplicaSet-owned pod of the node the policy names. */
+  const evictOwnedOn: DeschedulerRunner = (objects, policy) => ({
+    evictions: objects
+      .filter(
+        (o) =>
+          o.kind === 'Pod' &&
+          (o as { spec?: { nodeName?: string } }).spec?.nodeName === (policy as { node: string }).node &&
+          o.metadata?.ownerReferences?.some((r) => r.kind === 'ReplicaSet'),
+      )
+      .map((o) => ({
+        pod: `${o.metadata?.namespace}/${o.metadata?.name}`,
+        node: (policy as { node: string }).node,
+        profile: 'test',
+        strategy: 'EvictOwned',
+        reason: 'test',
+      })),
+    limits: [],
+    refused: 0,
+  });
+
+  it('an evicted pod’s device goes to its replacement, and the claims carry into the result', () => {
+    const worker = {
+      ...gpuPod('worker-abcde'),
+      metadata: {
+        name: 'worker-abcde',
+        namespace: 'ml',
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'worker', uid: 'rs', controller: true },
+        ],
+      },
+    } as unknown as KubeObject;
+    // The sixth and last free GPU goes to worker-abcde.
+    const started = runScenario([...cluster, worker], { steps: [] }, opts);
+    const node = started.world.pod('ml/worker-abcde')?.spec?.nodeName;
+    expect(node).toBeDefined();
+    expect(holders(started.world.items).size).toBe(6);
+    const report = deschedule(
+      started.world.items,
+      { policy: { node }, now: '2030-01-01T00:10:00Z' },
+      opts,
+      setupEngine({}),
+      evictOwnedOn,
+    );
+    expect(report.evictions).toHaveLength(1);
+    // Only the evicted pod's own device was free: the replacement gets it.
+    expect(report.evictions[0]).toMatchObject({ outcome: 'rescheduled', newNode: node });
+    const claims = claimsOf(report.items);
+    expect(claims.some((c) => c.metadata?.ownerReferences?.some((o) => o.name === 'worker-abcde'))).toBe(
+      false,
+    );
+    const replacement = report.evictions[0].replacement;
+    const held = claims.filter((c) =>
+      c.metadata?.ownerReferences?.some((o) => `ml/${o.name}` === replacement),
+    );
+    expect(held).toHaveLength(1);
+    expect(held[0].status?.allocation?.devices?.results).toHaveLength(1);
+    for (const [device, n] of holders(report.items)) expect([device, n.length]).toEqual([device, 1]);
+    expect(holders(report.items).size).toBe(6);
   });
 });
 

@@ -5,7 +5,7 @@
  * the resourceclaim controller with the garbage collector releases what pods that went away held.
  */
 import { namespaceOf, podKeyOf, type KubeObject, type OwnerReference, type Pod } from '@schedlab/k8s';
-import { podUid } from '@schedlab/scheduler';
+import { podUid, type ClusterObjects } from '@schedlab/scheduler';
 
 interface ReservedFor {
   resource?: string;
@@ -104,4 +104,19 @@ export function releaseDeviceClaims(items: readonly KubeObject[]): KubeObject[] 
     out.push(claim);
   }
   return out;
+}
+
+/**
+ * The same release inside a running simulation (the deschedule analysis evicts and reschedules
+ * within one): the simulator's claims become what the controller leaves of them, given the
+ * objects still in the cluster.
+ */
+export function releaseClaimsIn(objects: ClusterObjects, remaining: readonly KubeObject[]): void {
+  const before = objects.resourceClaims.list() as unknown as KubeObject[];
+  const pods = remaining.filter((o) => o.kind === 'Pod');
+  const after = releaseDeviceClaims([...pods, ...before]).filter((o) => o.kind === 'ResourceClaim');
+  const kept = new Set(after.map(claimKey));
+  for (const c of before)
+    if (!kept.has(claimKey(c))) objects.resourceClaims.delete(namespaceOf(c), c.metadata?.name ?? '');
+  for (const c of after) objects.resourceClaims.set(c as never);
 }
