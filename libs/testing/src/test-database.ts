@@ -24,13 +24,26 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * Runs a statement on the server's maintenance database, as createdb does: DATABASE_URL's own
+ * database need not exist (on a fresh machine it does not until `npm run db:migrate`).
+ */
 async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl() });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
+  for (const database of ['postgres', 'template1']) {
+    const client = new pg.Client({ connectionString: withDatabase(serverUrl(), database) });
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if ((error as { code?: string }).code === '3D000' && database !== 'template1') continue;
+      throw error;
+    }
+    try {
+      await client.query(sql);
+      return;
+    } finally {
+      await client.end();
+    }
   }
 }
 
