@@ -8,6 +8,7 @@ export * from './scenario/storage-report';
 export { World, type Change, type ChangeType, type EngineOptions } from './scenario/world';
 // A timeline applies any step at a time of its own (libs/analysis/src/timeline).
 export { OPERATIONS, type OperationContext } from './scenario/operations';
+export { releaseClaimsIn } from './scenario/device-claims';
 export { parseLabelSelector, nodeFromTemplate } from './scenario/nodes';
 export { budgetStatus, checkEviction, PDB_VIOLATION_MESSAGE, type BudgetStatus } from './scenario/disruption';
 export { workloadOf, controllerOf } from './scenario/controllers';

@@ -43,7 +43,7 @@ import {
   type StatefulSetController,
 } from '@schedlab/workloads';
 import type { AdmissionPolicy } from '@schedlab/workloads';
-import { OPERATIONS, World, type OperationContext } from '@schedlab/scenarios';
+import { OPERATIONS, World, releaseClaimsIn, type OperationContext } from '@schedlab/scenarios';
 import {
   ACTIVE_Q,
   ActionType,
@@ -64,12 +64,15 @@ import {
   queueFeatures,
   queueProfileOf,
   syncPodClaims,
+  type ClusterObjects,
   type EngineSetup,
   type QueueProfile,
   type QueuedPodInfo,
   type Simulator,
 } from '@schedlab/scheduler';
 import type { EngineOptions } from '../options';
+
+type ResourceClaimOf = ReturnType<ClusterObjects['resourceClaims']['list']>[number];
 import { TimelineError, type TimedAction, type Timeline, type TimelineAction } from './input';
 import { summarizeTimeline, type TimelinePod, type TimelineResult, type TimelineSeries } from './result';
 
@@ -454,7 +457,11 @@ class TimelineDriver {
   }
 
   private arrive(raw: Pod, runForMs?: number, replaces?: string): void {
-    const pod = admitPriority(defaultObject({ ...raw, kind: 'Pod' }) as Pod, this.priorityClasses);
+    // The resourceclaim controller generates the pod's claims from their templates as it is created.
+    const pod = syncPodClaims(
+      admitPriority(defaultObject({ ...raw, kind: 'Pod' }) as Pod, this.priorityClasses),
+      this.sim.objects,
+    );
     const key = podKeyOf(pod);
     if (this.pending.has(key) || this.running.has(key))
       throw new TimelineError(`pod ${key} arrives at ${this.now / 1000}s but already exists`);
@@ -597,6 +604,7 @@ class TimelineDriver {
       this.queue.delete(pending);
       const rec = this.pods.get(key);
       if (rec) Object.assign(rec, { outcome: 'deleted', endedAt: this.now / 1000 });
+      this.releaseClaimsOf(pending);
       this.replaceOwned([pending]);
       return;
     }
@@ -618,6 +626,7 @@ class TimelineDriver {
         endedAt: this.now / 1000,
       });
     this.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
+    this.releaseClaimsOf(pod);
     // A Job is done with a completed pod; anything else gone is its controller's to replace.
     if (outcome === 'completed') return this.releaseQuota(pod);
     if (outcome !== 'rejected') return this.replaceOwned([pod]);
@@ -625,6 +634,33 @@ class TimelineDriver {
     const n = owner === undefined ? 0 : (this.rejections.get(owner) ?? 0) + 1;
     if (owner !== undefined) this.rejections.set(owner, n);
     this.replaceOwned([pod], Math.min(REJECTION_BACKOFF_MS * 2 ** (n - 1), MAX_REJECTION_BACKOFF_MS));
+  }
+
+  /**
+   * The resourceclaim controller and garbage collector once a pod with claims has gone: its
+   * reservations go, claims nobody reserves are deallocated, its generated claims deleted.
+   */
+  private releaseClaimsOf(gone: Pod): void {
+    if (!(gone.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims?.length) return;
+    const before = this.sim.objects.resourceClaims.list();
+    const pods = [...this.running.values(), ...this.pending.values()] as unknown as KubeObject[];
+    releaseClaimsIn(this.sim.objects, pods);
+    this.claimEventsSince(before, this.sim.objects.resourceClaims.list());
+  }
+
+  /** Claims deallocated or deleted since `before` wake the pods waiting for devices. */
+  private claimEventsSince(before: readonly ResourceClaimOf[], after: readonly ResourceClaimOf[]): void {
+    const claimsAfter = new Map(after.map((c) => [`${c.metadata?.namespace}/${c.metadata?.name}`, c]));
+    for (const old of before) {
+      const next = claimsAfter.get(`${old.metadata?.namespace}/${old.metadata?.name}`);
+      if (next && JSON.stringify(next.status) === JSON.stringify(old.status)) continue;
+      const actionType = next ? ActionType.Update : ActionType.Delete;
+      this.queue.moveAllToActiveOrBackoffQueue(
+        { resource: 'resource.k8s.io/ResourceClaim', actionType },
+        old,
+        next,
+      );
+    }
   }
 
   /** Any scenario step: applied to the cluster as it is now, then the differences become events. */
@@ -688,20 +724,7 @@ class TimelineDriver {
       if (!oldNodes.has(name)) this.queue.moveAllToActiveOrBackoffQueue(EventNodeAdd, undefined, node);
     for (const [, pod] of gone)
       this.queue.moveAllToActiveOrBackoffQueue(EventAssignedPodDelete, pod, undefined);
-    // Claims the step released (deallocated or deleted) wake the pods waiting for devices.
-    const claimsAfter = new Map(
-      after.objects.resourceClaims.list().map((c) => [`${c.metadata?.namespace}/${c.metadata?.name}`, c]),
-    );
-    for (const old of claims) {
-      const next = claimsAfter.get(`${old.metadata?.namespace}/${old.metadata?.name}`);
-      if (next && JSON.stringify(next.status) === JSON.stringify(old.status)) continue;
-      const actionType = next ? ActionType.Update : ActionType.Delete;
-      this.queue.moveAllToActiveOrBackoffQueue(
-        { resource: 'resource.k8s.io/ResourceClaim', actionType },
-        old,
-        next,
-      );
-    }
+    this.claimEventsSince(claims, after.objects.resourceClaims.list());
     for (const [k, pod] of nowPending) if (!this.pending.has(k)) this.arrive(pod);
   }
 

@@ -396,6 +396,40 @@ describe('timeline: scenario steps at a time and the published schema', () => {
     expect(ml('g6')).toMatchObject({ node: ml('g1')?.node, boundAt: 30 });
   });
 
+  it('DRA: arrivals get their claims from templates, and a completed pod’s device goes to the one waiting', () => {
+    // examples/dra-gpus.yaml without its pending pods: six GPUs, serving-0 holds one, five free.
+    const dra = parseKubernetesObjects(
+      readFileSync(path.join(__dirname, '../../../../examples/dra-gpus.yaml'), 'utf8'),
+    ).objects.filter((o) => o.kind !== 'Pod' || (o as { spec?: { nodeName?: string } }).spec?.nodeName);
+    const trainer = (at: string, name: string, runFor?: string) => ({
+      at,
+      arrive: {
+        ...(runFor ? { runFor } : {}),
+        pod: {
+          metadata: { name, namespace: 'ml' },
+          spec: {
+            resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'one-gpu' }],
+            containers: [
+              { name: 't', image: 'x', resources: { requests: { cpu: '500m' }, claims: [{ name: 'gpu' }] } },
+            ],
+          },
+        },
+      },
+    });
+    const r = run(dra, {
+      events: [
+        trainer('0s', 't1', '60s'),
+        ...['t2', 't3', 't4', 't5'].map((n) => trainer('0s', n)),
+        trainer('10s', 't6'),
+      ],
+    });
+    const ml = (name: string) => r.pods.find((p) => p.pod === `ml/${name}`);
+    for (const n of ['t1', 't2', 't3', 't4', 't5']) expect(ml(n)?.boundAt).toBe(0);
+    expect(ml('t1')).toMatchObject({ outcome: 'completed', endedAt: 60 });
+    // t1's generated claim is deleted with its pod done, and its device wakes t6 at once.
+    expect(ml('t6')).toMatchObject({ node: ml('t1')?.node, boundAt: 60 });
+  });
+
   it('docs/timeline.schema.json is up to date (UPDATE_TIMELINE_SCHEMA=1 regenerates it)', () => {
     const file = path.join(__dirname, '../../../../docs/timeline.schema.json');
     const generated = JSON.stringify(timelineJsonSchema(), null, 2) + '\n';
