@@ -20,6 +20,12 @@
  * times with bandwidth capacity and request policies, running pods holding a whole GPU (all its
  * counters) or a bandwidth share, and requests with capacity requests.
  *
+ * Seeds from TAINT_RULE_SEEDS on taint devices through DeviceTaintRules instead
+ * (DRADeviceTaintRules, on from 1.37; 1.36 and earlier ignore them): rules selecting by driver,
+ * pool, device name or any mix of them, an empty selector (every device) and one without a
+ * selector (no device), with the taint variant's taints and tolerations, some slices' devices
+ * also carrying their own taints.
+ *
  * Inputs are built so that upstream's own choice is deterministic: the 1.34 allocator visits
  * pools in Go map order and a pool's slices in informer order, so every node sees at most one
  * pool per driver and every pool has one current slice (an outdated generation may sit beside it).
@@ -37,6 +43,8 @@ const TEMPLATE_SEEDS = 101;
 const TAINT_SEEDS = 201;
 /** Seeds from here on draw the partitionable-devices and consumable-capacity variant instead. */
 const PARTITION_SEEDS = 301;
+/** Seeds from here on draw the DeviceTaintRule variant instead. */
+const TAINT_RULE_SEEDS = 401;
 const GPU = 'gpu.example.com';
 const NIC = 'nic.example.com';
 
@@ -44,9 +52,10 @@ const MODELS = ['a100', 'h100', 'l4'];
 const MEMORY = { a100: ['40Gi', '80Gi'], h100: ['80Gi'], l4: ['24Gi'] };
 
 /** The inputs a seed draws: the claims cluster, plus templates or device taints. */
-const VARIANTS = ['claims', 'templates', 'taints', 'partitions'];
+const VARIANTS = ['claims', 'templates', 'taints', 'partitions', 'taintrules'];
 
 function variantOf(seed) {
+  if (seed >= TAINT_RULE_SEEDS) return 'taintrules';
   if (seed >= PARTITION_SEEDS) return 'partitions';
   if (seed >= TAINT_SEEDS) return 'taints';
   return seed >= TEMPLATE_SEEDS ? 'templates' : 'claims';
@@ -55,6 +64,7 @@ function variantOf(seed) {
 function gen(seed, variant = variantOf(seed)) {
   const c = genClaims(seed);
   if (variant === 'taints') addTaints(c, rng(seed * 130363 + 5));
+  else if (variant === 'taintrules') addTaintRules(c, rng(seed * 7919 + 11));
   else if (variant === 'partitions') addPartitions(c, rng(seed * 15485863 + 7));
   else if (variant === 'templates') addTemplates(c, rng(seed * 104729 + 3));
   return c;
@@ -421,6 +431,60 @@ function addTaints(c, r) {
     .filter((o) => o.kind === 'ResourceSlice')
     .reduce((n, o) => n + o.spec.devices.filter((d) => d.taints).length, 0);
   c.name = `${c.name}-${tainted}tainted`;
+}
+
+/**
+ * The DeviceTaintRule variant: one to four rules, each selecting by a mix of driver, pool and device
+ * name drawn from the slices (or a name nothing has), sometimes every device or none; the taint
+ * variant's tolerations on some requests, and its own taints on a few devices.
+ */
+function addTaintRules(c, r) {
+  const items = c.input.items;
+  const slices = items.filter((o) => o.kind === 'ResourceSlice');
+  const devices = slices.flatMap((s) => s.spec.devices.map((d) => ({ slice: s, device: d })));
+  for (const { device } of devices) {
+    if (r.chance(0.1)) device.taints = [{ ...r.pick(TAINTS) }];
+  }
+  const rules = [];
+  const count = r.int(1, 4);
+  for (let i = 0; i < count; i++) {
+    const { slice, device } = r.pick(devices);
+    let deviceSelector;
+    const shape = r.int(0, 9);
+    if (shape === 0) deviceSelector = {};
+    else if (shape === 1) deviceSelector = undefined;
+    else if (shape === 2) deviceSelector = { driver: slice.spec.driver };
+    else if (shape === 3) deviceSelector = { pool: slice.spec.pool.name };
+    else if (shape === 4) deviceSelector = { device: device.name };
+    else if (shape === 5) deviceSelector = { driver: slice.spec.driver, pool: slice.spec.pool.name };
+    else if (shape === 6) deviceSelector = { pool: slice.spec.pool.name, device: device.name };
+    else if (shape === 7) deviceSelector = { driver: 'other.example.com' };
+    else deviceSelector = { driver: slice.spec.driver, pool: slice.spec.pool.name, device: device.name };
+    const { key, value, effect } = r.pick(TAINTS);
+    rules.push({
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'DeviceTaintRule',
+      metadata: { name: `rule-${i}` },
+      spec: { ...(deviceSelector ? { deviceSelector } : {}), taint: { key, value, effect } },
+    });
+  }
+  const tolerate = (req) => {
+    if (r.chance(0.4)) req.tolerations = r.sample(TOLERATIONS, r.int(1, 2)).map((t) => ({ ...t }));
+  };
+  for (const o of items) {
+    if (o.kind !== 'ResourceClaim' || o.status) continue;
+    for (const req of o.spec.devices.requests) {
+      if (req.exactly) tolerate(req.exactly);
+      else for (const sub of req.firstAvailable ?? []) tolerate(sub);
+    }
+  }
+  // Cluster-scoped objects go before the pods, beside the slices.
+  items.splice(
+    items.findIndex((o) => o.kind === 'ResourceClaim'),
+    0,
+    ...rules,
+  );
+  c.name = `${c.name}-${rules.length}rules`;
 }
 
 /** A partition of the profile (whole GPUs and other drivers' devices have no profile). */
@@ -799,5 +863,13 @@ function main(argv) {
   }
 }
 
-module.exports = { gen, GENERATOR_VERSION, TEMPLATE_SEEDS, TAINT_SEEDS, PARTITION_SEEDS, VARIANTS };
+module.exports = {
+  gen,
+  GENERATOR_VERSION,
+  TEMPLATE_SEEDS,
+  TAINT_SEEDS,
+  PARTITION_SEEDS,
+  TAINT_RULE_SEEDS,
+  VARIANTS,
+};
 if (require.main === module) main(process.argv.slice(2));

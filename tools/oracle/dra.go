@@ -27,6 +27,9 @@ func parseDRAItem(c *cluster, kind string, raw json.RawMessage) (bool, error) {
 	var obj runtime.Object
 	var meta *metav1.ObjectMeta
 	namespaced := false
+	if kind == "DeviceTaintRule" {
+		return true, parseDeviceTaintRule(c, raw)
+	}
 	switch kind {
 	case "DeviceClass":
 		o := &resourceapi.DeviceClass{}
@@ -121,7 +124,7 @@ func waitForDRA(f framework.Framework, c *cluster) {
 			return false
 		}
 		sl, err := dm.ResourceSlices().ListWithDeviceTaintRules()
-		if err != nil || len(sl) < slices {
+		if err != nil || len(sl) < slices || !taintRulesApplied(c, sl) {
 			return false
 		}
 		devs, err := dm.ResourceClaims().ListAllAllocatedDevices()

@@ -163,10 +163,12 @@ func newFramework(ctx context.Context, cfg *config.KubeSchedulerConfiguration, r
 	if utilfeature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
 		logger := klog.FromContext(ctx)
 		claimCache := assumecache.NewAssumeCache(logger, factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
-		tracker, err := resourceslicetracker.StartTracker(ctx, resourceslicetracker.Options{
+		trackerOpts := resourceslicetracker.Options{
 			SliceInformer: factory.Resource().V1().ResourceSlices(),
 			KubeClient:    rt.cs,
-		})
+		}
+		withDeviceTaintRules(&trackerOpts, factory)
+		tracker, err := resourceslicetracker.StartTracker(ctx, trackerOpts)
 		if err != nil {
 			return nil, nil, err
 		}
