@@ -448,7 +448,10 @@ function addTaintRules(c, r) {
   const rules = [];
   const count = r.int(1, 4);
   for (let i = 0; i < count; i++) {
-    const { slice, device } = r.pick(devices);
+    // A cluster without slices still gets rules, naming what a GPU node would publish.
+    const { slice, device } = devices.length
+      ? r.pick(devices)
+      : { slice: { spec: { driver: GPU, pool: { name: 'node-01' } } }, device: { name: 'gpu-0' } };
     let deviceSelector;
     const shape = r.int(0, 9);
     if (shape === 0) deviceSelector = {};
