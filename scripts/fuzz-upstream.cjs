@@ -4,7 +4,7 @@
 //   (also the newer-feature families of tools/feature-cases/gen.cjs: requests, gates, csi-capacity,
 //   affinity-keys, spread-policies, preemption, and dra from tools/dra-cases/gen.cjs: its claims,
 //   templates, device-taint, partitions (partitionable devices, consumable capacity) and
-//   taintrules (DeviceTaintRules) variants in turn)
+//   taintrules (DeviceTaintRules) variants in turn, or only DRA_VARIANT's when that is set)
 //   [--binary PATH]   (an oracle binary already built for the release, instead of npm run oracle's)
 //
 // Differential fuzzing against the upstream oracle (tools/oracle): generates cases with the
@@ -82,7 +82,7 @@ const FEATURE_FAMILIES = new Set(require(featureGenerator).FAMILIES);
 function generate(family, seed) {
   if (family === 'dra') {
     const dra = require(draGenerator);
-    return JSON.parse(JSON.stringify(dra.gen(seed, dra.VARIANTS[seed % dra.VARIANTS.length])));
+    return JSON.parse(JSON.stringify(dra.gen(seed, process.env.DRA_VARIANT || dra.VARIANTS[seed % dra.VARIANTS.length])));
   }
   if (FEATURE_FAMILIES.has(family)) {
     return JSON.parse(JSON.stringify(require(featureGenerator).genFeatureCase(family, seed)));
