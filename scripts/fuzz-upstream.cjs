@@ -82,7 +82,9 @@ const FEATURE_FAMILIES = new Set(require(featureGenerator).FAMILIES);
 function generate(family, seed) {
   if (family === 'dra') {
     const dra = require(draGenerator);
-    return JSON.parse(JSON.stringify(dra.gen(seed, process.env.DRA_VARIANT || dra.VARIANTS[seed % dra.VARIANTS.length])));
+    return JSON.parse(
+      JSON.stringify(dra.gen(seed, process.env.DRA_VARIANT || dra.VARIANTS[seed % dra.VARIANTS.length])),
+    );
   }
   if (FEATURE_FAMILIES.has(family)) {
     return JSON.parse(JSON.stringify(require(featureGenerator).genFeatureCase(family, seed)));
