@@ -17,6 +17,7 @@ import { podKeyOf, zoneOf, type KubeObject, type Node, type Pod } from '@schedla
 import {
   buildClusterState,
   FastForwardRun,
+  placementMessage,
   type PodSchedulingResult,
   type SimulateOptions,
   setupEngine,
@@ -82,20 +83,6 @@ function groupUnschedulable(results: readonly PodSchedulingResult[]) {
   return [...groups]
     .map(([reason, pods]) => ({ reason, count: pods.length, pods: pods.slice(0, REASON_SAMPLE) }))
     .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
-}
-
-/**
- * The message of the attempt that decided the pod. A pod that preempted was tried twice: the
- * first attempt's FitError started the preemption (kept in its explanation's `firstAttempt`), and
- * the retry on the nominated node decided it. The engine's result keeps the FitError when the
- * retry succeeds (the CLI shows it as kube-scheduler's FailedScheduling event); a placement says
- * what the retry did, in the words of upstream's Scheduled event.
- */
-function placementMessage(r: PodSchedulingResult): string | null {
-  if (r.firstAttempt && r.outcome === 'scheduled' && r.node)
-    return `Successfully assigned ${r.pod} to ${r.node}`;
-  if (r.firstAttempt && r.outcome === 'error') return r.error ?? null;
-  return r.message ?? r.error ?? null;
 }
 
 /** Pods that got a node by preempting (nominated after evicting victims; `preempted` counts the victims). */

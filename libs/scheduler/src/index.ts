@@ -17,6 +17,7 @@ export {
   type RecordedAttempt,
 } from './simulation/fast-forward';
 export type * from './simulation/results';
+export { placementMessage } from './simulation/placement-message';
 export { claimDevicesOf, type ClaimDevice } from './simulation/claim-devices';
 export {
   FeatureSet,

@@ -65,7 +65,7 @@ describe('schedlab simulate', () => {
       expect(lines.find((l) => l.startsWith(`${p.pod} `))).toContain(p.message);
     }
     expect(lines.find((l) => l.startsWith('shop/checkout-5c7b9-0 '))).toMatch(
-      /Preempting\s+node-b2\s+batch\/report-builder-1\s+0\/9 nodes are available: /,
+      /Preempting\s+node-b2\s+batch\/report-builder-1\s+Successfully assigned shop\/checkout-5c7b9-0 to node-b2$/,
     );
   });
 

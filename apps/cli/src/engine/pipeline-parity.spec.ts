@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { executeEngineJob, type EngineJob, type EngineProgress } from '@schedlab/runs';
+import { placementMessage } from '@schedlab/scheduler';
 import { examples, example } from '../testing/cli';
 import { loadClusterDump } from '../input/cluster-dump';
 import { analyzeDump } from './analysis-input';
@@ -66,7 +67,7 @@ describe.each(dumps)('the CLI and the worker agree on %s', (file) => {
         r.pod,
         r.node,
         r.outcome === 'no-profile' ? 'error' : r.outcome,
-        r.message ?? r.error ?? null,
+        placementMessage(r),
         r.nominatedNode ?? null,
         r.victims?.length ? r.victims : null,
       ]),
@@ -77,9 +78,14 @@ describe.each(dumps)('the CLI and the worker agree on %s', (file) => {
       rejected,
       orphanPods,
       unmodelledKinds,
+      preempting,
+      devices,
       ...counts
     } = worker.summary;
+    expect(devices).toEqual(cli.result.devices);
     expect(counts).toEqual(cli.result.summary);
+    // The service's summary adds the pods that got their node by preempting.
+    expect(preempting).toBe(cli.result.results.filter((r) => r.nominatedNode).length);
     expect(orphanPods).toEqual(cli.result.orphanPods);
     expect(unmodelledKinds).toEqual(cli.result.unmodelledKinds);
     expect(rejected ?? []).toEqual(cli.rejected);

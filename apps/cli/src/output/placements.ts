@@ -1,6 +1,7 @@
 import { zoneOf, type Node } from '@schedlab/k8s';
 import {
   claimDevicesOf,
+  placementMessage,
   type ClaimDevice,
   type DeviceClassSummary,
   type PodOutcome,
@@ -52,7 +53,9 @@ export function toPlacement(result: PodSchedulingResult, nodesByName: ReadonlyMa
     zone: result.node ? (zoneOf(nodesByName.get(result.node)) ?? null) : null,
     priority: result.priority,
   };
-  const message = result.firstAttempt?.message ?? result.message;
+  // The attempt that decided the pod (a placed preemptor: its retry), as the service's rows say;
+  // an engine error has its own field here.
+  const message = result.outcome === 'error' ? result.message : placementMessage(result);
   if (message) placement.message = message;
   if (result.nominatedNode) placement.nominatedNode = result.nominatedNode;
   if (result.victims?.length) placement.victims = [...result.victims];
