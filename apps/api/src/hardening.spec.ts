@@ -107,7 +107,10 @@ describe('hardening (issue #13; real PostgreSQL and Redis)', () => {
     it('10k-deep JSON in a snapshot import answers 400 naming the depth limit', async () => {
       const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
       const error = await rejected(() => importJson(deep), 400);
-      expect(error).toMatchObject({ code: 'input_too_complex', details: { setting: 'SCHEDLAB_INPUT_MAX_DEPTH' } });
+      expect(error).toMatchObject({
+        code: 'input_too_complex',
+        details: { setting: 'SCHEDLAB_INPUT_MAX_DEPTH' },
+      });
       const nestedObject = `{"kind":"List","items":[${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}]}`;
       expect((await rejected(() => importJson(nestedObject), 400)).code).toBe('input_too_complex');
       // also as a scenario document and as run options (JSON bodies everywhere)

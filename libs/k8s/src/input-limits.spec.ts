@@ -51,7 +51,9 @@ describe('input limits', () => {
         'bcdefg'.split('').map((l, i) => `${l}: &${l} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`),
       )
       .join('\n');
-    expect(thrown(() => parseKubernetesObjects(bomb))).toMatchObject({ setting: 'SCHEDLAB_INPUT_MAX_YAML_ALIASES' });
+    expect(thrown(() => parseKubernetesObjects(bomb))).toMatchObject({
+      setting: 'SCHEDLAB_INPUT_MAX_YAML_ALIASES',
+    });
   });
 
   it('a YAML alias without an anchor is a ParseError; a lone surrogate a MalformedTextError naming the field', () => {
