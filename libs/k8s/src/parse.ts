@@ -238,6 +238,7 @@ const GROUP_OF_KIND: Record<string, string> = {
   ResourceClaim: 'resource.k8s.io',
   ResourceClaimTemplate: 'resource.k8s.io',
   DeviceClass: 'resource.k8s.io',
+  DeviceTaintRule: 'resource.k8s.io',
   ResourceSlice: 'resource.k8s.io',
 };
 

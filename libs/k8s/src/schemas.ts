@@ -353,6 +353,13 @@ export const KIND_SCHEMAS: Record<string, z.ZodType> = {
     spec: z.looseObject({ spec: z.looseObject({}).nullish() }).nullish(),
   }),
   DeviceClass: z.looseObject({}),
+  // DRADeviceTaintRules: one taint for the devices the selector picks (driver, pool, device).
+  DeviceTaintRule: z.looseObject({
+    spec: z.looseObject({
+      deviceSelector: z.looseObject({}).nullish(),
+      taint: z.looseObject({ key: str.min(1), effect: str.min(1) }),
+    }),
+  }),
   ResourceSlice: z.looseObject({
     spec: z
       .looseObject({

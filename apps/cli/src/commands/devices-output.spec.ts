@@ -149,3 +149,36 @@ describe('schedlab simulate --scenario: devices of the final world', () => {
     expect(table[at + 2].split(/\s+/)).toEqual(['gpu.example.com', '3', '6', '6', '0', '0']);
   });
 });
+
+describe('schedlab simulate: a DeviceTaintRule in the dump (DRADeviceTaintRules, on from 1.37)', () => {
+  const rule = `
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: { name: gpu-b-maintenance }
+spec:
+  deviceSelector: { driver: gpu.example.com, pool: gpu-b }
+  taint: { key: maintenance, value: 'true', effect: NoSchedule }
+`;
+
+  it('keeps every pod off the tainted pool at 1.37 and is ignored at 1.36', () => {
+    const file = writeTemp('tainted.yaml', readFileSync(draExample, 'utf8') + rule);
+    const pools = (version: string) =>
+      schedlabJson<SimulationDocument>('simulate', '--cluster', file, '--compatibility-version', version)
+        .placements.flatMap((p) => p.devices ?? [])
+        .map((d) => d.pool);
+    expect(pools('1.37')).not.toContain('gpu-b');
+    expect(pools('1.36')).toContain('gpu-b');
+  });
+
+  it('names the field of a rule without a taint', () => {
+    const file = writeTemp(
+      'bad-rule.yaml',
+      readFileSync(draExample, 'utf8') + rule.replace(/  taint: .*\n/, ''),
+    );
+    const r = schedlab('simulate', '--cluster', file);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('DeviceTaintRule gpu-b-maintenance');
+    expect(r.stderr).toContain('spec.taint');
+  });
+});

@@ -174,6 +174,16 @@ async function seed(cluster: TestCluster): Promise<{ draServed: boolean }> {
       metadata: { name: 'gpu.example.com' },
       spec: { selectors: [{ cel: { expression: "device.driver == 'gpu.example.com'" } }] },
     });
+  if (draServed)
+    await cluster.create('/apis/resource.k8s.io/v1/devicetaintrules', {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'DeviceTaintRule',
+      metadata: { name: 'gpu-b-maintenance' },
+      spec: {
+        deviceSelector: { driver: 'gpu.example.com', pool: 'gpu-b' },
+        taint: { key: 'maintenance', value: 'true', effect: 'NoSchedule' },
+      },
+    });
   return { draServed };
 }
 
@@ -266,6 +276,7 @@ describeWithGo('schedlab snapshot against a real kube-apiserver', () => {
     expect(draServed).toBe(true);
     expect(ids(dump, 'DeviceClass')).toEqual(['gpu.example.com']);
     expect(dump.items.find((o) => o.kind === 'DeviceClass')?.apiVersion).toBe('resource.k8s.io/v1');
+    expect(ids(dump, 'DeviceTaintRule')).toEqual(['gpu-b-maintenance']);
     expect(dump.items.find((o) => o.kind === 'PodDisruptionBudget')?.apiVersion).toBe('policy/v1');
     expect(ids(dump, 'Secret')).toEqual([]);
     expect(text).not.toContain('never-in-a-snapshot');
@@ -442,7 +453,7 @@ describeWithGo('schedlab snapshot against an apiserver under RBAC that does not 
     const run = schedlab('snapshot', '--kubeconfig', cluster.kubeconfig);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe(
-      'schedlab: the server does not serve resource.k8s.io (v1, v1beta2, v1beta1): skipping DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate\n',
+      'schedlab: the server does not serve resource.k8s.io (v1, v1beta2, v1beta1, v1alpha3): skipping DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule\n',
     );
     const dump = parse(run.stdout) as Dump;
     expect(ids(dump, 'Node')).toEqual(['node-1']);

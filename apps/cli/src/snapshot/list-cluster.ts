@@ -98,6 +98,14 @@ export const SNAPSHOT_KINDS: readonly SnapshotKind[] = [
     namespaced: true,
   },
   {
+    // GA in 1.37 (DRADeviceTaintRules); a server without it at v1 is told apart by a 404.
+    kind: 'DeviceTaintRule',
+    group: 'resource.k8s.io',
+    versions: ['v1', 'v1beta2', 'v1alpha3'],
+    resource: 'devicetaintrules',
+    namespaced: false,
+  },
+  {
     kind: 'Pod',
     group: '',
     versions: ['v1'],
