@@ -174,7 +174,7 @@ spec:
   it('names the field of a rule without a taint', () => {
     const file = writeTemp(
       'bad-rule.yaml',
-      readFileSync(draExample, 'utf8') + rule.replace(/  taint: .*\n/, ''),
+      readFileSync(draExample, 'utf8') + rule.replace(/ {2}taint: .*\n/, ''),
     );
     const r = schedlab('simulate', '--cluster', file);
     expect(r.status).not.toBe(0);
