@@ -8,11 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Redis from 'ioredis';
 import { parse as parseYaml } from 'yaml';
-import { redisOptionsFromUrl } from '@schedlab/queues';
 import type { ReportInput } from '@schedlab/report';
-import { RunExecutor } from '@schedlab/runs';
 import type { DeschedulingReport } from '@schedlab/scenarios';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
 
@@ -53,15 +50,12 @@ const moves = (report: Stored) => report.evictions.map((e) => [e.pod, e.oldNode,
 describe('descheduler what-ifs through the API agree with the CLI (real PostgreSQL and Redis)', () => {
   let api: ApiHarness;
   let acme: TestTenant;
-  let redis: Redis;
 
   beforeAll(async () => {
     api = await ApiHarness.start();
     acme = await api.tenant('acme');
-    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
   });
   afterAll(async () => {
-    redis?.disconnect();
     await api?.stop();
   });
 
@@ -82,13 +76,7 @@ describe('descheduler what-ifs through the API agree with the CLI (real PostgreS
 
   /** Executes a queued run in-process, as a worker would (engine thread, rows written). */
   async function execute(runId: string): Promise<void> {
-    const executor = new RunExecutor(api.prisma, redis, {
-      runTimeoutMs: 120_000,
-      maxAttempts: 3,
-      publicApiUrl: 'https://schedlab.example',
-      databaseUrl: api.db.url,
-    });
-    expect(await executor.execute(runId)).toMatchObject({ status: 'succeeded' });
+    expect(await api.executeRun(runId)).toMatchObject({ status: 'succeeded' });
   }
 
   async function reportOf(runId: string): Promise<ReportInput> {

@@ -6,9 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Redis from 'ioredis';
-import { redisOptionsFromUrl } from '@schedlab/queues';
-import { RunExecutor } from '@schedlab/runs';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
 
 const clusterSmall = readFileSync(path.resolve(__dirname, '../../../../examples/cluster-small.yaml'), 'utf8');
@@ -17,13 +14,11 @@ const PREEMPTOR = 'shop/checkout-5c7b9-0';
 describe("a preempting pod's placement shows the attempt that placed it (real PostgreSQL and Redis)", () => {
   let api: ApiHarness;
   let acme: TestTenant;
-  let redis: Redis;
   let runId: string;
 
   beforeAll(async () => {
     api = await ApiHarness.start();
     acme = await api.tenant('acme');
-    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
     const snapshot = await api.http
       .post('/v1/snapshots?name=small')
       .set(bearer(acme.key))
@@ -36,16 +31,9 @@ describe("a preempting pod's placement shows the attempt that placed it (real Po
       .send({ type: 'simulate', snapshotId: snapshot.body.id })
       .expect(202);
     runId = run.body.id as string;
-    const executor = new RunExecutor(api.prisma, redis, {
-      runTimeoutMs: 120_000,
-      maxAttempts: 3,
-      publicApiUrl: 'https://schedlab.example',
-      databaseUrl: api.db.url,
-    });
-    expect(await executor.execute(runId)).toMatchObject({ status: 'succeeded' });
+    expect(await api.executeRun(runId)).toMatchObject({ status: 'succeeded' });
   });
   afterAll(async () => {
-    redis?.disconnect();
     await api?.stop();
   });
 

@@ -5,9 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Redis from 'ioredis';
-import { redisOptionsFromUrl } from '@schedlab/queues';
-import { RunExecutor } from '@schedlab/runs';
 import { DRA_GPUS_DEVICES, DRA_GPUS_POD_DEVICES } from '@schedlab/testing';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
 
@@ -34,13 +31,11 @@ const POD_DEVICES: Record<string, unknown> = Object.fromEntries(
 describe('DRA devices of a simulate run (real PostgreSQL and Redis)', () => {
   let api: ApiHarness;
   let acme: TestTenant;
-  let redis: Redis;
   let runId: string;
 
   beforeAll(async () => {
     api = await ApiHarness.start();
     acme = await api.tenant('acme');
-    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
     const snapshot = await api.http
       .post('/v1/snapshots?name=dra')
       .set(bearer(acme.key))
@@ -53,16 +48,9 @@ describe('DRA devices of a simulate run (real PostgreSQL and Redis)', () => {
       .send({ type: 'simulate', snapshotId: snapshot.body.id })
       .expect(202);
     runId = run.body.id as string;
-    const executor = new RunExecutor(api.prisma, redis, {
-      runTimeoutMs: 120_000,
-      maxAttempts: 3,
-      publicApiUrl: 'https://schedlab.example',
-      databaseUrl: api.db.url,
-    });
-    expect(await executor.execute(runId)).toMatchObject({ status: 'succeeded' });
+    expect(await api.executeRun(runId)).toMatchObject({ status: 'succeeded' });
   });
   afterAll(async () => {
-    redis?.disconnect();
     await api?.stop();
   });
 

@@ -8,11 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Redis from 'ioredis';
 import { parse as parseYaml } from 'yaml';
-import { redisOptionsFromUrl } from '@schedlab/queues';
 import type { ReportInput } from '@schedlab/report';
-import { RunExecutor } from '@schedlab/runs';
 import type { StorageReport } from '@schedlab/scenarios';
 import { dataLossRows } from '@schedlab/storage';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
@@ -83,7 +80,6 @@ function typedDataLoss(loss: StorageReport['dataLoss']) {
 describe('storage what-ifs through the API: REST, GraphQL and the report agree with the CLI (real PostgreSQL and Redis)', () => {
   let api: ApiHarness;
   let acme: TestTenant;
-  let redis: Redis;
   let snapshotId: string;
 
   const get = (url: string) => api.http.get(url).set(bearer(acme.key));
@@ -93,7 +89,6 @@ describe('storage what-ifs through the API: REST, GraphQL and the report agree w
   beforeAll(async () => {
     api = await ApiHarness.start();
     acme = await api.tenant('acme');
-    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
     snapshotId = (
       await api.http
         .post('/v1/snapshots?name=storage-lifecycle')
@@ -104,7 +99,6 @@ describe('storage what-ifs through the API: REST, GraphQL and the report agree w
     ).body.id;
   });
   afterAll(async () => {
-    redis?.disconnect();
     await api?.stop();
   });
 
@@ -139,13 +133,7 @@ describe('storage what-ifs through the API: REST, GraphQL and the report agree w
 
   /** Executes a queued run in-process, as a worker would (engine thread, rows written). */
   async function execute(runId: string): Promise<void> {
-    const executor = new RunExecutor(api.prisma, redis, {
-      runTimeoutMs: 120_000,
-      maxAttempts: 3,
-      publicApiUrl: 'https://schedlab.example',
-      databaseUrl: api.db.url,
-    });
-    expect(await executor.execute(runId)).toMatchObject({ status: 'succeeded' });
+    expect(await api.executeRun(runId)).toMatchObject({ status: 'succeeded' });
   }
 
   it.each([

@@ -1,5 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
+import Redis from 'ioredis';
+import { redisOptionsFromUrl } from '@schedlab/queues';
+import { RunExecutor, type ExecutionOutcome } from '@schedlab/runs';
 import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import { createPrismaClient, type PrismaClient } from '@schedlab/db';
 import { createTestDatabase, testConfig, type TestDatabase } from '@schedlab/testing';
@@ -17,6 +20,7 @@ export class ApiHarness {
   db!: TestDatabase;
   prisma!: PrismaClient;
   readonly config: ReturnType<typeof testConfig>;
+  private redis?: Redis;
 
   private constructor(env: NodeJS.ProcessEnv) {
     this.config = testConfig(env);
@@ -41,7 +45,26 @@ export class ApiHarness {
     return { id: created.tenant.id, name, key: created.apiKey.secret };
   }
 
+  /**
+   * Runs a queued run to its end as a worker would (RunExecutor and its engine thread) on this
+   * harness's database.
+   */
+  async executeRun(
+    runId: string,
+    { runTimeoutMs = 120_000, publicApiUrl = 'https://schedlab.example' } = {},
+  ): Promise<ExecutionOutcome> {
+    this.redis ??= new Redis(redisOptionsFromUrl(this.config.redisUrl));
+    const executor = new RunExecutor(this.prisma, this.redis, {
+      runTimeoutMs,
+      maxAttempts: 3,
+      publicApiUrl,
+      databaseUrl: this.db.url,
+    });
+    return executor.execute(runId);
+  }
+
   async stop(): Promise<void> {
+    this.redis?.disconnect();
     await this.app?.close();
     await this.prisma?.$disconnect();
     await this.db?.drop();

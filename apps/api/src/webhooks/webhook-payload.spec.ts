@@ -4,9 +4,7 @@
  * few KiB (its stored summary, with every node's utilization, is hundreds of times that), and
  * every link in it answers through the API. Real PostgreSQL and Redis.
  */
-import Redis from 'ioredis';
-import { redisOptionsFromUrl } from '@schedlab/queues';
-import { RunExecutor, syntheticCluster } from '@schedlab/runs';
+import { syntheticCluster } from '@schedlab/runs';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
 
 const PUBLIC_API_URL = 'https://schedlab.example';
@@ -37,12 +35,10 @@ interface Payload {
 describe('webhook payloads carry a summary and links (real PostgreSQL and Redis)', () => {
   let api: ApiHarness;
   let acme: TestTenant;
-  let redis: Redis;
 
   beforeAll(async () => {
     api = await ApiHarness.start({ WEBHOOK_ALLOW_LOOPBACK: 'true', PUBLIC_API_URL });
     acme = await api.tenant('acme');
-    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
     // Nothing listens there: the deliveries stay pending in PostgreSQL, where the spec reads them.
     await api.http
       .post('/v1/webhooks/endpoints')
@@ -54,7 +50,6 @@ describe('webhook payloads carry a summary and links (real PostgreSQL and Redis)
       .expect(201);
   });
   afterAll(async () => {
-    redis?.disconnect();
     await api?.stop();
   });
 
@@ -94,13 +89,9 @@ describe('webhook payloads carry a summary and links (real PostgreSQL and Redis)
       .send({ type: 'simulate', snapshotId: snapshot.body.id })
       .expect(202);
     const runId = run.body.id as string;
-    const executor = new RunExecutor(api.prisma, redis, {
-      runTimeoutMs: 300_000,
-      maxAttempts: 3,
-      publicApiUrl: PUBLIC_API_URL,
-      databaseUrl: api.db.url,
-    });
-    expect(await executor.execute(runId)).toMatchObject({ status: 'succeeded' });
+    expect(
+      await api.executeRun(runId, { runTimeoutMs: 300_000, publicApiUrl: PUBLIC_API_URL }),
+    ).toMatchObject({ status: 'succeeded' });
 
     const { payload, bytes } = await deliveryOf(runId);
     expect(bytes).toBeLessThan(PAYLOAD_LIMIT_BYTES);
