@@ -98,14 +98,21 @@ const QOS_RANK: Record<QosClass, number> = { BestEffort: 0, Burstable: 1, Guaran
  */
 export function sortPodsByPriorityLowToHigh(pods: Pod[]): Pod[] {
   const priorityOf = (p: Pod) => p.spec?.priority ?? undefined;
+  // Each pod's class once, not per comparison (it parses the pod's quantities).
+  const ranks = new Map<Pod, number>();
+  const qosRank = (p: Pod) => {
+    let rank = ranks.get(p);
+    if (rank === undefined) ranks.set(p, (rank = QOS_RANK[podQosClass(p)]));
+    return rank;
+  };
   return pods.sort((a, b) => {
     const pa = priorityOf(a);
     const pb = priorityOf(b);
     if (pa === undefined && pb !== undefined) return -1;
     if (pb === undefined && pa !== undefined) return 1;
     if (pa !== undefined && pb !== undefined && pa !== pb) return pa - pb;
-    const qa = QOS_RANK[podQosClass(a)];
-    const qb = QOS_RANK[podQosClass(b)];
+    const qa = qosRank(a);
+    const qb = qosRank(b);
     if (qa !== qb) return qa - qb;
     return Number(hasNoEvictionAnnotation(a)) - Number(hasNoEvictionAnnotation(b));
   });
