@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Redis from 'ioredis';
 import { parseKubernetesObjects, type KubeObject } from '@schedlab/k8s';
-import { redisOptionsFromUrl } from '@schedlab/queues';
-import { RunExecutor, syntheticCluster } from '@schedlab/runs';
+import { syntheticCluster } from '@schedlab/runs';
 import { simulate } from '@schedlab/scheduler';
 import { settleImmediateClaims } from '@schedlab/storage';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
@@ -21,7 +19,6 @@ const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 describe('pod explanations: compact stored, full replayed on demand', () => {
   let api: ApiHarness;
   let acme: TestTenant;
-  let redis: Redis;
 
   const get = (url: string) => api.http.get(url).set(bearer(acme.key));
 
@@ -43,13 +40,7 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
       .set(bearer(acme.key))
       .send({ type: 'simulate', snapshotId, ...submit })
       .expect(202);
-    const executor = new RunExecutor(api.prisma, redis, {
-      runTimeoutMs: 120_000,
-      maxAttempts: 3,
-      publicApiUrl: 'https://schedlab.example',
-      databaseUrl: api.db.url,
-    });
-    expect(await executor.execute(run.body.id)).toMatchObject({ status: 'succeeded' });
+    expect(await api.executeRun(run.body.id)).toMatchObject({ status: 'succeeded' });
     // What the engine records at level `full` through the worker's pipeline (PV controller first).
     const stored = await api.prisma.run.findUniqueOrThrow({
       where: { id: run.body.id },
@@ -68,10 +59,8 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
   beforeAll(async () => {
     api = await ApiHarness.start();
     acme = await api.tenant('acme');
-    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
   });
   afterAll(async () => {
-    redis?.disconnect();
     await api?.stop();
   });
 
@@ -187,15 +176,12 @@ describe('pod explanations: compact stored, full replayed on demand', () => {
 describe('pod explanation replays have a time limit', () => {
   let api: ApiHarness;
   let acme: TestTenant;
-  let redis: Redis;
 
   beforeAll(async () => {
     api = await ApiHarness.start({ EXPLAIN_REPLAY_TIMEOUT_MS: '1' });
     acme = await api.tenant('acme');
-    redis = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
   });
   afterAll(async () => {
-    redis?.disconnect();
     await api?.stop();
   });
 
@@ -214,13 +200,7 @@ describe('pod explanation replays have a time limit', () => {
       .set(bearer(acme.key))
       .send({ type: 'simulate', snapshotId })
       .expect(202);
-    const executor = new RunExecutor(api.prisma, redis, {
-      runTimeoutMs: 120_000,
-      maxAttempts: 3,
-      publicApiUrl: 'https://schedlab.example',
-      databaseUrl: api.db.url,
-    });
-    expect(await executor.execute(run.body.id)).toMatchObject({ status: 'succeeded' });
+    expect(await api.executeRun(run.body.id)).toMatchObject({ status: 'succeeded' });
     const url = `/v1/runs/${run.body.id}/pods/default/pod-49/explanation`;
     const full = await api.http.get(`${url}?detail=full`).set(bearer(acme.key)).expect(503);
     expect(full.body.error.code).toBe('replay_timeout');
