@@ -15,7 +15,7 @@ import {
   heldANode,
 } from '../../events';
 import { claimNameOfVolume, namespaceOf } from '../volumebinding/pv-helpers';
-import type { StorageStamp } from '../../../backend/cache/cluster-objects';
+import type { ClusterObjects, StorageStamp } from '../../../backend/cache/cluster-objects';
 import type { CycleState } from '../../cycle-state';
 import type { FilterPlugin, Handle } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
@@ -42,7 +42,12 @@ import {
  * classes change: the limits per key, and the volumes its pods attach (counted per limit key).
  */
 interface NodeVolumes {
+  /** The NodeInfo this entry belongs to (entries by snapshot index are checked against it). */
+  nodeInfo: NodeInfo;
   csiNode: CSINode | undefined;
+  /** The CSINode store's revision when `csiNode` was looked up: unchanged, so is the node's CSINode. */
+  csiNodesRevision: number;
+  objects: ClusterObjects;
   limits: Map<string, number>;
   /** Computed on first need: with no limits the node's pods are never looked at. */
   attached?: {
@@ -74,6 +79,12 @@ interface IncomingVolumes {
   volumes: readonly CSIVolume[];
   /** The same volumes on every node when none depends on the node (the usual case). */
   nodeIndependent?: NewVolumes;
+  /**
+   * With VolumeLimitScaling and node-independent volumes: the drivers of the pod's volumes whose
+   * CSIDriver keeps pods off nodes without them (as of `driversRevision`), usually none.
+   */
+  mustBeInstalled?: string[];
+  driversRevision: number;
   error?: string;
 }
 
@@ -153,19 +164,27 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin, En
     }
     return QueueingHint.QueueSkip;
   }
-  /** Per NodeInfo object, so preemption's and nominated pods' copies never see the original's entry. */
+  /**
+   * Per NodeInfo object, so preemption's and nominated pods' copies never see the original's
+   * entry: the snapshot's NodeInfos by their index, copies (index -1) by identity.
+   */
+  private readonly byIndex: (NodeVolumes | undefined)[] = [];
   private readonly nodes = new WeakMap<NodeInfo, NodeVolumes>();
   private incoming?: IncomingVolumes;
+  private readonly limitScaling: boolean;
 
   constructor(private readonly handle: Handle) {
     super();
+    this.limitScaling = handle.features.enabled('VolumeLimitScaling');
   }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    if ((pod.spec?.volumes ?? []).length === 0) return null;
-    const csiNode = this.handle.objects.csiNodes.get(nodeInfo.name);
+    const podVolumes = pod.spec?.volumes;
+    if (!podVolumes || podVolumes.length === 0) return null;
     const incoming = this.incomingVolumes(pod);
     if (incoming.error !== undefined) return Status.error(new Error(incoming.error));
+    const node = this.nodeVolumes(nodeInfo);
+    const csiNode = node.csiNode;
     let newVolumes = incoming.nodeIndependent;
     if (!newVolumes) {
       const map: VolumeMap = new Map();
@@ -175,16 +194,22 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin, En
     if (newVolumes.uniques.length === 0) return null;
 
     // From 1.37 (VolumeLimitScaling) a driver that opts in keeps pods off nodes without it.
-    if (this.handle.features.enabled('VolumeLimitScaling')) {
-      for (const key of newVolumes.distinctKeys) {
-        const driver = key.slice(CSI_ATTACH_LIMIT_PREFIX.length);
-        if (!this.driverInstalledOnNode(driver, csiNode)) {
-          return Status.unschedulable(`${driver} CSI driver is not installed on the node`);
+    if (this.limitScaling) {
+      if (incoming.mustBeInstalled) {
+        for (const driver of incoming.mustBeInstalled) {
+          if (!driverOnNode(driver, csiNode))
+            return Status.unschedulable(`${driver} CSI driver is not installed on the node`);
+        }
+      } else {
+        for (const key of newVolumes.distinctKeys) {
+          const driver = key.slice(CSI_ATTACH_LIMIT_PREFIX.length);
+          if (!this.driverInstalledOnNode(driver, csiNode)) {
+            return Status.unschedulable(`${driver} CSI driver is not installed on the node`);
+          }
         }
       }
     }
 
-    const node = this.nodeVolumes(nodeInfo, csiNode);
     if (node.limits.size === 0) return null;
     const attached = this.attachedVolumes(nodeInfo, node);
     const { uniques, limitKeys, distinctKeys } = newVolumes;
@@ -206,34 +231,69 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin, En
   /** The incoming pod's volumes, resolved once per pod and attempt rather than once per node. */
   private incomingVolumes(pod: Pod): IncomingVolumes {
     const last = this.incoming;
-    // Claims, PVs and classes decide what a pod's volumes are.
-    if (last && last.pod === pod && this.handle.objects.isCurrent(last.stamp)) return last;
-    const stamp = this.handle.objects.storageStamp();
+    const objects = this.handle.objects;
+    // Claims, PVs and classes decide what a pod's volumes are; CSIDrivers which must be installed.
+    if (
+      last &&
+      last.pod === pod &&
+      last.driversRevision === objects.csiDrivers.revision &&
+      objects.isCurrent(last.stamp)
+    )
+      return last;
+    const stamp = objects.storageStamp();
+    const driversRevision = objects.csiDrivers.revision;
     let next: IncomingVolumes;
     try {
-      const volumes = resolvePodCSIVolumes(this.handle.objects, pod, true);
-      next = { pod, stamp, volumes };
+      const volumes = resolvePodCSIVolumes(objects, pod, true);
+      next = { pod, stamp, volumes, driversRevision };
       if (nodeIndependent(volumes)) {
         const map: VolumeMap = new Map();
         addVolumesOnNode(volumes, undefined, map);
-        next.nodeIndependent = newVolumesOf(map);
+        const independent = newVolumesOf(map);
+        next.nodeIndependent = independent;
+        next.mustBeInstalled = independent.distinctKeys
+          .map((key) => key.slice(CSI_ATTACH_LIMIT_PREFIX.length))
+          .filter((driver) => this.driverMustBeInstalled(driver));
       }
     } catch (e) {
-      next = { pod, stamp, volumes: [], error: (e as Error).message };
+      next = { pod, stamp, volumes: [], driversRevision, error: (e as Error).message };
     }
     return (this.incoming = next);
   }
 
-  /** Node allocatable `attachable-volumes-*`, overridden per driver by the CSINode's allocatable count. */
-  private nodeVolumes(nodeInfo: NodeInfo, csiNode: CSINode | undefined): NodeVolumes {
-    const cached = this.nodes.get(nodeInfo);
-    if (cached && cached.csiNode === csiNode) return cached;
-    const limits = allocatableVolumeLimits(nodeInfo);
-    for (const d of csiNode?.spec?.drivers ?? []) {
-      if (d.allocatable?.count != null) limits.set(csiAttachLimitKey(d.name), d.allocatable.count);
+  /**
+   * The node's entry: its CSINode and limits (node allocatable `attachable-volumes-*`, overridden
+   * per driver by the CSINode's allocatable count). Found by the node's snapshot index (a copy has
+   * none and is found by identity); the CSINode is looked up again only when the CSINode store
+   * changed.
+   */
+  private nodeVolumes(nodeInfo: NodeInfo): NodeVolumes {
+    const objects = this.handle.objects;
+    const byIndex = nodeInfo.index >= 0;
+    const cached = byIndex ? this.byIndex[nodeInfo.index] : this.nodes.get(nodeInfo);
+    if (
+      cached &&
+      cached.nodeInfo === nodeInfo &&
+      cached.objects === objects &&
+      cached.csiNodesRevision === objects.csiNodes.revision
+    )
+      return cached;
+    const csiNode = objects.csiNodes.get(nodeInfo.name);
+    const csiNodesRevision = objects.csiNodes.revision;
+    let entry: NodeVolumes;
+    if (cached && cached.nodeInfo === nodeInfo && cached.csiNode === csiNode) {
+      entry = cached;
+      entry.objects = objects;
+      entry.csiNodesRevision = csiNodesRevision;
+    } else {
+      const limits = allocatableVolumeLimits(nodeInfo);
+      for (const d of csiNode?.spec?.drivers ?? []) {
+        if (d.allocatable?.count != null) limits.set(csiAttachLimitKey(d.name), d.allocatable.count);
+      }
+      entry = { nodeInfo, csiNode, csiNodesRevision, objects, limits };
     }
-    const entry: NodeVolumes = { csiNode, limits };
-    this.nodes.set(nodeInfo, entry);
+    if (byIndex) this.byIndex[nodeInfo.index] = entry;
+    else this.nodes.set(nodeInfo, entry);
     return entry;
   }
 
@@ -258,9 +318,18 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin, En
 
   /** A driver without a CSIDriver object, or one that does not opt in, counts as installed. */
   private driverInstalledOnNode(driver: string, csiNode: CSINode | undefined): boolean {
+    return !this.driverMustBeInstalled(driver) || driverOnNode(driver, csiNode);
+  }
+
+  /** The driver's CSIDriver opts in to keeping pods off nodes without the driver. */
+  private driverMustBeInstalled(driver: string): boolean {
     const csiDriver = this.handle.objects.csiDrivers.get(driver) as
       { spec?: { preventPodSchedulingIfMissing?: boolean } } | undefined;
-    if (!csiDriver?.spec?.preventPodSchedulingIfMissing) return true;
-    return (csiNode?.spec?.drivers ?? []).some((d) => d.name === driver);
+    return !!csiDriver?.spec?.preventPodSchedulingIfMissing;
   }
+}
+
+/** The node's CSINode lists the driver. */
+function driverOnNode(driver: string, csiNode: CSINode | undefined): boolean {
+  return (csiNode?.spec?.drivers ?? []).some((d) => d.name === driver);
 }

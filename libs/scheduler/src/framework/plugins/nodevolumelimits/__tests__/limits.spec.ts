@@ -6,6 +6,7 @@ import { FakeHandle } from '../../../../testing/fake-handle';
 import { makeNode, makePod } from '../../../../testing/builders';
 import { Code } from '../../../status';
 import { PodInfo } from '../../../types';
+import { FeatureSet } from '../../../../features';
 import { CSILimits, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, newEBSLimits } from '..';
 
 const vol = (c: string): Volume => ({ name: c, persistentVolumeClaim: { claimName: c } });
@@ -138,6 +139,57 @@ describe('NodeVolumeLimits (CSI)', () => {
       expect(plugin.filter(new CycleState(), incoming, node)?.reasons).toEqual([
         ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
       ]);
+    });
+
+    it('a deleted CSINode takes its limit away on the next call', () => {
+      const { objects, handle, plugin, node } = setUp();
+      handle.snapshot().addPod(new PodInfo(podWith('third', [vol('claim-c')], 'n')), 'n');
+      const incoming = podWith('new', [vol('claim-a')]);
+      expect(plugin.filter(new CycleState(), incoming, node)?.reasons).toEqual([
+        ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+      ]);
+      objects.csiNodes.delete('n');
+      expect(plugin.filter(new CycleState(), incoming, node)).toBeNull();
+    });
+
+    it("a copy of the node (a preemption dry run) keeps its own pods' count", () => {
+      const { plugin, node } = setUp();
+      const incoming = podWith('new', [vol('claim-a')]);
+      expect(plugin.filter(new CycleState(), incoming, node)).toBeNull();
+      const copy = node.clone();
+      copy.addPodInfo(new PodInfo(podWith('third', [vol('claim-c')], 'n')));
+      expect(plugin.filter(new CycleState(), incoming, copy)?.reasons).toEqual([
+        ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+      ]);
+      expect(plugin.filter(new CycleState(), incoming, node)).toBeNull();
+    });
+
+    it('a CSIDriver that keeps pods off nodes without it applies on the next call (1.37)', () => {
+      const objects = objectsWith();
+      objects.csiNodes.set({
+        metadata: { name: 'with' },
+        spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'with', allocatable: { count: 5 } }] },
+      });
+      const handle = new FakeHandle({
+        nodes: [makeNode({ name: 'with' }), makeNode({ name: 'without' })],
+        objects,
+        features: new FeatureSet('1.37'),
+      });
+      const plugin = new CSILimits(handle);
+      const incoming = podWith('new', [vol('claim-a')]);
+      const verdicts = () =>
+        handle
+          .snapshot()
+          .list()
+          .map((ni) => plugin.filter(new CycleState(), incoming, ni)?.reasons ?? []);
+      expect(verdicts()).toEqual([[], []]);
+      objects.csiDrivers.set({
+        metadata: { name: 'ebs.csi.aws.com' },
+        spec: { preventPodSchedulingIfMissing: true },
+      } as never);
+      expect(verdicts()).toEqual([[], ['ebs.csi.aws.com CSI driver is not installed on the node']]);
+      objects.csiDrivers.delete('ebs.csi.aws.com');
+      expect(verdicts()).toEqual([[], []]);
     });
 
     it('a missing claim of the incoming pod is an error on every node, until it exists', () => {
