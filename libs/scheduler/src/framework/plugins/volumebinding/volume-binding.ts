@@ -8,6 +8,7 @@ import {
   type CSIDriver,
   type CSINode,
   type CSIStorageCapacity,
+  type PersistentVolume,
   type PersistentVolumeClaim,
   type Pod,
   type StorageClass,
@@ -48,6 +49,7 @@ function storageValue(list: Record<string, string | number> | undefined): number
 import {
   ERR_REASON_NODE_CONFLICT,
   ERR_REASON_PV_NODE_AFFINITY,
+  ERR_REASON_PV_NOT_EXIST,
   PodVolumeClaims,
   PodVolumes,
   VolumeBinderError,
@@ -55,7 +57,14 @@ import {
   getPodVolumeClaims,
 } from './binder';
 import type { VolumeBindingDecisions } from './apply';
-import { claimClass, claimNameOfVolume, ephemeralClaimOwnershipError, namespaceOf } from './pv-helpers';
+import {
+  claimClass,
+  claimNameOfVolume,
+  ephemeralClaimOwnershipError,
+  namespaceOf,
+  pvNodeAffinityMatches,
+} from './pv-helpers';
+import type { StorageStamp } from '../../../backend/cache/cluster-objects';
 
 export const ERR_REASON_UNBOUND_IMMEDIATE = 'pod has unbound immediate PersistentVolumeClaims';
 /** Upstream's state key is the plugin name. */
@@ -70,6 +79,12 @@ export class VolumeBindingState implements StateData {
   allBound = false;
   /** Set by Reserve: the decisions assumed for the chosen node. */
   reserved?: VolumeBindingDecisions;
+  /**
+   * When every claim is bound (nothing to bind on any node): each bound claim's PV, looked up once
+   * per cycle rather than on every node (undefined: the PV does not exist), dated by `stamp`.
+   * Filter then records no per-node decisions, which would all be empty.
+   */
+  boundVolumes?: { stamp: StorageStamp; pvs: (PersistentVolume | undefined)[] };
 
   // Upstream shares this state between clones: Filter results of preemption dry runs land in it too.
   clone(): StateData {
@@ -261,21 +276,49 @@ export class VolumeBinding
     const s = state.read<VolumeBindingState>(VOLUME_BINDING_STATE_KEY);
     if (!s) return Status.error(`error reading "${VOLUME_BINDING_STATE_KEY}" from cycleState: not found`);
     if (s.skip || !s.claims) return null;
+    if (s.claims.claimsToBind.length === 0) return this.filterBound(s, s.claims, nodeInfo);
     try {
       const { podVolumes, reasons } = findPodVolumes(s.claims, nodeInfo.node, this.handle.objects);
-      if (reasons.length > 0) {
-        if (!this.handle.features.behaviour.volumeNodeAffinityReasonNamesPersistentVolume)
-          return Status.unresolvable(...reasons);
-        return Status.unresolvable(
-          ...reasons.map((r) => (r === ERR_REASON_NODE_CONFLICT ? ERR_REASON_PV_NODE_AFFINITY : r)),
-        );
-      }
+      if (reasons.length > 0) return this.conflict(reasons);
       s.podVolumesByNode.set(nodeInfo.name, podVolumes);
       return null;
     } catch (e) {
       if (e instanceof VolumeBinderError) return Status.error(e);
       throw e;
     }
+  }
+
+  /**
+   * findPodVolumes for a pod whose claims are all bound: the first claim whose PV is missing or
+   * whose PV's node affinity rejects the node decides; the decisions on every node are empty.
+   */
+  private filterBound(s: VolumeBindingState, claims: PodVolumeClaims, nodeInfo: NodeInfo): MaybeStatus {
+    const objects = this.handle.objects;
+    let bound = s.boundVolumes;
+    if (!bound || !objects.isCurrent(bound.stamp)) {
+      bound = {
+        stamp: objects.storageStamp(),
+        pvs: claims.boundClaims.map((pvc) => objects.persistentVolumes.get(pvc.spec?.volumeName ?? '')),
+      };
+      s.boundVolumes = bound;
+    }
+    const pvs = bound.pvs;
+    for (let i = 0; i < pvs.length; i++) {
+      const pv = pvs[i];
+      if (!pv) return this.conflict([ERR_REASON_PV_NOT_EXIST]);
+      if (pv.spec?.nodeAffinity?.required && !pvNodeAffinityMatches(pv, nodeInfo.node.metadata?.labels))
+        return this.conflict([ERR_REASON_NODE_CONFLICT]);
+    }
+    return null;
+  }
+
+  /** Filter's status for a node with volume conflicts, worded as the release does. */
+  private conflict(reasons: string[]): Status {
+    if (!this.handle.features.behaviour.volumeNodeAffinityReasonNamesPersistentVolume)
+      return Status.unresolvable(...reasons);
+    return Status.unresolvable(
+      ...reasons.map((r) => (r === ERR_REASON_NODE_CONFLICT ? ERR_REASON_PV_NODE_AFFINITY : r)),
+    );
   }
 
   /**
