@@ -3,6 +3,7 @@ import type * as Yaml from 'yaml';
 import type { z } from 'zod';
 import type { ObjectMeta } from './types';
 import { KIND_SCHEMAS, metadataSchema } from './schemas';
+import { conformsTo } from './schema-check';
 import { CLUSTER_SCOPED_KINDS } from './defaulting';
 import {
   checkValueLimits,
@@ -115,6 +116,14 @@ function issueDetail(issue: z.core.$ZodIssue): string {
 
 /** Validates one object of a known kind; throws ObjectValidationError on the first problem. */
 export function validateObject(obj: KubeObject): void {
+  // Well-formed objects (nearly all of a dump) pass a check that copies nothing; the rest go
+  // through zod's parse, which names the first issue.
+  const schema = KIND_SCHEMAS[obj.kind];
+  if (conformsTo(metadataSchema, obj.metadata) && (!schema || conformsTo(schema, obj))) return;
+  validateObjectWithZod(obj, schema);
+}
+
+function validateObjectWithZod(obj: KubeObject, schema: z.ZodType | undefined): void {
   const meta = isRecord(obj.metadata) ? obj.metadata : undefined;
   const namespace = typeof meta?.namespace === 'string' ? meta.namespace : undefined;
   const name = typeof meta?.name === 'string' && meta.name ? meta.name : undefined;
@@ -126,7 +135,6 @@ export function validateObject(obj: KubeObject): void {
     const issue = metaResult.error.issues[0];
     fail(['metadata', ...issue.path], issueDetail(issue));
   }
-  const schema = KIND_SCHEMAS[obj.kind];
   if (!schema) return;
   const result = schema.safeParse(obj, { reportInput: true });
   if (!result.success) {

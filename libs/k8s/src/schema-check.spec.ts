@@ -1,0 +1,219 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseKubernetesObjects, type KubeObject } from './parse';
+import { conformsTo } from './schema-check';
+import { KIND_SCHEMAS, metadataSchema } from './schemas';
+
+const examples = join(__dirname, '../../../examples');
+
+/** Every object of the example dumps (the files that parse as dumps: not policies or timelines). */
+function exampleObjects(): KubeObject[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.yaml')) files.push(join(dir, entry.name));
+    }
+  };
+  walk(examples);
+  return files.flatMap((file) => {
+    try {
+      return parseKubernetesObjects(readFileSync(file, 'utf8')).objects;
+    } catch {
+      return []; // a profile, policy, scenario or timeline file: not a dump
+    }
+  });
+}
+
+const objects = exampleObjects();
+
+/** mulberry32: the same mutations on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VALUES: (() => unknown)[] = [
+  () => null,
+  () => undefined,
+  () => '',
+  () => 'x',
+  () => '-1',
+  () => '1Gi',
+  () => '1.5',
+  () => '2e400',
+  () => 'In',
+  () => 'Exists',
+  () => 'Equal',
+  () => 'NoSchedule',
+  () => 'DoNotSchedule',
+  () => 'Always',
+  () => 0,
+  () => 1,
+  () => -1,
+  () => 1.5,
+  () => 101,
+  () => 70000,
+  () => NaN,
+  () => Infinity,
+  () => 2 ** 60,
+  () => true,
+  () => false,
+  () => ({}),
+  () => [],
+  () => [''],
+  () => [{}],
+  () => ['a', 'b'],
+  () => ({ key: '' }),
+  () => ({ key: 'k', operator: 'In', values: [] }),
+  () => ({ matchLabels: { a: 'b' } }),
+  () => ({ matchLabels: { 'a b': 'c' } }),
+  () => Object.create(null) as unknown,
+  () => new Date(0),
+  () => new Map(),
+];
+
+/** Every path to a value inside `root` (object keys and array indexes). */
+function paths(root: unknown): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  const walk = (v: unknown, path: (string | number)[]) => {
+    if (Array.isArray(v)) v.forEach((x, i) => (out.push([...path, i]), walk(x, [...path, i])));
+    else if (typeof v === 'object' && v !== null)
+      for (const key of Object.keys(v)) {
+        out.push([...path, key]);
+        walk((v as Record<string, unknown>)[key], [...path, key]);
+      }
+  };
+  walk(root, []);
+  return out;
+}
+
+/** A copy of `obj` with one value replaced, removed, added or renamed. */
+function mutate(obj: KubeObject, next: () => number): KubeObject {
+  const copy = structuredClone(obj);
+  const all = paths(copy);
+  const path = all[Math.floor(next() * all.length)];
+  let parent = copy as unknown as Record<string | number, unknown>;
+  for (const seg of path.slice(0, -1)) parent = parent[seg] as Record<string | number, unknown>;
+  const last = path[path.length - 1];
+  const value = VALUES[Math.floor(next() * VALUES.length)]();
+  const op = next();
+  if (op < 0.55) parent[last] = value;
+  else if (op < 0.7) {
+    if (Array.isArray(parent)) parent.splice(last as number, 1);
+    else delete parent[last];
+  } else if (op < 0.85 && !Array.isArray(parent)) {
+    const target = parent[last];
+    if (typeof target === 'object' && target !== null && !Array.isArray(target))
+      (target as Record<string, unknown>)[['extra', 'operator', 'key', 'name'][Math.floor(next() * 4)]] =
+        value;
+    else parent[last] = value;
+  } else if (!Array.isArray(parent)) {
+    const moved = parent[last];
+    delete parent[last];
+    parent[['', 'a b', `${String(last)}s`][Math.floor(next() * 3)]] = moved;
+  } else parent[last] = value;
+  return copy;
+}
+
+describe('conformsTo', () => {
+  it('accepts every object of the example dumps, so they skip zod', () => {
+    expect(objects.length).toBeGreaterThan(50);
+    const kinds = new Set<string>();
+    for (const obj of objects) {
+      expect([obj.kind, obj.metadata.name, conformsTo(metadataSchema, obj.metadata)]).toEqual([
+        obj.kind,
+        obj.metadata.name,
+        true,
+      ]);
+      expect([obj.kind, obj.metadata.name, conformsTo(KIND_SCHEMAS[obj.kind], obj)]).toEqual([
+        obj.kind,
+        obj.metadata.name,
+        true,
+      ]);
+      kinds.add(obj.kind);
+    }
+    expect(kinds.size).toBeGreaterThan(10);
+  });
+
+  it('never accepts what zod rejects: 20,000 mutations of the example objects', () => {
+    const next = random(22);
+    let accepted = 0;
+    let rejectedByBoth = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const original = objects[Math.floor(next() * objects.length)];
+      const obj = mutate(original, next);
+      const schema = KIND_SCHEMAS[original.kind];
+      for (const [s, value] of [
+        [metadataSchema, obj.metadata],
+        [schema, obj],
+      ] as const) {
+        const fast = conformsTo(s, value);
+        const zod = s.safeParse(value).success;
+        if (fast && !zod) throw new Error(`accepted what zod rejects: ${JSON.stringify(value)}`);
+        if (fast) accepted++;
+        if (!fast && !zod) rejectedByBoth++;
+      }
+    }
+    // Both outcomes are exercised: most mutations stay valid, thousands are not.
+    expect(accepted).toBeGreaterThan(10_000);
+    expect(rejectedByBoth).toBeGreaterThan(2_000);
+  });
+
+  it.each([
+    ['a missing required key', z.looseObject({ a: z.string() }), {}, false],
+    ['an absent optional key', z.looseObject({ a: z.string().nullish() }), {}, true],
+    ['null for a nullish key', z.looseObject({ a: z.string().nullish() }), { a: null }, true],
+    ['extra keys of a loose object', z.looseObject({ a: z.string() }), { a: 'x', b: 1 }, true],
+    ['extra keys of a strict object', z.strictObject({ a: z.string() }), { a: 'x', b: 1 }, false],
+    ['an empty string under min(1)', z.string().min(1), '', false],
+    ['a fraction for int()', z.number().int(), 1.5, false],
+    ['Infinity for a number', z.number(), Infinity, false],
+    ['NaN for a number', z.number(), NaN, false],
+    ['an empty array under min(1)', z.array(z.string()).min(1), [], false],
+    ['a number in a string record', z.record(z.string(), z.string()), { a: 1 }, false],
+    ['a null-prototype record', z.record(z.string(), z.string()), Object.create(null) as unknown, true],
+    ['a Date as a record', z.record(z.string(), z.string()), new Date(0), false],
+    ['an array as an object', z.looseObject({}), [], false],
+    [
+      'a failing superRefine',
+      z.unknown().superRefine((v, ctx) => void (v === 1 && ctx.addIssue('no'))),
+      1,
+      false,
+    ],
+    [
+      'a passing superRefine',
+      z.unknown().superRefine((v, ctx) => void (v === 1 && ctx.addIssue('no'))),
+      2,
+      true,
+    ],
+    [
+      'a throwing refinement (zod throws too)',
+      z.unknown().superRefine(() => {
+        throw new Error('boom');
+      }),
+      1,
+      false,
+    ],
+    ['a transform (not modelled)', z.string().transform((s) => s.length), 'x', false],
+    ['a default (not modelled)', z.looseObject({ a: z.string().default('x') }), {}, false],
+    ['a union (not modelled)', z.union([z.string(), z.number()]), 'x', false],
+    ['a trimmed string (not modelled)', z.string().trim().min(1), ' x', false],
+    ['a bad quantity', KIND_SCHEMAS.Node, { status: { capacity: { cpu: '1x' } } }, false],
+    [
+      'a bad selector operator',
+      KIND_SCHEMAS.PodDisruptionBudget,
+      { spec: { selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } } },
+      false,
+    ],
+  ])('%s', (_, schema, value, expected) => {
+    expect(conformsTo(schema as z.ZodType, value)).toBe(expected);
+    if (expected) expect((schema as z.ZodType).safeParse(value).success).toBe(true);
+  });
+});

@@ -1,0 +1,174 @@
+// A allocation-free "would this zod schema accept the value?" test for the shapes the kind schemas
+// use, so the parser validates a well-formed dump without zod building (and discarding) a copy of
+// every object. It is conservative: `true` only where zod's parse would succeed; whatever it does
+// not model (coercion, defaults, pipes, unions, …) or any doubt answers `false`, and the caller
+// then runs zod itself, which finds the first issue and words it exactly as before.
+import type { z } from 'zod';
+
+type Check = (value: unknown) => boolean;
+
+/** What the walk reads of a zod 4 schema (the public `_zod` internals of zod/v4/core). */
+interface Internals {
+  def: {
+    type: string;
+    coerce?: boolean;
+    checks?: ZodCheck[];
+    innerType?: z.ZodType;
+    element?: z.ZodType;
+    shape?: Record<string, z.ZodType>;
+    catchall?: z.ZodType;
+    keyType?: z.ZodType;
+    valueType?: z.ZodType;
+  };
+  traits: ReadonlySet<string>;
+  optin?: string;
+  optout?: string;
+}
+interface ZodCheck {
+  _zod: { def: { check?: string }; check: (payload: { value: unknown; issues: unknown[] }) => unknown };
+}
+
+const internals = (schema: z.ZodType): Internals => (schema as unknown as { _zod: Internals })._zod;
+const reject: Check = () => false;
+const isObject = (v: unknown): v is Record<PropertyKey, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * zod's isPlainObject for what JSON and YAML make: an object whose prototype is Object.prototype
+ * (or null) and whose own `constructor`, if any, is not a function. Anything else: not judged.
+ */
+function isPlainData(v: unknown): v is Record<PropertyKey, unknown> {
+  if (!isObject(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  return !Object.prototype.hasOwnProperty.call(v, 'constructor') || typeof v.constructor !== 'function';
+}
+
+const compiled = new WeakMap<z.ZodType, Check>();
+
+/** True only if `schema.safeParse(value)` would succeed (false may still be a success). */
+export function conformsTo(schema: z.ZodType, value: unknown): boolean {
+  return checkerOf(schema)(value);
+}
+
+function checkerOf(schema: z.ZodType): Check {
+  let check = compiled.get(schema);
+  if (!check) {
+    // Placeholder while compiling: a recursive schema's inner reference is not judged.
+    compiled.set(schema, reject);
+    check = withChecks(schema, typeCheck(schema));
+    compiled.set(schema, check);
+  }
+  return check;
+}
+
+/** The schema's refinements and checks (min, int, superRefine…) after its type test, all of them. */
+function withChecks(schema: z.ZodType, base: Check): Check {
+  const zod = internals(schema);
+  const checks = [
+    ...(zod.traits.has('$ZodCheck') ? [schema as unknown as ZodCheck] : []),
+    ...(zod.def.checks ?? []),
+  ];
+  if (checks.length === 0) return base;
+  // An overwrite check (trim, toLowerCase…) changes the value later checks see: not modelled.
+  if (checks.some((c) => c._zod.def.check === 'overwrite')) return reject;
+  return (value) => {
+    if (!base(value)) return false;
+    // Every check runs, even one zod would skip (`when`, after an aborting issue): passing them
+    // all is enough for zod, which runs a subset on the same value.
+    const payload = { value, issues: [] as unknown[] };
+    try {
+      for (const c of checks) {
+        if (c._zod.check(payload) instanceof Promise) return false;
+        if (payload.issues.length > 0) return false;
+      }
+    } catch {
+      return false; // zod's own run throws (or reports) the same: let it
+    }
+    return true;
+  };
+}
+
+function typeCheck(schema: z.ZodType): Check {
+  const zod = internals(schema);
+  const def = zod.def;
+  if (def.coerce) return reject;
+  switch (def.type) {
+    case 'string':
+      return (v) => typeof v === 'string';
+    case 'number':
+      return (v) => typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
+    case 'unknown':
+    case 'any':
+      return () => true;
+    case 'optional': {
+      if (!zod.traits.has('$ZodOptional') || zod.traits.has('$ZodExactOptional') || !def.innerType)
+        return reject;
+      if (internals(def.innerType).optin === 'defaulted') return reject;
+      const inner = checkerOf(def.innerType);
+      return (v) => v === undefined || inner(v);
+    }
+    case 'nullable': {
+      if (!def.innerType) return reject;
+      const inner = checkerOf(def.innerType);
+      return (v) => v === null || inner(v);
+    }
+    case 'array': {
+      if (!def.element) return reject;
+      const element = checkerOf(def.element);
+      return (v) => {
+        if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+        return true;
+      };
+    }
+    case 'record': {
+      if (!def.keyType || !def.valueType || internals(def.keyType).def.type !== 'string') return reject;
+      const key = checkerOf(def.keyType);
+      const value = checkerOf(def.valueType);
+      return (v) => {
+        if (!isPlainData(v)) return false;
+        for (const k of Reflect.ownKeys(v)) {
+          if (!Object.prototype.propertyIsEnumerable.call(v, k)) continue;
+          if (!key(k) || !value(v[k])) return false;
+        }
+        return true;
+      };
+    }
+    case 'object':
+      return objectCheck(def.shape ?? {}, def.catchall);
+    default:
+      return reject;
+  }
+}
+
+function objectCheck(shape: Record<string, z.ZodType>, catchall: z.ZodType | undefined): Check {
+  const fields = Object.keys(shape).map((key) => {
+    const zod = internals(shape[key]);
+    // Absent is fine where zod's object parse drops the field's issues for an absent key.
+    const absentOk = zod.optin === 'optional' && zod.optout === 'optional';
+    return { key, check: checkerOf(shape[key]), absentOk };
+  });
+  const known = new Set(Object.keys(shape));
+  // A loose object's catchall is z.unknown(), which takes anything: extra keys need no look.
+  const rest =
+    catchall === undefined ||
+    (['unknown', 'any'].includes(internals(catchall).def.type) &&
+      (internals(catchall).def.checks ?? []).length === 0)
+      ? undefined
+      : checkerOf(catchall);
+  return (v) => {
+    if (!isObject(v)) return false;
+    for (const { key, check, absentOk } of fields) {
+      if (key in v) {
+        if (!check(v[key])) return false;
+      } else if (!absentOk) return false;
+    }
+    if (rest) {
+      for (const key in v) if (!known.has(key) && !rest(v[key])) return false;
+    }
+    return true;
+  };
+}
