@@ -45,6 +45,41 @@ describe('input limits', () => {
     expect(thrown(() => checkValueLimits({ a: 'ü'.repeat(6) }, limits))).toBeInstanceOf(InputLimitError);
   });
 
+  it('every kind of problem is found wherever it sits (keys, values, arrays), at any maxDepth', () => {
+    const limits = inputLimits({ maxStringBytes: 10, maxDepth: 3 });
+    const long = 'x'.repeat(11);
+    const cases: [unknown, string, string][] = [
+      [{ [long]: 1 }, 'SCHEDLAB_INPUT_MAX_STRING_BYTES', ''],
+      [{ a: { [long]: 'v' } }, 'SCHEDLAB_INPUT_MAX_STRING_BYTES', 'a'],
+      [{ a: ['ok', long] }, 'SCHEDLAB_INPUT_MAX_STRING_BYTES', 'a[1]'],
+      [[['ok', [long]]], 'SCHEDLAB_INPUT_MAX_STRING_BYTES', '[0][1][0]'],
+      [{ a: [[[]]] }, 'SCHEDLAB_INPUT_MAX_DEPTH', 'a[0][0]'],
+      [[{ a: { b: {} } }], 'SCHEDLAB_INPUT_MAX_DEPTH', '[0].a.b'],
+    ];
+    for (const [value, setting, field] of cases)
+      expect([value, thrown(() => checkValueLimits(value, limits))]).toMatchObject([
+        value,
+        { setting, field },
+      ]);
+    expect(thrown(() => checkValueLimits({ 'k\udc00': 1 }, limits))).toMatchObject({
+      name: 'MalformedTextError',
+    });
+    expect(thrown(() => checkValueLimits({ a: ['\ud800'] }, limits))).toMatchObject({
+      name: 'MalformedTextError',
+      field: 'a[0]',
+    });
+    expect(() =>
+      checkValueLimits({ a: [[]], b: ['x'.repeat(10)], ['k'.repeat(10)]: 1 }, limits),
+    ).not.toThrow();
+    // A maxDepth past what recursion can safely reach: only the iterative walk runs.
+    let deep: unknown = [];
+    for (let i = 1; i < 5_000; i++) deep = [deep];
+    expect(() => checkValueLimits(deep, inputLimits({ maxDepth: 5_000 }))).not.toThrow();
+    expect(thrown(() => checkValueLimits([deep], inputLimits({ maxDepth: 5_000 })))).toMatchObject({
+      setting: 'SCHEDLAB_INPUT_MAX_DEPTH',
+    });
+  });
+
   it('YAML alias expansion (a billion laughs) is refused', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]']
       .concat(

@@ -93,6 +93,35 @@ function pathOf(frame: Frame | undefined, last?: string | number): string {
   return out;
 }
 
+/** Past this maxDepth the recursive check could exhaust the stack: only the iterative walk runs. */
+const FAST_WALK_MAX_DEPTH = 1000;
+
+/** True if no string (key or value) under `value` breaks a limit and nothing nests too deeply. */
+function withinLimits(value: object, depth: number, limits: InputLimits): boolean {
+  if (depth > limits.maxDepth) return false;
+  const max = limits.maxStringBytes;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (typeof child === 'string') {
+        if (utf8Length(child, max) > max || !isWellFormedText(child)) return false;
+      } else if (typeof child === 'object' && child !== null && !withinLimits(child, depth + 1, limits))
+        return false;
+    }
+    return true;
+  }
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (utf8Length(key, max) > max || !isWellFormedText(key)) return false;
+    const child: unknown = (value as Record<string, unknown>)[key];
+    if (typeof child === 'string') {
+      if (utf8Length(child, max) > max || !isWellFormedText(child)) return false;
+    } else if (typeof child === 'object' && child !== null && !withinLimits(child, depth + 1, limits))
+      return false;
+  }
+  return true;
+}
+
 /**
  * Throws InputLimitError when `value` nests deeper than maxDepth or holds a string (or key)
  * longer than maxStringBytes. Iterative, so a hostile document cannot overflow the stack.
@@ -111,6 +140,9 @@ export function checkValueLimits(
     return;
   }
   if (typeof value !== 'object' || value === null) return;
+  // A document within every limit (nearly all) passes a walk that allocates nothing; the walk
+  // below finds the first problem, in its own order, and names its path.
+  if (limits.maxDepth <= FAST_WALK_MAX_DEPTH && withinLimits(value, 1, limits)) return;
   const stack: Frame[] = [{ value, depth: 1 }];
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     if (frame.depth > limits.maxDepth) {
