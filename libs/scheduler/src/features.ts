@@ -44,6 +44,8 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   DRADeviceTaints: '1.36',
   DRAPartitionableDevices: '1.36',
   DRAConsumableCapacity: '1.36',
+  // Extended-resource requests served by DeviceClasses (beta on in 1.36, GA in 1.37).
+  DRAExtendedResource: '1.36',
   StorageCapacityScoring: '1.37',
   VolumeLimitScaling: '1.37',
   DRAFractionalCapacityRange: '1.37',

@@ -26,7 +26,10 @@ import {
 } from '../schedule-one';
 import { SeededRandom } from '../util/rng';
 import type { ClusterState } from './cluster';
-import { reservedClaimAllocations } from '../framework/plugins/dynamicresources/dynamic-resources';
+import {
+  reservedClaimAllocations,
+  reservedExtendedResourceClaimStatus,
+} from '../framework/plugins/dynamicresources/dynamic-resources';
 import type { AttemptSummary, PodSchedulingResult, VolumeBindingSummary } from './results';
 
 export const DEFAULT_START_TIME_BASE = '2030-01-01T00:00:00Z';
@@ -256,6 +259,13 @@ export class Simulator {
       return fail(`running PreBind plugin "${preBind!.plugin}": ${preBind!.message()}`);
     const volumes = this.preBindWrites?.(state, this.objects);
     const claims = reservedClaimAllocations(state);
+    // DRAExtendedResource: PreBind recorded the pod's extended-resource claim in its status.
+    const extendedResourceClaimStatus = reservedExtendedResourceClaimStatus(state);
+    if (extendedResourceClaimStatus)
+      this.replaceRunningPod(pi.pod, {
+        ...pi.pod,
+        status: { ...pi.pod.status, extendedResourceClaimStatus } as Pod['status'],
+      });
     const bind = fwk.runBindPlugins(state, pod, node);
     if (!isSuccess(bind)) return fail(`running Bind plugin "${bind!.plugin}": ${bind!.message()}`);
     fwk.runPostBindPlugins(state, pod, node);

@@ -5,7 +5,14 @@
  * allocator (allocator.ts) on each node, Reserve records the allocation and the pod's reservation
  * in the simulated claims, and Score (1.35+) favours earlier firstAvailable subrequests.
  */
-import { compileNodeSelector, parseQuantity, type CompiledNodeSelector, type Pod } from '@schedlab/k8s';
+import {
+  compileNodeSelector,
+  isScalarResourceName,
+  parseQuantity,
+  podRequests,
+  type CompiledNodeSelector,
+  type Pod,
+} from '@schedlab/k8s';
 import { addConsumed, type ConsumedCapacity } from './capacity';
 import { compareVersions, type FeatureSet } from '../../../features';
 import {
@@ -25,6 +32,18 @@ import { isClaimForPod, podUid, type PodClaimEntry, type PodClaimStatus } from '
 import { defaultNormalizeScore } from '../helper/normalize-score';
 import type { ClusterObjects, ResourceClaim } from '../../../backend/cache/cluster-objects';
 import { slicesWithTaintRules, type DeviceTaintRule } from './taint-rules';
+import {
+  CLAIM_FINALIZER,
+  SPECIAL_CLAIM_NAME,
+  draExtendedResourceEnabled,
+  extendedResourceClaimName,
+  extendedResourceClasses,
+  extendedResourceRequests,
+  findExtendedResourceClaim,
+  inMemoryExtendedResourceClaim,
+  isDRAExtendedResourceName,
+  type ContainerExtendedResourceRequest,
+} from './extended-resources';
 import type { CycleState, StateData } from '../../cycle-state';
 import {
   ActionType,
@@ -160,8 +179,14 @@ const MAX_RESERVED_FOR = 256;
 class DynamicResourcesState implements StateData {
   /** Filter's allocation results per node, in the order of the claims to allocate. */
   readonly nodeAllocations = new Map<string, AllocationResult[]>();
-  /** Reserve: the claims as they were before, to put back on Unreserve. */
-  reserved?: { claim: ResourceClaim; before: ResourceClaim }[];
+  /** Filter: the pod's extended-resource claim as the node needs it, with the container mappings. */
+  readonly nodeExtendedClaims = new Map<string, NodeExtendedClaim>();
+  /** Reserve: the claims as they were before (none: written at Reserve), to put back on Unreserve. */
+  reserved?: { claim: ResourceClaim; before?: ResourceClaim }[];
+  /** Reserve: the pod's status.extendedResourceClaimStatus once its extended-resource claim is written. */
+  extendedResourceClaimStatus?: ExtendedResourceClaimStatus;
+  /** Reserve: why PreBind fails writing the pod's extended-resource claim status. */
+  extendedPreBindError?: string;
   /** Filter: allocated claims whose node selector did not match some node (PostFilter input). */
   readonly unavailableClaims = new Set<number>();
   constructor(
@@ -170,10 +195,28 @@ class DynamicResourcesState implements StateData {
     readonly allocatedOn: readonly (CompiledNodeSelector | undefined)[] = [],
     readonly toAllocate: readonly number[] = [],
     readonly allocator?: AllocatorInput,
+    /** DRAExtendedResource: the pod's extended-resource claim (the last of `claims`) and requests. */
+    readonly extended?: ExtendedState,
   ) {}
   clone(): StateData {
     return this;
   }
+  /** The number of the pod's own claims (spec.resourceClaims), before the extended-resource claim. */
+  get userClaims(): number {
+    return this.extended ? this.claims.length - 1 : this.claims.length;
+  }
+}
+
+interface ExtendedState {
+  /** In memory (SPECIAL_CLAIM_NAME) or the one written in an earlier cycle. */
+  claim: ResourceClaim;
+  /** The pod's scalar requests (upstream's Resource.ScalarResources). */
+  scalar: Map<string, number>;
+}
+
+interface NodeExtendedClaim {
+  claim: ResourceClaim;
+  mappings: ContainerExtendedResourceRequest[];
 }
 
 interface ClaimStatus {
@@ -219,6 +262,24 @@ export function allocatedState(
       allocated.add(id);
     }
   return { allocated, shared, capacity };
+}
+
+/** A claim's reservation for the pod (status.reservedFor entry). */
+function podReference(pod: Pod): { resource: string; name: string; uid: string } {
+  return { resource: 'pods', name: pod.metadata?.name ?? '', uid: podUid(pod) };
+}
+
+/** The pod's status.extendedResourceClaimStatus. */
+export interface ExtendedResourceClaimStatus {
+  requestMappings: ContainerExtendedResourceRequest[];
+  resourceClaimName: string;
+}
+
+/** After Reserve: the pod's status.extendedResourceClaimStatus, when its extended-resource claim was written. */
+export function reservedExtendedResourceClaimStatus(
+  state: CycleState,
+): ExtendedResourceClaimStatus | undefined {
+  return state.read<DynamicResourcesState>(STATE_KEY)?.extendedResourceClaimStatus;
 }
 
 function reservedForPod(claim: ResourceClaim, pod: Pod): boolean {
@@ -337,10 +398,15 @@ export class DynamicResources
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: MaybeStatus } {
     const podClaims = (pod.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims ?? [];
     state.write(STATE_KEY, new DynamicResourcesState(false));
-    if (podClaims.length === 0) return { status: Status.skip() };
-    const { claims, reason } = resolvePodClaims(pod, this.handle);
-    if (reason !== undefined) return { status: Status.unresolvable(reason) };
-    if (claims.length === 0) return { status: Status.skip() };
+    let userClaims: ResourceClaim[] = [];
+    if (podClaims.length > 0) {
+      const resolved = resolvePodClaims(pod, this.handle);
+      if (resolved.reason !== undefined) return { status: Status.unresolvable(resolved.reason) };
+      userClaims = resolved.claims;
+    }
+    const extended = this.preFilterExtendedResources(pod);
+    if (userClaims.length === 0 && !extended) return { status: Status.skip() };
+    const claims = extended ? [...userClaims, extended.claim] : userClaims;
     const allocatedOn: (CompiledNodeSelector | undefined)[] = [];
     const toAllocate: number[] = [];
     for (const [i, claim] of claims.entries()) {
@@ -353,6 +419,8 @@ export class DynamicResources
       }
       allocatedOn.push(undefined);
       toAllocate.push(i);
+      // The extended-resource claim gets its requests per node in Filter.
+      if (extended && claim === extended.claim) continue;
       const why = unallocatableReason(claim, this.handle);
       if (why) return { status: Status.unresolvable(why) };
     }
@@ -367,8 +435,65 @@ export class DynamicResources
         slices: allocatableSlices(objects, features),
       };
     }
-    state.write(STATE_KEY, new DynamicResourcesState(true, claims, allocatedOn, toAllocate, allocator));
+    state.write(
+      STATE_KEY,
+      new DynamicResourcesState(true, claims, allocatedOn, toAllocate, allocator, extended),
+    );
     return { status: null };
+  }
+
+  /**
+   * DRAExtendedResource: when one of the pod's extended-resource requests maps to a device class,
+   * the pod's extended-resource claim joins its claims: the one written in an earlier cycle, or one
+   * kept in memory without requests until Filter knows what the node must provide.
+   */
+  private preFilterExtendedResources(pod: Pod): ExtendedState | undefined {
+    if (!draExtendedResourceEnabled(this.handle.features)) return undefined;
+    const requests = podRequests(pod);
+    const objects = this.handle.objects;
+    const classes = extendedResourceClasses(objects.deviceClasses);
+    let mapped = false;
+    for (const [name, v] of requests)
+      if (v !== 0 && isDRAExtendedResourceName(name) && classes.has(name)) mapped = true;
+    if (!mapped) return undefined;
+    const scalar = new Map<string, number>();
+    for (const [name, v] of requests) if (isScalarResourceName(name)) scalar.set(name, v);
+    const claim =
+      findExtendedResourceClaim(pod, objects.resourceClaims.list()) ?? inMemoryExtendedResourceClaim(pod);
+    return { claim, scalar };
+  }
+
+  /**
+   * What the pod's extended-resource claim must ask for on the node: the mapped resources the node
+   * does not advertise (device plugin) in its allocatable. A claim written in an earlier cycle
+   * cannot be used again (PostFilter deletes it); a resource neither mapped nor advertised does not fit.
+   */
+  private filterExtendedResources(
+    s: DynamicResourcesState,
+    pod: Pod,
+    nodeInfo: NodeInfo,
+  ): { node?: NodeExtendedClaim; status?: Status } {
+    const ext = s.extended;
+    if (!ext) return {};
+    if (ext.claim.spec?.devices?.requests)
+      return { status: Status.unresolvable('cannot schedule extended resource claim') };
+    const classes = extendedResourceClasses(this.handle.objects.deviceClasses);
+    const viaDRA: string[] = [];
+    for (const [name, quantity] of ext.scalar) {
+      if (!isDRAExtendedResourceName(name) || quantity === 0) continue;
+      const advertised = nodeInfo.allocatable.scalar.has(name);
+      const allocatable = nodeInfo.allocatable.scalar.get(name) ?? 0;
+      if (classes.has(name) && allocatable === 0) viaDRA.push(name);
+      else if (!advertised) return { status: Status.unresolvable('cannot fit resource') };
+    }
+    if (s.userClaims === 0 && viaDRA.length === 0) return {};
+    if (statusOf(ext.claim).allocation) return {};
+    const { requests, mappings } = extendedResourceRequests(pod, viaDRA, (name) => classes.get(name));
+    const claim = {
+      ...ext.claim,
+      spec: { ...(ext.claim.spec ?? {}), devices: { ...(ext.claim.spec?.devices ?? {}), requests } },
+    } as ResourceClaim;
+    return { node: { claim, mappings } };
   }
 
   preFilterExtensions(): undefined {
@@ -379,9 +504,14 @@ export class DynamicResources
    * Allocated claims need their allocation's node selector to match; the claims to allocate
    * must all get devices on the node. Upstream's messages and order: the allocator runs first.
    */
-  filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const s = state.read<DynamicResourcesState>(STATE_KEY);
     if (!s?.hasClaims) return null;
+    const ext = this.filterExtendedResources(s, pod, nodeInfo);
+    if (ext.status) return ext.status;
+    // Only extended resources, all from device plugins here: NodeResourcesFit checked them.
+    if (!ext.node && s.userClaims === 0) return null;
+    const extIndex = s.extended ? s.claims.length - 1 : -1;
     const unavailable: number[] = [];
     s.allocatedOn.forEach((selector, i) => {
       if (selector && !selector.match(nodeInfo.node)) unavailable.push(i);
@@ -392,7 +522,9 @@ export class DynamicResources
         results = allocate(
           s.allocator,
           nodeInfo.node,
-          s.toAllocate.map((i) => s.claims[i] as unknown as ClaimObject),
+          s.toAllocate.map(
+            (i) => (i === extIndex && ext.node ? ext.node.claim : s.claims[i]) as unknown as ClaimObject,
+          ),
         );
       } catch (e) {
         if (e instanceof FailedOnNode) return Status.unresolvable(e.message);
@@ -401,7 +533,10 @@ export class DynamicResources
       }
       if (!results || results.length !== s.toAllocate.length)
         return Status.unresolvable('cannot allocate all claims');
-      if (unavailable.length === 0) s.nodeAllocations.set(nodeInfo.name, results);
+      if (unavailable.length === 0) {
+        s.nodeAllocations.set(nodeInfo.name, results);
+        if (ext.node) s.nodeExtendedClaims.set(nodeInfo.name, ext.node);
+      }
     }
     if (unavailable.length > 0) {
       for (const i of unavailable) s.unavailableClaims.add(i);
@@ -425,8 +560,13 @@ export class DynamicResources
     if (s.hasClaims) {
       // An unavailable allocated claim that no other pod holds is deallocated (upstream picks
       // one in map order; the first here).
+      const written = s.extended && s.extended.claim.metadata?.name !== SPECIAL_CLAIM_NAME;
       for (const i of [...s.unavailableClaims].sort((a, b) => a - b)) {
         const claim = s.claims[i];
+        if (s.extended && claim === s.extended.claim) {
+          if (written) break;
+          continue;
+        }
         const rf = statusOf(claim).reservedFor ?? [];
         if (rf.length === 0 || (rf.length === 1 && rf[0].uid === podUid(_pod))) {
           const status = { ...(claim.status ?? {}) } as Record<string, unknown>;
@@ -436,6 +576,15 @@ export class DynamicResources
           this.handle.objects.resourceClaims.set({ ...claim, status } as ResourceClaim);
           return { status: Status.unschedulable('deallocation of ResourceClaim completed') };
         }
+      }
+      // The pod's extended-resource claim from an earlier cycle is deleted, to start anew.
+      if (written) {
+        const claim = s.extended!.claim;
+        this.handle.objects.resourceClaims.delete(
+          claim.metadata?.namespace ?? 'default',
+          claim.metadata?.name ?? '',
+        );
+        return { status: Status.unschedulable('deletion of ResourceClaim completed') };
       }
       return {
         status: this.handle.features.behaviour.draPostFilterWithoutReason
@@ -458,22 +607,36 @@ export class DynamicResources
     const s = state.read<DynamicResourcesState>(STATE_KEY);
     if (!s?.hasClaims) return null;
     const results = s.allocator ? s.nodeAllocations.get(nodeName) : [];
+    // Only extended resources, which device plugins provide on this node: nothing to write.
+    if (!results && s.userClaims === 0) return null;
     if (!results)
       return Status.error(
         `claims for pod ${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name} not allocated on node ${nodeName}`,
       );
     const store = this.handle.objects.resourceClaims;
     s.reserved = [];
+    s.extendedPreBindError = undefined;
     let k = 0;
-    for (const [i, claim] of s.claims.entries()) {
+    for (const [i, original] of s.claims.entries()) {
+      let claim = original;
+      const toAllocate = s.toAllocate.includes(i);
+      const allocation = toAllocate ? results[k++] : statusOf(claim).allocation;
+      if (s.extended && original === s.extended.claim && toAllocate) {
+        // The pod's extended-resource claim is written now (PreBind creates it through the API).
+        const written = this.writeExtendedResourceClaim(s, pod, nodeName);
+        claim = written.claim;
+        if (written.created) {
+          const status = { ...(claim.status ?? {}), allocation, reservedFor: [podReference(pod)] };
+          const created = { ...claim, status } as ResourceClaim;
+          store.set(created);
+          s.reserved.push({ claim: created });
+          continue;
+        }
+      }
       const status = statusOf(claim);
-      const allocation = s.toAllocate.includes(i) ? results[k++] : status.allocation;
       const reservedFor = reservedForPod(claim, pod)
         ? status.reservedFor
-        : [
-            ...(status.reservedFor ?? []),
-            { resource: 'pods', name: pod.metadata?.name ?? '', uid: podUid(pod) },
-          ];
+        : [...(status.reservedFor ?? []), podReference(pod)];
       const updated = {
         ...claim,
         status: { ...(claim.status ?? {}), allocation, reservedFor },
@@ -484,14 +647,55 @@ export class DynamicResources
     return null;
   }
 
-  unreserve(state: CycleState): void {
-    const s = state.read<DynamicResourcesState>(STATE_KEY);
-    for (const { before } of s?.reserved ?? []) this.handle.objects.resourceClaims.set(before);
-    if (s) s.reserved = undefined;
+  /**
+   * The pod's extended-resource claim as PreBind writes it: the node's variant (its requests) under
+   * the name the API server gives it, owned by the pod, with the scheduler's finalizer; the pod's
+   * status then names it with the container mappings. Without mappings (the node's device plugins
+   * provide every extended resource, the pod also has claims of its own) upstream's PreBind fails.
+   */
+  private writeExtendedResourceClaim(
+    s: DynamicResourcesState,
+    pod: Pod,
+    nodeName: string,
+  ): { claim: ResourceClaim; created: boolean } {
+    const current = s.extended!.claim;
+    const node = s.nodeExtendedClaims.get(nodeName);
+    const source = node?.claim ?? current;
+    if (current.metadata?.name !== SPECIAL_CLAIM_NAME) return { claim: current, created: false };
+    const namespace = pod.metadata?.namespace ?? 'default';
+    const name = extendedResourceClaimName(namespace, pod.metadata?.name ?? '');
+    const claim = {
+      ...source,
+      metadata: {
+        ...source.metadata,
+        name,
+        uid: `uid-resourceclaim-${namespace}-${name}`,
+        finalizers: [CLAIM_FINALIZER],
+      },
+    } as ResourceClaim;
+    const mappings = node?.mappings ?? [];
+    if (mappings.length === 0)
+      s.extendedPreBindError = `nil or empty request mappings, no update of pod ${namespace}/${pod.metadata?.name ?? ''} ExtendedResourceClaimStatus`;
+    else s.extendedResourceClaimStatus = { requestMappings: mappings, resourceClaimName: name };
+    return { claim, created: true };
   }
 
-  preBind(): MaybeStatus {
-    return null;
+  unreserve(state: CycleState): void {
+    const s = state.read<DynamicResourcesState>(STATE_KEY);
+    const store = this.handle.objects.resourceClaims;
+    for (const { claim, before } of s?.reserved ?? []) {
+      if (before) store.set(before);
+      else store.delete(claim.metadata?.namespace ?? 'default', claim.metadata?.name ?? '');
+    }
+    if (s) {
+      s.reserved = undefined;
+      s.extendedResourceClaimStatus = undefined;
+    }
+  }
+
+  preBind(state: CycleState): MaybeStatus {
+    const message = state.read<DynamicResourcesState>(STATE_KEY)?.extendedPreBindError;
+    return message === undefined ? null : Status.error(message);
   }
 
   /**

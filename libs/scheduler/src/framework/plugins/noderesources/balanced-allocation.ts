@@ -9,6 +9,7 @@ import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
 import type { NodeResourcesBalancedAllocationArgs } from './args';
+import { draResourceTotals } from '../dynamicresources/extended-resource-scoring';
 import { ResourceAllocationScorer } from './resource-allocation';
 import { balanceImprovementScorer, balancedResourceScorer } from './strategies';
 
@@ -39,11 +40,16 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
-    return [this.scorer.score(nodeInfo, this.scorer.requestsOf(pod, this.handle.features)), null];
+    const requests = this.scorer.requestsOf(pod, this.handle.features);
+    return [
+      this.scorer.score(nodeInfo, requests, draResourceTotals(this.handle, this.scorer.resources)),
+      null,
+    ];
   }
 
   scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    this.scorer.scoreNodes(pod, nodes, scores, this.handle.features);
+    const dra = draResourceTotals(this.handle, this.scorer.resources);
+    this.scorer.scoreNodes(pod, nodes, scores, this.handle.features, dra);
     return null;
   }
 

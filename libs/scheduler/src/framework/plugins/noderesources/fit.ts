@@ -33,7 +33,13 @@ import {
   REQUESTED_TO_CAPACITY_RATIO,
   type NodeResourcesFitArgs,
 } from './args';
+import { draResourceTotals } from '../dynamicresources/extended-resource-scoring';
 import { ResourceAllocationScorer, type ResourceScorer } from './resource-allocation';
+import {
+  DEVICE_CLASS_RESOURCE_PREFIX,
+  draExtendedResourceEnabled,
+  extendedResourceClasses,
+} from '../dynamicresources/extended-resources';
 import { leastAllocatedScorer, mostAllocatedScorer, requestedToCapacityRatioScorer } from './strategies';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilter' + PluginNames.NodeResourcesFit;
@@ -83,6 +89,8 @@ export function fitsRequest(
   ignoredExtendedResources: ReadonlySet<string>,
   ignoredResourceGroups: ReadonlySet<string>,
   onlyRequested: boolean,
+  /** DRAExtendedResource: a resource left to DynamicResources (a class maps it). */
+  mappedToDeviceClass?: (resourceName: string) => boolean,
 ): InsufficientResource[] {
   const out: InsufficientResource[] = [];
   const alloc = nodeInfo.allocatable;
@@ -143,6 +151,8 @@ export function fitsRequest(
       if (ignoredResourceGroups.size > 0 && ignoredResourceGroups.has(name.split('/')[0])) continue;
     }
     const a = alloc.scalar.get(name) ?? 0;
+    // Not advertised by a device plugin here but mapped to a device class: DRA provides it.
+    if (a <= 0 && mappedToDeviceClass?.(name)) continue;
     const u = used.scalar.get(name) ?? 0;
     if (quant > a - u)
       out.push({
@@ -203,6 +213,7 @@ function haveAnyRequestedResourcesIncreased(
   request: Resource,
   original: Resource,
   modified: Resource,
+  mappedToDeviceClass?: (resourceName: string) => boolean,
 ): boolean {
   if (modified.allowedPodNumber > original.allowedPodNumber) return true;
   if (
@@ -221,6 +232,8 @@ function haveAnyRequestedResourcesIncreased(
   for (const [name, v] of request.scalar) {
     if (v === 0) continue;
     if (modified.get(name) > original.get(name)) return true;
+    // A resource DRA provides on the node may have devices now.
+    if ((modified.scalar.get(name) ?? 0) <= 0 && mappedToDeviceClass?.(name)) return true;
   }
   return false;
 }
@@ -246,7 +259,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
       true,
     );
     this.onlyRequested = handle.features.behaviour.fitChecksOnlyRequestedResources;
+    if (draExtendedResourceEnabled(handle.features))
+      this.mappedToDeviceClass = (name) => extendedResourceClasses(handle.objects.deviceClasses).has(name);
   }
+
+  /** DRAExtendedResource: whether a DeviceClass maps the resource (DynamicResources then provides it). */
+  private readonly mappedToDeviceClass?: (resourceName: string) => boolean;
 
   /**
    * A deleted pod frees resources; a new node or more allocatable may fit the pod; with in-place
@@ -263,6 +281,11 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
         queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
       },
     ];
+    if (this.mappedToDeviceClass)
+      events.push({
+        event: { resource: 'resource.k8s.io/DeviceClass', actionType: ActionType.Add | ActionType.Update },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterDeviceClassEvent(pod, oldObj, newObj),
+      });
     if (this.handle.features.enabled('InPlacePodVerticalScaling')) {
       events.push(
         {
@@ -277,6 +300,25 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
       );
     }
     return events;
+  }
+
+  /**
+   * A class added under the implicit name of a resource the pod requests, or whose
+   * extendedResourceName is one the pod requests (and changed), may provide it.
+   */
+  isSchedulableAfterDeviceClassEvent(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    type Cls = { metadata?: { name?: string }; spec?: { extendedResourceName?: string } };
+    const [original, modified] = asObjects<Cls>(oldObj, newObj);
+    if (!modified) return QueueingHint.QueueSkip;
+    const requests = podRequests(pod);
+    if (original) {
+      if ((original.spec?.extendedResourceName ?? '') === (modified.spec?.extendedResourceName ?? ''))
+        return QueueingHint.QueueSkip;
+    } else if (requests.has(DEVICE_CLASS_RESOURCE_PREFIX + (modified.metadata?.name ?? ''))) {
+      return QueueingHint.Queue;
+    }
+    const explicit = modified.spec?.extendedResourceName;
+    return explicit !== undefined && requests.has(explicit) ? QueueingHint.Queue : QueueingHint.QueueSkip;
   }
 
   /** Only a pod that was on a node (or nominated to one) frees anything. */
@@ -305,13 +347,17 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
     const [original, modified] = asObjects<Node>(oldObj, newObj);
     const request = computePodResourceRequest(pod, !this.handle.features.enabled('PodLevelResources'));
     const modifiedInfo = new NodeInfo(modified);
-    if (fitsRequest(request, modifiedInfo, new Set(), new Set(), this.onlyRequested).length > 0)
+    if (
+      fitsRequest(request, modifiedInfo, new Set(), new Set(), this.onlyRequested, this.mappedToDeviceClass)
+        .length > 0
+    )
       return QueueingHint.QueueSkip;
     if (!original) return QueueingHint.Queue;
     return haveAnyRequestedResourcesIncreased(
       request,
       new NodeInfo(original).allocatable,
       modifiedInfo.allocatable,
+      this.mappedToDeviceClass,
     )
       ? QueueingHint.Queue
       : QueueingHint.QueueSkip;
@@ -356,6 +402,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
       this.ignoredResources,
       this.ignoredResourceGroups,
       this.onlyRequested,
+      this.mappedToDeviceClass,
     );
     if (insufficient.length === 0) return null;
     // From 1.34 a request larger than the node's whole allocatable cannot be helped by preemption.
@@ -392,11 +439,16 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
-    return [this.scorer.score(nodeInfo, this.scorer.requestsOf(pod, this.handle.features)), null];
+    const requests = this.scorer.requestsOf(pod, this.handle.features);
+    return [
+      this.scorer.score(nodeInfo, requests, draResourceTotals(this.handle, this.scorer.resources)),
+      null,
+    ];
   }
 
   scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    this.scorer.scoreNodes(pod, nodes, scores, this.handle.features);
+    const dra = draResourceTotals(this.handle, this.scorer.resources);
+    this.scorer.scoreNodes(pod, nodes, scores, this.handle.features, dra);
     return null;
   }
 

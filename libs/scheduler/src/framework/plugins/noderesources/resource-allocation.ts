@@ -8,6 +8,7 @@ import type { FeatureSet } from '../../../features';
 import { requestPolicyOf } from '../../request-policy';
 import { RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, type NodeInfo } from '../../types';
 import { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from '@schedlab/k8s';
+import type { DraResourceTotals } from '../dynamicresources/extended-resource-scoring';
 
 export interface ResourceSpec {
   name: string;
@@ -106,12 +107,22 @@ export class ResourceAllocationScorer {
   }
 
   /** Scores every node for the pod (the batch form of `score`). */
-  scoreNodes(pod: Pod, nodes: readonly NodeInfo[], scores: { score: number }[], features: FeatureSet): void {
+  scoreNodes(
+    pod: Pod,
+    nodes: readonly NodeInfo[],
+    scores: { score: number }[],
+    features: FeatureSet,
+    dra?: DraResourceTotals,
+  ): void {
     const requests = this.requestsOf(pod, features);
-    for (let i = 0; i < nodes.length; i++) scores[i].score = this.score(nodes[i], requests);
+    for (let i = 0; i < nodes.length; i++) scores[i].score = this.score(nodes[i], requests, dra);
   }
 
-  score(nodeInfo: NodeInfo, podRequest: readonly number[]): number {
+  /**
+   * `dra` (DRAExtendedResource): a resource the node does not advertise but a DeviceClass maps
+   * counts the class's devices on the node and those allocated.
+   */
+  score(nodeInfo: NodeInfo, podRequest: readonly number[], dra?: DraResourceTotals): number {
     let count = 0;
     for (let i = 0; i < this.resources.length; i++) {
       const name = this.resources[i].name;
@@ -135,6 +146,14 @@ export class ResourceAllocationScorer {
           break;
         default: {
           const a = nodeInfo.allocatable.scalar.get(name);
+          if (dra && (a ?? 0) === 0) {
+            const [capacity, allocated] = dra(nodeInfo, name);
+            if (capacity > 0) {
+              alloc = capacity;
+              used = allocated;
+              break;
+            }
+          }
           if (a === undefined) continue;
           alloc = a;
           used = nodeInfo.requested.scalar.get(name) ?? 0;
