@@ -10,11 +10,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -61,20 +64,70 @@ func parseDRAItem(c *cluster, kind string, raw json.RawMessage) (bool, error) {
 	return true, nil
 }
 
+// extendedClaimAnnotation marks the claim DynamicResources writes for a pod's extended resources
+// backed by DRA (DRAExtendedResource); its name is the pod's name with this generateName suffix.
+const extendedClaimAnnotation = "resource.kubernetes.io/extended-resource-claim"
+
+// installDRAReactors lets the fake API name the claim DynamicResources' PreBind creates for a
+// pod's extended resources (the fake clientset ignores generateName): its 5 random characters are
+// the hash of namespace, pod and "<extended-resources>" that Schedlab draws too.
+func installDRAReactors(rt *runtimeEnv) {
+	rt.cs.PrependReactor("create", "resourceclaims", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		claim := a.(k8stesting.CreateAction).GetObject().(*resourceapi.ResourceClaim)
+		if claim.Name == "" && claim.GenerateName != "" && claim.Annotations[extendedClaimAnnotation] == "true" && len(claim.OwnerReferences) > 0 {
+			ns := a.GetNamespace()
+			base := claim.GenerateName
+			if len(base) > 58 {
+				base = base[:58]
+			}
+			claim.Name = base + generatedClaimSuffix(ns, claim.OwnerReferences[0].Name, "<extended-resources>")
+			claim.UID = types.UID("uid-resourceclaim-" + ns + "-" + claim.Name)
+			// The assume cache needs a version to take the informer's copy.
+			claim.ResourceVersion = "1"
+		}
+		return false, nil, nil
+	})
+}
+
+// requestsDRAExtendedResource: a container asks for an extended resource (or a device class's
+// implicit one), which DynamicResources may have to allocate and write at PreBind.
+func requestsDRAExtendedResource(pod *v1.Pod) bool {
+	for _, cs := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for _, c := range cs {
+			for name := range c.Resources.Requests {
+				n := string(name)
+				if strings.HasPrefix(n, "deviceclass.resource.kubernetes.io/") || (strings.Contains(n, "/") && !strings.Contains(n, "kubernetes.io/")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // draClaims reports, per claim of the pod ("ns/name"), the devices its allocation
 // holds after PreBind: "request driver/pool/device", with " admin" for admin access.
+// The claim PreBind wrote for the pod's extended resources is the one its status names.
 func (rt *runtimeEnv) draClaims(pod *v1.Pod) map[string][]string {
-	if len(pod.Spec.ResourceClaims) == 0 {
-		return nil
-	}
-	out := map[string][]string{}
+	var names []string
 	for _, pc := range pod.Spec.ResourceClaims {
 		// A template's claim is the one the resourceclaim controller recorded in the status.
 		claimName, _, err := resourceclaim.Name(pod, &pc)
 		if err != nil || claimName == nil || *claimName == "" {
 			continue
 		}
-		name := *claimName
+		names = append(names, *claimName)
+	}
+	if requestsDRAExtendedResource(pod) {
+		if got, err := rt.cs.CoreV1().Pods(pod.Namespace).Get(context.Background(), pod.Name, metav1.GetOptions{}); err == nil && got.Status.ExtendedResourceClaimStatus != nil {
+			names = append(names, got.Status.ExtendedResourceClaimStatus.ResourceClaimName)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, name := range names {
 		claim, err := rt.cs.ResourceV1().ResourceClaims(pod.Namespace).Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil || claim.Status.Allocation == nil {
 			continue
@@ -95,6 +148,10 @@ func (rt *runtimeEnv) draClaims(pod *v1.Pod) map[string][]string {
 // waitForDRA waits until the DRA manager's caches (the claims' assume cache, its
 // allocated-devices index and the slice tracker) hold every input object: their event
 // handlers run after the informers report synced.
+// draClassesSynced reports whether the extended-resource cache has seen every DeviceClass
+// (DRAExtendedResource, 1.36+; nil when nothing feeds such a cache).
+var draClassesSynced func() bool
+
 func waitForDRA(f framework.Framework, c *cluster) {
 	dm := f.SharedDRAManager()
 	if dm == nil {
@@ -119,6 +176,9 @@ func waitForDRA(f framework.Framework, c *cluster) {
 		}
 	}
 	waitUntil(func() bool {
+		if draClassesSynced != nil && !draClassesSynced() {
+			return false
+		}
 		cl, err := dm.ResourceClaims().List()
 		if err != nil || len(cl) < claims {
 			return false

@@ -15,5 +15,9 @@ func (rt *runtimeEnv) draClaims(*v1.Pod) map[string][]string { return nil }
 
 func waitForDRA(any, *cluster) {}
 
+func installDRAReactors(*runtimeEnv) {}
+
+func requestsDRAExtendedResource(*v1.Pod) bool { return false }
+
 // 1.26 has no resourceclaim controller for resource.k8s.io/v1 templates.
 func runClaimController(*cluster) error { return nil }

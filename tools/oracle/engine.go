@@ -293,7 +293,7 @@ func (e *engine) replayPod(pod *v1.Pod, k int) (*podResult, error) {
 	if st := e.fw.RunReservePluginsReserve(e.ctx, a.state, pod, a.node); !st.IsSuccess() {
 		return nil, fmt.Errorf("reserve %s on %s: %v", podKey(pod), a.node, st.AsError())
 	}
-	if podHasClaims(pod) {
+	if podHasClaims(pod) || requestsDRAExtendedResource(pod) {
 		e.rt.volumes.begin(a.node)
 		st := e.fw.RunPreBindPlugins(e.ctx, a.state, pod, a.node)
 		res.volumes = e.rt.volumes.end()

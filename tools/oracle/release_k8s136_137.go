@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -172,7 +173,17 @@ func newFramework(ctx context.Context, cfg *config.KubeSchedulerConfiguration, r
 		if err != nil {
 			return nil, nil, err
 		}
-		opts = append(opts, frameworkruntime.WithSharedDRAManager(dynamicresources.NewDRAManager(ctx, claimCache, tracker, factory)))
+		dm := dynamicresources.NewDRAManager(ctx, claimCache, tracker, factory)
+		// kube-scheduler feeds DeviceClass events to the manager's extended-resource cache
+		// (eventhandlers.go); without it no class would map an extended resource.
+		if erCache, ok := dm.DeviceClassResolver().(*extendedresourcecache.ExtendedResourceCache); ok && erCache != nil {
+			reg, err := factory.Resource().V1().DeviceClasses().Informer().AddEventHandler(erCache)
+			if err != nil {
+				return nil, nil, err
+			}
+			draClassesSynced = reg.HasSynced
+		}
+		opts = append(opts, frameworkruntime.WithSharedDRAManager(dm))
 	}
 	f, err := frameworkruntime.NewFramework(ctx, registry, &cfg.Profiles[0], opts...)
 	if err != nil {

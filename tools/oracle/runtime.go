@@ -95,6 +95,7 @@ func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
 	env.volumes = &volumeCapture{env: env, originals: originals, bumped: bumped, classes: c, rv: 1000}
 	env.cs.PrependReactor("update", "persistentvolumes", env.volumes.onPVUpdate)
 	env.cs.PrependReactor("update", "persistentvolumeclaims", env.volumes.onPVCUpdate)
+	installDRAReactors(env)
 	return env
 }
 
