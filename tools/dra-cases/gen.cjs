@@ -26,6 +26,16 @@
  * selector (no device), with the taint variant's taints and tolerations, some slices' devices
  * also carrying their own taints.
  *
+ * Seeds from EXTENDED_SEEDS on serve extended resources through DRA instead (DRAExtendedResource,
+ * beta on from 1.36, GA in 1.37): the gpu class maps `example.com/gpu` (sometimes a newer class
+ * takes the name over), some nodes advertise it through a device plugin (allocatable, sometimes
+ * "0") and some only through their slices, running pods hold it either way (on DRA nodes through
+ * the claim the scheduler wrote for them, named in their status), and pending pods ask for it in
+ * one or more containers, init containers and sidecars, by a class's implicit name
+ * (`deviceclass.resource.kubernetes.io/<class>`), beside a resource nothing provides, or with a
+ * claim left from an earlier cycle; some also have claims of their own (only where no node's
+ * device plugin provides what they ask: upstream's PreBind fails there).
+ *
  * Inputs are built so that upstream's own choice is deterministic: the 1.34 allocator visits
  * pools in Go map order and a pool's slices in informer order, so every node sees at most one
  * pool per driver and every pool has one current slice (an outdated generation may sit beside it).
@@ -45,6 +55,8 @@ const TAINT_SEEDS = 201;
 const PARTITION_SEEDS = 301;
 /** Seeds from here on draw the DeviceTaintRule variant instead. */
 const TAINT_RULE_SEEDS = 401;
+/** Seeds from here on draw the DRA-backed extended resources variant instead. */
+const EXTENDED_SEEDS = 501;
 const GPU = 'gpu.example.com';
 const NIC = 'nic.example.com';
 
@@ -52,9 +64,10 @@ const MODELS = ['a100', 'h100', 'l4'];
 const MEMORY = { a100: ['40Gi', '80Gi'], h100: ['80Gi'], l4: ['24Gi'] };
 
 /** The inputs a seed draws: the claims cluster, plus templates or device taints. */
-const VARIANTS = ['claims', 'templates', 'taints', 'partitions', 'taintrules'];
+const VARIANTS = ['claims', 'templates', 'taints', 'partitions', 'taintrules', 'extended'];
 
 function variantOf(seed) {
+  if (seed >= EXTENDED_SEEDS) return 'extended';
   if (seed >= TAINT_RULE_SEEDS) return 'taintrules';
   if (seed >= PARTITION_SEEDS) return 'partitions';
   if (seed >= TAINT_SEEDS) return 'taints';
@@ -67,6 +80,7 @@ function gen(seed, variant = variantOf(seed)) {
   else if (variant === 'taintrules') addTaintRules(c, rng(seed * 7919 + 11));
   else if (variant === 'partitions') addPartitions(c, rng(seed * 15485863 + 7));
   else if (variant === 'templates') addTemplates(c, rng(seed * 104729 + 3));
+  else if (variant === 'extended') addExtendedResources(c, rng(seed * 2750159 + 13));
   return c;
 }
 
@@ -490,6 +504,267 @@ function addTaintRules(c, r) {
   c.name = `${c.name}-${rules.length}rules`;
 }
 
+const EXTENDED_GPU = 'example.com/gpu';
+const IMPLICIT = 'deviceclass.resource.kubernetes.io/';
+const EXTENDED_CLAIM_ANNOTATION = 'resource.kubernetes.io/extended-resource-claim';
+
+/**
+ * The DRA-backed extended resources variant (see the header): classes mapping resources, device
+ * plugins on some nodes, running pods holding the resource both ways, pending pods asking for it.
+ */
+function addExtendedResources(c, r) {
+  const items = c.input.items;
+  const byName = (kind, name) => items.find((o) => o.kind === kind && o.metadata.name === name);
+  const nodes = items.filter((o) => o.kind === 'Node');
+  const slices = items.filter((o) => o.kind === 'ResourceSlice' && !o.metadata.name.endsWith('-old'));
+  const gpuClass = byName('DeviceClass', 'gpu');
+  gpuClass.metadata.creationTimestamp = '2029-01-01T00:00:00Z';
+  const mapped = r.chance(0.85);
+  if (mapped) gpuClass.spec.extendedResourceName = EXTENDED_GPU;
+  // A newer class taking the name over (its own implicit name stays; the old class's is then
+  // order-dependent upstream, so no pod asks for deviceclass.resource.kubernetes.io/gpu).
+  const takeover = mapped && r.chance(0.25);
+  const classes = [];
+  if (takeover) {
+    const cls = deviceClass('gpu-v2', [
+      `device.driver == "${GPU}"`,
+      `device.attributes["${GPU}"].model != "l4"`,
+    ]);
+    cls.metadata.creationTimestamp = '2029-06-01T00:00:00Z';
+    cls.spec.extendedResourceName = EXTENDED_GPU;
+    classes.push(cls);
+  }
+  if (r.chance(0.3)) byName('DeviceClass', 'nic').spec.extendedResourceName = 'example.com/nic';
+  // Device plugins: some nodes advertise the resource in their allocatable (or "0").
+  const plugin = new Map();
+  for (const n of nodes) {
+    const hasSlice = slices.some((s) => s.spec.driver === GPU && s.spec.nodeName === n.metadata.name);
+    const roll = r.int(0, 9);
+    if (roll <= 2 || (!hasSlice && roll <= 5)) {
+      const count = roll === 0 ? 0 : r.int(1, 4);
+      plugin.set(n.metadata.name, count);
+      n.status.capacity[EXTENDED_GPU] = String(count);
+      n.status.allocatable[EXTENDED_GPU] = String(count);
+    }
+  }
+  const pluginNodes = [...plugin.entries()].filter(([, v]) => v > 0).map(([k]) => k);
+  // Devices already held by the base cluster's running pods.
+  const held = new Set();
+  for (const o of items)
+    if (o.kind === 'ResourceClaim' && o.status?.allocation)
+      for (const d of o.status.allocation.devices.results) held.add(`${d.pool}/${d.device}`);
+  const claims = [];
+  const running = [];
+  const extendedPod = (name, containers, extra = {}) => {
+    const p = pod(name, undefined, [], '500m');
+    p.spec.containers = containers.map((res, i) => ({
+      name: `c${i}`,
+      image: 'registry.example.com/ml/train:1',
+      resources: { requests: { cpu: '250m', memory: '512Mi', ...res }, limits: extendedOnly(res) },
+    }));
+    if (extra.init)
+      p.spec.initContainers = extra.init.map((res, i) => ({
+        name: `init-${i}`,
+        image: 'registry.example.com/ml/prepare:1',
+        ...(res.sidecar ? { restartPolicy: 'Always' } : {}),
+        resources: {
+          requests: { cpu: '100m', ...strip(res) },
+          limits: extendedOnly(strip(res)),
+        },
+      }));
+    return p;
+  };
+  // Running pods: on device-plugin nodes by the plugin's count; on DRA nodes through their claim.
+  let k = 0;
+  for (const name of pluginNodes) {
+    if (!r.chance(0.5)) continue;
+    const p = extendedPod(`plugin-user-${k++}`, [{ [EXTENDED_GPU]: String(r.int(1, plugin.get(name))) }]);
+    p.spec.nodeName = name;
+    p.status = { phase: 'Running', startTime: '2029-12-31T00:00:00Z' };
+    running.push(p);
+  }
+  if (mapped) {
+    for (const s of slices) {
+      if (s.spec.driver !== GPU || !s.spec.nodeName || plugin.get(s.spec.nodeName) > 0) continue;
+      if (!r.chance(0.45)) continue;
+      const free = s.spec.devices.filter((d) => !held.has(`${s.spec.pool.name}/${d.name}`));
+      if (!free.length) continue;
+      const dev = free[free.length - 1];
+      held.add(`${s.spec.pool.name}/${dev.name}`);
+      const podName = `dra-user-${k++}`;
+      const uid = `uid-pod-default-${podName}`;
+      const claimName = `${podName}-extended-resources-q7x2z`;
+      claims.push({
+        apiVersion: 'resource.k8s.io/v1',
+        kind: 'ResourceClaim',
+        metadata: {
+          name: claimName,
+          namespace: 'default',
+          annotations: { [EXTENDED_CLAIM_ANNOTATION]: 'true' },
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: podName, uid, controller: true }],
+          finalizers: ['resource.kubernetes.io/delete-protection'],
+        },
+        spec: {
+          devices: {
+            requests: [
+              {
+                name: 'container-0-request-0',
+                exactly: {
+                  deviceClassName: takeover ? 'gpu-v2' : 'gpu',
+                  allocationMode: 'ExactCount',
+                  count: 1,
+                },
+              },
+            ],
+          },
+        },
+        status: {
+          allocation: {
+            devices: {
+              results: [
+                { request: 'container-0-request-0', driver: GPU, pool: s.spec.pool.name, device: dev.name },
+              ],
+            },
+            nodeSelector: {
+              nodeSelectorTerms: [
+                { matchFields: [{ key: 'metadata.name', operator: 'In', values: [s.spec.nodeName] }] },
+              ],
+            },
+          },
+          reservedFor: [{ resource: 'pods', name: podName, uid }],
+        },
+      });
+      const p = extendedPod(podName, [{ [EXTENDED_GPU]: '1' }]);
+      p.metadata.uid = uid;
+      p.spec.nodeName = s.spec.nodeName;
+      p.status = {
+        phase: 'Running',
+        startTime: '2029-12-31T00:00:00Z',
+        extendedResourceClaimStatus: {
+          resourceClaimName: claimName,
+          requestMappings: [
+            { containerName: 'c0', resourceName: EXTENDED_GPU, requestName: 'container-0-request-0' },
+          ],
+        },
+      };
+      running.push(p);
+    }
+  }
+  // Pending pods.
+  const implicitClasses = ['gpu-large', 'nic', ...(takeover ? ['gpu-v2'] : mapped ? [] : ['gpu'])];
+  const pending = [];
+  const nPending = r.int(2, 6);
+  for (let i = 0; i < nPending; i++) {
+    const shape = r.int(0, 9);
+    const gpu = () => String(r.int(1, 2));
+    const name = `ext-${i}`;
+    let p;
+    if (shape <= 2) p = extendedPod(name, [{ [EXTENDED_GPU]: String(r.int(1, 3)) }]);
+    else if (shape === 3) p = extendedPod(name, [{ [EXTENDED_GPU]: gpu() }, { [EXTENDED_GPU]: '1' }]);
+    else if (shape === 4)
+      p = extendedPod(name, [{ [EXTENDED_GPU]: '1' }], { init: [{ [EXTENDED_GPU]: String(r.int(1, 3)) }] });
+    else if (shape === 5)
+      p = extendedPod(name, [{ [EXTENDED_GPU]: '1' }], {
+        init: [{ sidecar: true, [EXTENDED_GPU]: '1' }, { [EXTENDED_GPU]: gpu() }],
+      });
+    else if (shape === 6) p = extendedPod(name, [{ [IMPLICIT + r.pick(implicitClasses)]: '1' }]);
+    else if (shape === 7)
+      p = extendedPod(name, [{ [EXTENDED_GPU]: '1', [IMPLICIT + r.pick(implicitClasses)]: '1' }]);
+    // Beside a resource no node has. (Two resources a node lacks are reported in Go map order,
+    // random upstream, so only one of them may fail through NodeResourcesFit.)
+    else if (shape === 8)
+      p = extendedPod(name, [
+        { [pluginNodes.length ? `${IMPLICIT}gpu-large` : EXTENDED_GPU]: '1', 'example.com/fpga': '1' },
+      ]);
+    else p = extendedPod(name, [{ 'example.com/nic': String(r.int(1, 2)) }]);
+    if (r.chance(0.15)) p.spec.priorityClassName = 'high';
+    pending.push(p);
+  }
+  // A claim of its own beside the extended resource, where no device plugin could serve it.
+  const own = items.filter((o) => o.kind === 'ResourceClaim' && !o.status).map((o) => o.metadata.name);
+  if (!pluginNodes.length && own.length && r.chance(0.5)) {
+    const p = extendedPod(`mixed-0`, [{ [EXTENDED_GPU]: '1' }]);
+    const claim = r.pick(own);
+    p.spec.resourceClaims = [{ name: 'rc-0', resourceClaimName: claim }];
+    p.spec.containers[0].resources.claims = [{ name: 'rc-0' }];
+    // Mostly first in the queue, before the other pods take the devices.
+    if (r.chance(0.7)) p.spec.priorityClassName = 'high';
+    pending.push(p);
+  }
+  // A claim written in an earlier cycle whose pod never bound: Filter refuses it, PostFilter deletes it.
+  if (mapped && r.chance(0.3)) {
+    const podName = 'retry-0';
+    const uid = `uid-pod-default-${podName}`;
+    const stale = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: {
+        name: `${podName}-extended-resources-m4k9t`,
+        namespace: 'default',
+        annotations: { [EXTENDED_CLAIM_ANNOTATION]: 'true' },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: podName, uid, controller: true }],
+      },
+      spec: {
+        devices: {
+          requests: [
+            {
+              name: 'container-0-request-0',
+              exactly: { deviceClassName: 'gpu', allocationMode: 'ExactCount', count: 1 },
+            },
+          ],
+        },
+      },
+    };
+    claims.push(stale);
+    const p = extendedPod(podName, [{ [EXTENDED_GPU]: '1' }]);
+    p.metadata.uid = uid;
+    pending.push(p);
+  }
+  const firstClaim = items.findIndex((o) => o.kind === 'ResourceClaim');
+  items.splice(firstClaim < 0 ? items.findIndex((o) => o.kind === 'Pod') : firstClaim, 0, ...classes);
+  const firstPod = items.findIndex((o) => o.kind === 'Pod');
+  items.splice(firstPod < 0 ? items.length : firstPod, 0, ...claims);
+  items.push(...running, ...pending);
+  // Scoring by the resource: DRA nodes count their class devices. (Not in BalancedAllocation:
+  // 1.37.2's panics there, its scorer has no CEL cache for the class's selectors.)
+  if (r.chance(0.35)) {
+    const resources = [
+      { name: 'cpu', weight: 1 },
+      { name: 'memory', weight: 1 },
+      { name: EXTENDED_GPU, weight: r.int(1, 5) },
+    ];
+    c.config.schedulerConfiguration = {
+      apiVersion: 'kubescheduler.config.k8s.io/v1',
+      kind: 'KubeSchedulerConfiguration',
+      percentageOfNodesToScore: 100,
+      profiles: [
+        {
+          schedulerName: 'default-scheduler',
+          pluginConfig: [
+            {
+              name: 'NodeResourcesFit',
+              args: { scoringStrategy: { type: r.pick(['MostAllocated', 'LeastAllocated']), resources } },
+            },
+          ],
+        },
+      ],
+    };
+  }
+  c.name = `${c.name}-${pluginNodes.length}plugin-${running.length}held-${pending.length}ext`;
+}
+
+function strip(res) {
+  const { sidecar: _sidecar, ...rest } = res;
+  return rest;
+}
+
+/** Limits for the extended resources (they cannot be overcommitted: limits equal requests). */
+function extendedOnly(res) {
+  const out = {};
+  for (const [k, v] of Object.entries(res)) if (k.includes('/')) out[k] = v;
+  return out;
+}
+
 /** A partition of the profile (whole GPUs and other drivers' devices have no profile). */
 const profileIs = (profile) =>
   `"profile" in device.attributes["${GPU}"] && device.attributes["${GPU}"].profile == "${profile}"`;
@@ -873,6 +1148,7 @@ module.exports = {
   TAINT_SEEDS,
   PARTITION_SEEDS,
   TAINT_RULE_SEEDS,
+  EXTENDED_SEEDS,
   VARIANTS,
 };
 if (require.main === module) main(process.argv.slice(2));
