@@ -7,6 +7,7 @@ import type { CycleState } from './cycle-state';
 import type { MaybeStatus, Status } from './status';
 import type { NodeInfo, PodInfo } from './types';
 import type { ClusterObjects } from '../backend/cache/cluster-objects';
+import type { TopologyDomains } from '../backend/cache/topology-domains';
 import type { FeatureSet } from '../features';
 
 export const MAX_NODE_SCORE = 100;
@@ -152,6 +153,12 @@ export interface NodeInfoLister {
    * without it gets counted afresh.
    */
   podChangeLog?(): readonly PodChange[];
+  /**
+   * Optional: a label key's values numbered per node of list() (by NodeInfo.index), for plugins
+   * that look a topology value up on every node. The nodes' labels must not change while the
+   * lister lives.
+   */
+  topologyDomains?(key: string): TopologyDomains;
 }
 
 /** One pod bound to (delta 1) or removed from (delta -1) a node of the snapshot. */

@@ -17,6 +17,7 @@ export interface SnapshotOptions {
   imageNumNodes?: 'cluster-wide' | 'at-node-add';
 }
 import { nodeTreeOrder } from './node-tree';
+import { TopologyDomains } from './topology-domains';
 
 export class Snapshot implements NodeInfoLister {
   private readonly ordered: NodeInfo[];
@@ -29,6 +30,8 @@ export class Snapshot implements NodeInfoLister {
   /** Per node, how many of its pods have scoring affinity terms (absent when none). */
   private readonly scoringAffinityPods = new Map<NodeInfo, number>();
   private readonly changes: PodChange[] = [];
+  /** Per label key, its values numbered over the nodes (their labels do not change here). */
+  private readonly domains = new Map<string, TopologyDomains>();
 
   /** Pods whose nodeName is a node of the snapshot are placed on it; others are ignored here. */
   constructor(nodes: readonly Node[], pods: readonly Pod[] = [], opts: SnapshotOptions = {}) {
@@ -59,6 +62,18 @@ export class Snapshot implements NodeInfoLister {
 
   podChangeLog(): readonly PodChange[] {
     return this.changes;
+  }
+
+  topologyDomains(key: string): TopologyDomains {
+    let d = this.domains.get(key);
+    if (d === undefined) {
+      d = new TopologyDomains(
+        key,
+        this.ordered.map((ni) => ni.node.metadata?.labels),
+      );
+      this.domains.set(key, d);
+    }
+    return d;
   }
 
   get(nodeName: string): NodeInfo | undefined {

@@ -6,6 +6,7 @@ import { PluginNames } from '../names';
 import { PodsSelectedByTerms, TermsSelectingPod } from './match-memo';
 import { podMatchesAllTerms } from './terms';
 import { type PairCounts, TopologyCounts } from './topology-counts';
+import { type TopologyDomains, inheritedKey } from '../../../backend/cache/topology-domains';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilter' + PluginNames.InterPodAffinity;
 
@@ -23,7 +24,29 @@ export interface IncomingPod {
   namespaceLabels: Labels | undefined;
 }
 
+/** One term's (or key's) lookup by snapshot node index: the node's value id, then its count. */
+interface DomainLookup {
+  readonly ids: Int32Array;
+  readonly counts: Int32Array;
+}
+
+/**
+ * The three checks of Filter resolved once per attempt for nodes of the snapshot: per term, the
+ * key's values numbered over the nodes and the counts by value id, so a node costs a few typed
+ * array reads instead of label and map lookups.
+ */
+export interface FilterPlan {
+  readonly affinity: readonly DomainLookup[];
+  /** Some affinity domain lacks a matching pod: the answer of the first-pod-of-a-group rule. */
+  readonly affinityFallback: boolean;
+  readonly antiAffinity: readonly DomainLookup[];
+  readonly existingAntiAffinity: readonly DomainLookup[];
+}
+
 export class PreFilterState implements StateData {
+  /** Filter's plan for this attempt (null: not available); dropped whenever the counts change. */
+  filterPlan: FilterPlan | null | undefined;
+
   constructor(
     readonly incoming: IncomingPod,
     /** Pairs where existing pods' required anti-affinity terms match the incoming pod. */
@@ -45,6 +68,7 @@ export class PreFilterState implements StateData {
 
   /** Accounts for a pod added (multiplier 1) to or removed (-1) from `node`; pi carries effective terms. */
   updateWithPod(pi: PodInfo, node: Node, multiplier: 1 | -1): void {
+    this.filterPlan = undefined;
     const nodeLabels = node.metadata?.labels;
     addAntiAffinityMatches(
       this.existingAntiAffinityCounts,
@@ -181,4 +205,62 @@ export function satisfiesPodAffinity(s: PreFilterState, nodeLabels: Labels | und
   }
   if (podsExist) return true;
   return !s.affinityCounts.hasPairs() && podMatchesAllTerms(s.incoming.requiredAffinityTerms, s.incoming.pod);
+}
+
+/**
+ * The Filter plan of a PreFilter state, or null without numbered values (or with a topology key
+ * that `labels[key]` could find on Object.prototype, which only the label path answers as before).
+ */
+export function filterPlanOf(
+  s: PreFilterState,
+  topologyDomains: ((key: string) => TopologyDomains) | undefined,
+): FilterPlan | null {
+  if (topologyDomains === undefined) return null;
+  const aff = s.incoming.requiredAffinityTerms;
+  const anti = s.incoming.requiredAntiAffinityTerms;
+  const existingKeys = s.existingAntiAffinityCounts.hasPairs()
+    ? s.existingAntiAffinityCounts.topologyKeys()
+    : [];
+  for (const t of aff) if (inheritedKey(t.topologyKey)) return null;
+  for (const t of anti) if (inheritedKey(t.topologyKey)) return null;
+  for (const k of existingKeys) if (inheritedKey(k)) return null;
+  const lookup = (counts: PairCounts, key: string): DomainLookup => {
+    const domains = topologyDomains(key);
+    return { ids: domains.ids, counts: counts.domainCounts(domains) };
+  };
+  return {
+    affinity: aff.map((t) => lookup(s.affinityCounts, t.topologyKey)),
+    affinityFallback:
+      aff.length > 0 && !s.affinityCounts.hasPairs() && podMatchesAllTerms(aff, s.incoming.pod),
+    antiAffinity: s.antiAffinityCounts.hasPairs()
+      ? anti.map((t) => lookup(s.antiAffinityCounts, t.topologyKey))
+      : [],
+    existingAntiAffinity: existingKeys.map((k) => lookup(s.existingAntiAffinityCounts, k)),
+  };
+}
+
+/**
+ * Filter on the snapshot node at `index`, in upstream's order: 0 passes; 1 the pod's affinity
+ * fails; 2 its anti-affinity; 3 an existing pod's anti-affinity.
+ */
+export function filterByPlan(plan: FilterPlan, index: number): 0 | 1 | 2 | 3 {
+  const aff = plan.affinity;
+  let podsExist = true;
+  for (let i = 0; i < aff.length; i++) {
+    const id = aff[i].ids[index];
+    if (id < 0) return 1;
+    if (aff[i].counts[id] <= 0) podsExist = false;
+  }
+  if (!podsExist && !plan.affinityFallback) return 1;
+  const anti = plan.antiAffinity;
+  for (let i = 0; i < anti.length; i++) {
+    const id = anti[i].ids[index];
+    if (id >= 0 && anti[i].counts[id] > 0) return 2;
+  }
+  const existing = plan.existingAntiAffinity;
+  for (let i = 0; i < existing.length; i++) {
+    const id = existing[i].ids[index];
+    if (id >= 0 && existing[i].counts[id] > 0) return 3;
+  }
+  return 0;
 }

@@ -35,6 +35,8 @@ import {
   PRE_FILTER_STATE_KEY,
   PreFilterState,
   existingAntiAffinityCounts,
+  filterByPlan,
+  filterPlanOf,
   incomingAffinityCounts,
   satisfiesExistingPodsAntiAffinity,
   satisfiesPodAffinity,
@@ -298,6 +300,28 @@ export class InterPodAffinity
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
     const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
     if (!s) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
+    if (nodeInfo.index >= 0) {
+      let plan = s.filterPlan;
+      if (plan === undefined) {
+        const lister = this.handle.snapshot();
+        plan = s.filterPlan = filterPlanOf(
+          s,
+          lister.topologyDomains && ((key) => lister.topologyDomains!(key)),
+        );
+      }
+      if (plan !== null) {
+        switch (filterByPlan(plan, nodeInfo.index)) {
+          case 0:
+            return null;
+          case 1:
+            return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
+          case 2:
+            return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+          case 3:
+            return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+        }
+      }
+    }
     const labels = nodeInfo.node.metadata?.labels;
     if (!satisfiesPodAffinity(s, labels)) return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
     if (!satisfiesPodAntiAffinity(s, labels))

@@ -4,10 +4,19 @@
  * a pair whose count returns to exactly 0 is dropped, so `size` is upstream's len(map).
  */
 import type { Labels } from '@schedlab/k8s';
+import type { TopologyDomains } from '../../../backend/cache/topology-domains';
+
+/** One key's counts by value id of a TopologyDomains (values no snapshot node has are left out). */
+interface DomainTable {
+  readonly domains: TopologyDomains;
+  readonly counts: Int32Array;
+}
 
 export class TopologyCounts implements PairCounts {
   private readonly byKey = new Map<string, Map<string, number>>();
   private pairs = 0;
+  /** Per key asked by domainCounts: the counts by value id, kept up to date by add(). */
+  private tables?: Map<string, DomainTable>;
 
   /** Number of (key, value) pairs with a non-zero count. */
   get size(): number {
@@ -30,6 +39,11 @@ export class TopologyCounts implements PairCounts {
   }
 
   add(key: string, value: string, delta: number): void {
+    const table = this.tables?.get(key);
+    if (table !== undefined) {
+      const id = table.domains.idOf(value);
+      if (id >= 0) table.counts[id] += delta;
+    }
     let values = this.byKey.get(key);
     if (!values) this.byKey.set(key, (values = new Map()));
     const prev = values.get(value);
@@ -54,6 +68,31 @@ export class TopologyCounts implements PairCounts {
       if (v !== undefined && (values.get(v) ?? 0) > 0) return true;
     }
     return false;
+  }
+
+  /**
+   * The counts of `domains.key` by value id (read only; kept current as pairs change): Filter's
+   * lookup for every node without a string-keyed map.
+   */
+  domainCounts(domains: TopologyDomains): Int32Array {
+    const tables = (this.tables ??= new Map());
+    const table = tables.get(domains.key);
+    if (table !== undefined && table.domains === domains) return table.counts;
+    const counts = new Int32Array(domains.size);
+    const values = this.byKey.get(domains.key);
+    if (values !== undefined) {
+      for (const [value, n] of values) {
+        const id = domains.idOf(value);
+        if (id >= 0) counts[id] = n;
+      }
+    }
+    tables.set(domains.key, { domains, counts });
+    return counts;
+  }
+
+  /** The topology keys with at least one pair, as a list. */
+  topologyKeys(): string[] {
+    return [...this.byKey.keys()];
   }
 
   forEachPair(fn: (key: string, value: string, count: number) => void): void {
@@ -93,6 +132,10 @@ export interface PairCounts {
   get(key: string, value: string): number;
   addForNode(nodeLabels: Labels | undefined, key: string, delta: number): void;
   anyPositiveForNode(nodeLabels: Labels | undefined): boolean;
+  /** Counts of `domains.key` by value id, as get() would answer for each value (read only). */
+  domainCounts(domains: TopologyDomains): Int32Array;
+  /** The topology keys with at least one pair. */
+  topologyKeys(): readonly string[];
   clone(): PairCounts;
   toRecord(): Record<string, number>;
 }
@@ -192,6 +235,34 @@ export class LayeredCounts implements PairCounts {
     (this.own ??= new TopologyCounts()).add(key, value, delta);
     this.pairs = undefined;
     this.byKey = undefined;
+    this.tables = undefined;
+  }
+
+  /** Summed tables per key (several layers); dropped on every own change. */
+  private tables?: Map<string, Int32Array>;
+
+  domainCounts(domains: TopologyDomains): Int32Array {
+    this.checkFresh();
+    if (this.own === undefined && this.bases.length === 1) return this.bases[0].domainCounts(domains);
+    const tables = (this.tables ??= new Map());
+    let sum = tables.get(domains.key);
+    if (sum === undefined) {
+      sum = new Int32Array(domains.size);
+      const layers = this.own ? [...this.bases, this.own] : this.bases;
+      for (const layer of layers) {
+        if (layer.valuesOf(domains.key) === undefined) continue;
+        const counts = layer.domainCounts(domains);
+        for (let i = 0; i < sum.length; i++) sum[i] += counts[i];
+      }
+      tables.set(domains.key, sum);
+    }
+    return sum;
+  }
+
+  topologyKeys(): readonly string[] {
+    this.checkFresh();
+    this.valueMaps();
+    return this.keyList!;
   }
 
   anyPositiveForNode(nodeLabels: Labels | undefined): boolean {
