@@ -753,9 +753,9 @@ function addExtendedResources(c, r) {
   c.name = `${c.name}-${pluginNodes.length}plugin-${running.length}held-${pending.length}ext`;
 }
 
+/** The container's requests without the generator's sidecar mark. */
 function strip(res) {
-  const { sidecar: _sidecar, ...rest } = res;
-  return rest;
+  return Object.fromEntries(Object.entries(res).filter(([k]) => k !== 'sidecar'));
 }
 
 /** Limits for the extended resources (they cannot be overcommitted: limits equal requests). */
