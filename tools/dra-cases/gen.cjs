@@ -674,7 +674,10 @@ function addExtendedResources(c, r) {
     // random upstream, so only one of them may fail through NodeResourcesFit.)
     else if (shape === 8)
       p = extendedPod(name, [
-        { [pluginNodes.length ? `${IMPLICIT}gpu-large` : EXTENDED_GPU]: '1', 'example.com/fpga': '1' },
+        {
+          [mapped && !pluginNodes.length ? EXTENDED_GPU : `${IMPLICIT}gpu-large`]: '1',
+          'example.com/fpga': '1',
+        },
       ]);
     else p = extendedPod(name, [{ 'example.com/nic': String(r.int(1, 2)) }]);
     if (r.chance(0.15)) p.spec.priorityClassName = 'high';
