@@ -3,7 +3,8 @@
  * (nodeaffinity Test_isSchedulableAfterNodeChange, tainttoleration TestIsSchedulableAfterNodeChange,
  * nodeunschedulable TestIsSchedulableAfterNodeChange / TestIsSchedulableAfterPodTolerationChange,
  * nodeports Test_isSchedulableAfterAssignedPodDeleted, noderesources fit's
- * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange, schedulinggates,
+ * Test_isSchedulableAfterAssignedPodDelete / AssignedPodScaleDown / NodeChange / DeviceClassChange,
+ * schedulinggates,
  * podtopologyspread's and interpodaffinity's three tables each, volumebinding's five,
  * volumerestrictions' two, volumezone's three, nodevolumelimits' four and dynamicresources'
  * claim-change table),
@@ -447,9 +448,16 @@ describe('NodeResourcesFit', () => {
     );
   });
 
-  it('TestEventsToRegister: scale-down events only with InPlacePodVerticalScaling', () => {
+  it('TestEventsToRegister: DeviceClass events with DRAExtendedResource, scale-down ones with InPlacePodVerticalScaling', () => {
     const label = (f: Fit) => f.eventsToRegister().map((e) => `${e.event.resource}/${e.event.actionType}`);
     expect(label(newFit(new FeatureSet('1.37')))).toEqual([
+      `AssignedPod/${ActionType.Delete}`,
+      `Node/${ActionType.Add | ActionType.UpdateNodeAllocatable}`,
+      `resource.k8s.io/DeviceClass/${ActionType.Add | ActionType.Update}`,
+      `AssignedPod/${ActionType.UpdatePodScaleDown}`,
+      `TargetPod/${ActionType.UpdatePodScaleDown}`,
+    ]);
+    expect(label(newFit(new FeatureSet('1.35')))).toEqual([
       `AssignedPod/${ActionType.Delete}`,
       `Node/${ActionType.Add | ActionType.UpdateNodeAllocatable}`,
       `AssignedPod/${ActionType.UpdatePodScaleDown}`,
@@ -459,6 +467,76 @@ describe('NodeResourcesFit', () => {
       `AssignedPod/${ActionType.Delete}`,
       `Node/${ActionType.Add | ActionType.UpdateNodeAllocatable}`,
     ]);
+  });
+});
+
+describe('NodeResourcesFit Test_isSchedulableAfterDeviceClassChange (DRAExtendedResource)', () => {
+  const gpuPod = (resource: string) => makePod({ name: 'p', requests: [{ [resource]: '1' }] });
+  const memoryPod = makePod({ name: 'p', requests: [{ memory: '2' }] });
+  const cls = (name?: string, extendedResourceName?: string) => ({
+    kind: 'DeviceClass',
+    metadata: name ? { name } : {},
+    spec: extendedResourceName ? { extendedResourceName } : {},
+  });
+  const rows: Row[] = [
+    { name: 'backoff-wrong-new-object', newObj: 'not-a-class', want: 'error' },
+    { name: 'backoff-wrong-old-object', oldObj: 'not-a-class', newObj: cls(), want: 'error' },
+    {
+      name: 'skip-queue-on-class-nil-extended-resource-name-pointer',
+      pod: memoryPod,
+      oldObj: cls(),
+      newObj: cls(),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-queue-on-class-same-extended-resource-name',
+      pod: memoryPod,
+      oldObj: cls(undefined, 'example.com/gpu'),
+      newObj: cls(undefined, 'example.com/gpu'),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-class-add-with-implicit-extended-resource-name',
+      pod: gpuPod('deviceclass.resource.kubernetes.io/gpuclass'),
+      newObj: cls('gpuclass', 'example.com/gpu'),
+      want: Queue,
+    },
+    {
+      name: 'skip-on-class-add-with-implicit-extended-resource-name-not-matching',
+      pod: gpuPod('deviceclass.resource.kubernetes.io/gpuclass'),
+      newObj: cls('myclass', 'example.com/gpu'),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-on-class-add-with-explicit-extended-resource-name-not-matching',
+      pod: gpuPod('example.com/othergpu'),
+      newObj: cls('myclass', 'example.com/gpu'),
+      want: QueueSkip,
+    },
+    {
+      name: 'skip-on-class-update-with-implicit-extended-resource-name',
+      pod: gpuPod('deviceclass.resource.kubernetes.io/gpuclass'),
+      oldObj: cls('gpuclass'),
+      newObj: cls('gpuclass', 'example.com/gpu'),
+      want: QueueSkip,
+    },
+    {
+      name: 'queue-on-class-add-with-extended-resource-name',
+      pod: gpuPod('example.com/gpu'),
+      newObj: cls(undefined, 'example.com/gpu'),
+      want: Queue,
+    },
+    {
+      name: 'queue-on-class-update-with-extended-resource-name',
+      pod: gpuPod('example.com/gpu'),
+      oldObj: cls(undefined, 'example.com/gpu1'),
+      newObj: cls(undefined, 'example.com/gpu'),
+      want: Queue,
+    },
+  ];
+  it.each(rows)('$name', (row) => {
+    const pl = new Fit(defaultFitArgs(undefined), new FakeHandle({ features: new FeatureSet('1.37') }));
+    check(row, (p, o, n) => pl.isSchedulableAfterDeviceClassEvent(p, o, n));
   });
 });
 
