@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { SimulationDocument } from '../output/placements';
+import { placementVolumes } from '../output/storage';
 import { example, schedlab, schedlabJson, writeTemp } from '../testing/cli';
 
 const GI = 1024 ** 3;
@@ -45,6 +46,15 @@ describe('schedlab simulate: storage of a StatefulSet with a WaitForFirstConsume
     }
     // One replica per zone: the spread constraint put them in three different zones.
     expect(new Set(storage.volumes.map((v) => v.zone)).size).toBe(3);
+  });
+
+  it('each placement lists the claims whose rows name its pod, in row order', () => {
+    for (const placement of doc.placements)
+      expect([placement.pod, placement.volumes]).toEqual([
+        placement.pod,
+        placementVolumes(doc.storage, placement.pod),
+      ]);
+    expect(doc.placements.filter((p) => p.volumes).length).toBe(3);
   });
 
   it("totals equal the sum of the claims' requests, and the per-zone figures add up to them", () => {

@@ -277,8 +277,19 @@ export function withStorage<
 >(document: D, input: StorageInput): D {
   const storage = storageDocument(input);
   if (!storage) return document;
+  // placementVolumes for every pod at once: one pass over the claims, not one per placement.
+  const byPod = new Map<string, PlacementVolume[]>();
+  for (const v of storage.volumes) {
+    for (const p of v.pods) {
+      let mine = byPod.get(p.pod);
+      if (!mine) byPod.set(p.pod, (mine = []));
+      // A pod listed twice under one claim still mounts it once.
+      if (mine[mine.length - 1]?.claim !== v.claim)
+        mine.push({ claim: v.claim, volume: v.volume, binding: v.binding });
+    }
+  }
   for (const placement of document.placements) {
-    const volumes = placementVolumes(storage, placement.pod);
+    const volumes = byPod.get(placement.pod);
     if (volumes) placement.volumes = volumes;
   }
   document.storage = storage;
