@@ -101,6 +101,10 @@ describe('NodeResourcesBalancedAllocation 1.36+ (upstream v1.37.2 balanced_alloc
     const state = new CycleState();
     expect(plugin.preScore(state, pod, handle.snap.list())).toBeNull();
     expect(handle.snap.list().map((ni) => plugin.score(state, pod, ni)[0])).toEqual(v.want);
+    // The batch form (unrolled for cpu and memory) gives the same scores.
+    const batch = handle.snap.list().map((ni) => ({ name: ni.name, score: -1 }));
+    expect(plugin.scoreNodes(state, pod, handle.snap.list(), batch)).toBeNull();
+    expect(batch.map((s) => s.score)).toEqual(v.want);
   });
 
   it('skips a best-effort pod in PreScore from 1.33, scores it before', () => {

@@ -62,12 +62,23 @@ describeIfData('golden cases (v1.26.7)', () => {
       ] as const) {
         const want = result.pluginScores[plugin];
         if (!want || !weight) continue;
-        for (const [node, weighted] of Object.entries(want)) {
+        const entries = Object.entries(want);
+        // The batch form (unrolled for cpu and memory) must give the same scores as Score.
+        const batch = entries.map(([node]) => ({ name: node, score: -1 }));
+        impl.scoreNodes(
+          state,
+          pod,
+          entries.map(([node]) => handle.snap.get(node)!),
+          batch,
+        );
+        entries.forEach(([node, weighted], i) => {
           checks++;
           const [score] = impl.score(state, pod, handle.snap.get(node)!);
           if (score * weight !== weighted)
             mismatches.push(`${result.pod} ${plugin} ${node}: got ${score}×${weight} want ${weighted}`);
-        }
+          if (batch[i].score !== score)
+            mismatches.push(`${result.pod} ${plugin} ${node}: scoreNodes ${batch[i].score}, Score ${score}`);
+        });
       }
     });
     expect(mismatches.slice(0, 10)).toEqual([]);

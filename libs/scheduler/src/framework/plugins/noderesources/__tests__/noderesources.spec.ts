@@ -77,12 +77,18 @@ describe('buildBrokenLinearFunction (upstream TestBrokenLinearFunction)', () => 
   });
 });
 
+/** Each node's Score; the batch form (scoreNodes, unrolled for cpu and memory) must agree. */
 function scores(
   plugin: Fit | BalancedAllocation,
   handle: FakeHandle,
   pod: ReturnType<typeof makePod>,
 ): number[] {
-  return handle.snap.list().map((ni) => plugin.score(new CycleState(), pod, ni)[0]);
+  const nodes = handle.snap.list();
+  const one = nodes.map((ni) => plugin.score(new CycleState(), pod, ni)[0]);
+  const batch = nodes.map((ni) => ({ name: ni.name, score: -1 }));
+  expect(plugin.scoreNodes(new CycleState(), pod, nodes, batch)).toBeNull();
+  expect(batch.map((s) => s.score)).toEqual(one);
+  return one;
 }
 
 describe('NodeResourcesFit RequestedToCapacityRatio (upstream TestRequestedToCapacityRatioScoringStrategy)', () => {
