@@ -15,6 +15,8 @@
  */
 import { Pod } from '@schedlab/k8s';
 import { PodInfo } from '../framework/types';
+import type { ClusterObjects } from '../backend/cache/cluster-objects';
+import { extendedResourceClasses } from '../framework/plugins/dynamicresources/extended-resources';
 import type { ClusterState } from './cluster';
 import type { PodSchedulingResult } from './results';
 import { createSimulator, type EngineSetup, type SimulateOptions } from './simulate';
@@ -35,8 +37,11 @@ export interface RecordedAttempt {
 export type FastForwardOutcome =
   { result: PodSchedulingResult; unavailable?: undefined } | { result?: undefined; unavailable: string };
 
-/** Whether binding the pod may write cluster objects (PVs, PVCs, claims) the records do not hold. */
-export function bindingWritesObjects(pod: Pod): boolean {
+/**
+ * Whether binding the pod may write cluster objects (PVs, PVCs, claims) the records do not hold:
+ * with `objects`, also the claim for extended resources a DeviceClass maps (DRAExtendedResource).
+ */
+export function bindingWritesObjects(pod: Pod, objects?: ClusterObjects): boolean {
   const spec = pod.spec as
     | (Pod['spec'] & {
         resourceClaims?: unknown[];
@@ -44,6 +49,11 @@ export function bindingWritesObjects(pod: Pod): boolean {
       })
     | undefined;
   if ((spec?.resourceClaims?.length ?? 0) > 0) return true;
+  if (objects && objects.deviceClasses.size > 0) {
+    const classes = extendedResourceClasses(objects.deviceClasses);
+    for (const c of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])])
+      for (const name of Object.keys(c.resources?.requests ?? {})) if (classes.has(name)) return true;
+  }
   return (spec?.volumes ?? []).some((v) => v.persistentVolumeClaim != null || v.ephemeral != null);
 }
 
@@ -80,7 +90,7 @@ export class FastForwardRun {
     );
     this.keys = this.ordered.map(podKey);
     this.keys.forEach((key, k) => this.position.set(key, k));
-    this.reusable = !cluster.pendingPods.some(bindingWritesObjects);
+    this.reusable = !cluster.pendingPods.some((p) => bindingWritesObjects(p, cluster.objects));
   }
 
   /**
@@ -112,8 +122,8 @@ export class FastForwardRun {
         return { unavailable: `recorded attempt ${k} is ${attempt.pod}, the queue has ${key} there` };
       }
       if (attempt.node === null && !attempt.nominatedNode) continue; // no effect on the cluster
-      if (bindingWritesObjects(pod))
-        return { unavailable: `${key} mounts claims: binding it writes objects` };
+      if (bindingWritesObjects(pod, cluster.objects))
+        return { unavailable: `${key} mounts claims or DRA-backed resources: binding it writes objects` };
       let current = pod;
       if (attempt.nominatedNode) {
         for (const victim of attempt.victims ?? []) {

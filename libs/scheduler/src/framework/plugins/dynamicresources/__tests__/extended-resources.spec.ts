@@ -7,7 +7,8 @@
  * extendedresourcecache); the simulation rows check Fit and DynamicResources together.
  */
 import type { Pod } from '@schedlab/k8s';
-import { ClusterStore } from '../../../../backend/cache/cluster-objects';
+import { ClusterObjects, ClusterStore } from '../../../../backend/cache/cluster-objects';
+import { bindingWritesObjects } from '../../../../simulation/fast-forward';
 import { simulate } from '../../../../simulation/simulate';
 import { makeNode, makePod } from '../../../../testing/builders';
 import {
@@ -268,6 +269,18 @@ describe('extendedResourceClasses', () => {
     expect(name).toMatch(/^trainer-0-extended-resources-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     expect(extendedResourceClaimName('default', 'trainer-0')).toBe(name);
     expect(extendedResourceClaimName('default', 'x'.repeat(60))).toHaveLength(63);
+  });
+});
+
+describe('fast-forward replays', () => {
+  it('a pod asking for a mapped resource writes a claim at binding, so its record is not enough', () => {
+    const objects = new ClusterObjects();
+    const pod = makePod({ name: 'p', requests: [{ [GPU]: '1' }] });
+    expect(bindingWritesObjects(pod, objects)).toBe(false);
+    objects.deviceClasses.set({ metadata: { name: 'other' } });
+    expect(bindingWritesObjects(pod, objects)).toBe(false);
+    objects.deviceClasses.set({ metadata: { name: 'gpu' }, spec: { extendedResourceName: GPU } } as never);
+    expect(bindingWritesObjects(pod, objects)).toBe(true);
   });
 });
 
