@@ -27,7 +27,12 @@ export function settleImmediateClaims(
   // Without claims the controller has nothing to bind or provision: leave the dump untouched.
   if (!items.some((o) => o.kind === 'PersistentVolumeClaim'))
     return { items: [...items], events: [], errors: [] };
-  const state = StorageState.fromItems(items, options);
+  // The controller reads claims, volumes, classes and nodes, never pods: no need to build
+  // (default and admit) every pod of a large dump here only to drop it again.
+  const state = StorageState.fromItems(
+    items.filter((o) => o.kind !== 'Pod'),
+    options,
+  );
   const o = state.cluster.objects;
   const storage = [
     ...o.persistentVolumes.list(),

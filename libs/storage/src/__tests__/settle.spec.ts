@@ -18,6 +18,23 @@ describe('settleImmediateClaims: the dump as the PV controller leaves it before 
     return zoneOfVolume(pvOf(settled) as never, settled.filter((o) => o.kind === 'Node') as never);
   };
 
+  it("gives the same volumes, claims and events whatever the dump's pods, and keeps the pods as given", () => {
+    const withPods = items();
+    const settled = settleImmediateClaims(withPods, { seed: 0 });
+    const alone = settleImmediateClaims(
+      withPods.filter((o) => o.kind !== 'Pod'),
+      { seed: 0 },
+    );
+    const storage = (list: KubeObject[]) =>
+      list.filter((o) => o.kind === 'PersistentVolume' || o.kind === 'PersistentVolumeClaim');
+    expect(storage(settled.items)).toEqual(storage(alone.items));
+    expect(storage(settled.items)).toHaveLength(2);
+    expect(settled.events).toEqual(alone.events);
+    const pod = withPods.find((o) => o.kind === 'Pod');
+    expect(settled.items.filter((o) => o.kind === 'Pod')).toEqual([pod]);
+    expect(settled.items.find((o) => o.kind === 'Pod')).toBe(pod);
+  });
+
   it('provisions the Immediate claim and keeps every other object of the dump', () => {
     const { items: settled, events, errors } = settleImmediateClaims(items(), { seed: 0 });
     const pvc = settled.find((o) => o.kind === 'PersistentVolumeClaim') as unknown as {
