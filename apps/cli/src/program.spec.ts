@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFileSync, spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { example } from './testing/cli';
 import { Help } from 'commander';
@@ -63,6 +64,38 @@ describe('schedlab program', () => {
 describe('the schedlab bin', () => {
   it('runs the compiled CLI and reports the workspace version', () => {
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim()).toBe(rootVersion);
+  });
+
+  it("keeps Node's compile cache in the OS temp directory, and runs without it where that cannot be written", () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'schedlab-cache-'));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !/^NODE_(DISABLE_)?COMPILE_CACHE$/.test(name)),
+    );
+    try {
+      const run = (tmpdir: string) =>
+        spawnSync(process.execPath, [bin, '--version'], {
+          encoding: 'utf8',
+          env: { ...env, TMPDIR: tmpdir },
+          timeout: 60_000,
+        });
+      const cached = run(tmp);
+      expect([cached.stdout.trim(), cached.stderr]).toEqual([rootVersion, '']);
+      const supported = 'enableCompileCache' in require('node:module');
+      expect(existsSync(path.join(tmp, 'node-compile-cache'))).toBe(supported);
+      // Not a directory, and procfs (where Node's own recursive mkdir never returns).
+      for (const unwritable of [path.join(tmp, 'file'), '/proc/self']) {
+        writeFileSync(path.join(tmp, 'file'), '');
+        const plain = run(unwritable);
+        expect([unwritable, plain.status, plain.stdout.trim(), plain.stderr]).toEqual([
+          unwritable,
+          0,
+          rootVersion,
+          '',
+        ]);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   /** The workspace modules a bin run loads, by project (e.g. apps/cli, libs/scheduler). */
