@@ -24,10 +24,19 @@ export interface IncomingPod {
   namespaceLabels: Labels | undefined;
 }
 
-/** One term's (or key's) lookup by snapshot node index: the node's value id, then its count. */
+/**
+ * One term's (or key's) lookup by snapshot node index: the node's value id, then its count, the
+ * sum of the layers' counts for that id.
+ */
 interface DomainLookup {
   readonly ids: Int32Array;
-  readonly counts: Int32Array;
+  readonly layers: readonly Int32Array[];
+}
+
+function countAt(layers: readonly Int32Array[], id: number): number {
+  let n = 0;
+  for (let i = 0; i < layers.length; i++) n += layers[i][id];
+  return n;
 }
 
 /**
@@ -226,7 +235,7 @@ export function filterPlanOf(
   for (const k of existingKeys) if (inheritedKey(k)) return null;
   const lookup = (counts: PairCounts, key: string): DomainLookup => {
     const domains = topologyDomains(key);
-    return { ids: domains.ids, counts: counts.domainCounts(domains) };
+    return { ids: domains.ids, layers: counts.domainCountLayers(domains) };
   };
   return {
     affinity: aff.map((t) => lookup(s.affinityCounts, t.topologyKey)),
@@ -249,18 +258,18 @@ export function filterByPlan(plan: FilterPlan, index: number): 0 | 1 | 2 | 3 {
   for (let i = 0; i < aff.length; i++) {
     const id = aff[i].ids[index];
     if (id < 0) return 1;
-    if (aff[i].counts[id] <= 0) podsExist = false;
+    if (countAt(aff[i].layers, id) <= 0) podsExist = false;
   }
   if (!podsExist && !plan.affinityFallback) return 1;
   const anti = plan.antiAffinity;
   for (let i = 0; i < anti.length; i++) {
     const id = anti[i].ids[index];
-    if (id >= 0 && anti[i].counts[id] > 0) return 2;
+    if (id >= 0 && countAt(anti[i].layers, id) > 0) return 2;
   }
   const existing = plan.existingAntiAffinity;
   for (let i = 0; i < existing.length; i++) {
     const id = existing[i].ids[index];
-    if (id >= 0 && existing[i].counts[id] > 0) return 3;
+    if (id >= 0 && countAt(existing[i].layers, id) > 0) return 3;
   }
   return 0;
 }

@@ -90,6 +90,10 @@ export class TopologyCounts implements PairCounts {
     return counts;
   }
 
+  domainCountLayers(domains: TopologyDomains): Int32Array[] {
+    return [this.domainCounts(domains)];
+  }
+
   /** The topology keys with at least one pair, as a list. */
   topologyKeys(): string[] {
     return [...this.byKey.keys()];
@@ -132,8 +136,12 @@ export interface PairCounts {
   get(key: string, value: string): number;
   addForNode(nodeLabels: Labels | undefined, key: string, delta: number): void;
   anyPositiveForNode(nodeLabels: Labels | undefined): boolean;
-  /** Counts of `domains.key` by value id, as get() would answer for each value (read only). */
-  domainCounts(domains: TopologyDomains): Int32Array;
+  /**
+   * Counts of `domains.key` by value id, as get() would answer for each value, as tables that sum
+   * to them (read only; one per layer that has the key, none when no layer has it): nothing to
+   * add up per attempt, a few reads per node instead.
+   */
+  domainCountLayers(domains: TopologyDomains): Int32Array[];
   /** The topology keys with at least one pair. */
   topologyKeys(): readonly string[];
   clone(): PairCounts;
@@ -235,28 +243,15 @@ export class LayeredCounts implements PairCounts {
     (this.own ??= new TopologyCounts()).add(key, value, delta);
     this.pairs = undefined;
     this.byKey = undefined;
-    this.tables = undefined;
   }
 
-  /** Summed tables per key (several layers); dropped on every own change. */
-  private tables?: Map<string, Int32Array>;
-
-  domainCounts(domains: TopologyDomains): Int32Array {
+  domainCountLayers(domains: TopologyDomains): Int32Array[] {
     this.checkFresh();
-    if (this.own === undefined && this.bases.length === 1) return this.bases[0].domainCounts(domains);
-    const tables = (this.tables ??= new Map());
-    let sum = tables.get(domains.key);
-    if (sum === undefined) {
-      sum = new Int32Array(domains.size);
-      const layers = this.own ? [...this.bases, this.own] : this.bases;
-      for (const layer of layers) {
-        if (layer.valuesOf(domains.key) === undefined) continue;
-        const counts = layer.domainCounts(domains);
-        for (let i = 0; i < sum.length; i++) sum[i] += counts[i];
-      }
-      tables.set(domains.key, sum);
-    }
-    return sum;
+    const out: Int32Array[] = [];
+    for (const base of this.bases)
+      if (base.valuesOf(domains.key) !== undefined) out.push(base.domainCounts(domains));
+    if (this.own?.valuesOf(domains.key) !== undefined) out.push(this.own.domainCounts(domains));
+    return out;
   }
 
   topologyKeys(): readonly string[] {
