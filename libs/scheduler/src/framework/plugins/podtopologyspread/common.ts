@@ -22,6 +22,7 @@ import type {
 import type { ClusterObjects } from '../../../backend/cache/cluster-objects';
 import type { NodeInfoLister, PodChange } from '../../interface';
 import type { NodeInfo, PodInfo } from '../../types';
+import type { TopologyDomains } from '../../../backend/cache/topology-domains';
 import { defaultSelector } from './default-selector';
 
 export const NODE_INCLUSION_HONOR = 'Honor';
@@ -220,6 +221,8 @@ export class SelectorCounts {
     private readonly sync: () => void,
     /** The pods carrying a label the selector requires, with their node index: all that can match. */
     candidates?: ReadonlyMap<PodInfo, number>,
+    /** The nodes' values numbered per key, when the lister has them. */
+    private readonly topologyDomains?: (key: string) => TopologyDomains,
   ) {
     this.counts = new Int32Array(nodes.length);
     if (candidates) {
@@ -237,6 +240,12 @@ export class SelectorCounts {
     return this.counts[ni.index];
   }
 
+  /** Matching pods per snapshot node, by NodeInfo.index (current; read only). */
+  countsByNode(): Int32Array {
+    this.sync();
+    return this.counts;
+  }
+
   /**
    * Matching pods per value of `key` over the snapshot's nodes that have every one of
    * `requiredKeys` (a node without `key` itself counts under "").
@@ -245,6 +254,10 @@ export class SelectorCounts {
     this.sync();
     const id = `${requiredKeys.join('\u0000')}\u0001${key}`;
     let d = this.domains.get(id);
+    if (d === undefined && this.topologyDomains !== undefined) {
+      d = domainTotalsByDomain(this.counts, requiredKeys, this.topologyDomains(key), this.topologyDomains);
+      this.domains.set(id, d);
+    }
     if (d === undefined) {
       d = { totals: new Map(), valueOf: [] };
       for (let i = 0; i < this.nodes.length; i++) {
@@ -269,6 +282,48 @@ export class SelectorCounts {
       if (value !== undefined) d.totals.set(value, d.totals.get(value)! + change.delta);
     }
   }
+}
+
+/**
+ * SelectorCounts.domainTotals' node loop reading values by node index: the same totals, with
+ * values inserted in order of first appearance among the nodes that have every required key.
+ */
+function domainTotalsByDomain(
+  counts: Int32Array,
+  requiredKeys: readonly string[],
+  domains: TopologyDomains,
+  topologyDomains: (key: string) => TopologyDomains,
+): DomainTotals {
+  const required = requiredKeys.map((k) => topologyDomains(k).ids);
+  const ids = domains.ids;
+  const missing = domains.size;
+  const sums = new Float64Array(missing + 1);
+  const seen = new Uint8Array(missing + 1);
+  const order: number[] = [];
+  const slotOf = new Int32Array(counts.length);
+  nodes: for (let i = 0; i < counts.length; i++) {
+    for (let r = 0; r < required.length; r++) {
+      if (required[r][i] < 0) {
+        slotOf[i] = -1;
+        continue nodes;
+      }
+    }
+    const id = ids[i];
+    // A node without the key counts under "", as does one labelled "".
+    const slot = id >= 0 && domains.values[id] !== '' ? id : missing;
+    slotOf[i] = slot;
+    if (seen[slot] === 0) {
+      seen[slot] = 1;
+      order.push(slot);
+    }
+    sums[slot] += counts[i];
+  }
+  const totals = new Map<string, number>();
+  for (const slot of order) totals.set(slot === missing ? '' : domains.values[slot], sums[slot]);
+  const valueOf: (string | undefined)[] = new Array(counts.length);
+  for (let i = 0; i < counts.length; i++)
+    valueOf[i] = slotOf[i] < 0 ? undefined : slotOf[i] === missing ? '' : domains.values[slotOf[i]];
+  return { totals, valueOf };
 }
 
 /** Whether every node with the constraints' keys counts for every constraint (no policy leaves one out). */
@@ -304,11 +359,15 @@ export class MatchingPodCounts {
   /** Position in the change log up to which every remembered selector is current. */
   private synced = 0;
   private readonly syncAll = () => this.sync();
+  private readonly topologyDomains?: (key: string) => TopologyDomains;
 
   constructor(
     private readonly opts: SpreadOptions,
-    private readonly lister: Required<Pick<NodeInfoLister, 'list' | 'podChangeLog'>>,
-  ) {}
+    private readonly lister: Required<Pick<NodeInfoLister, 'list' | 'podChangeLog'>> &
+      Pick<NodeInfoLister, 'topologyDomains'>,
+  ) {
+    if (lister.topologyDomains) this.topologyDomains = (key) => lister.topologyDomains!(key);
+  }
 
   /** The counts for a selector; undefined when it cannot be remembered (counted afresh instead). */
   of(selector: Selector, namespace: string): SelectorCounts | undefined {
@@ -330,6 +389,7 @@ export class MatchingPodCounts {
         this.lister.list(),
         this.syncAll,
         candidates,
+        this.topologyDomains,
       );
       this.selectors.set(key, counts);
       this.index(selector, namespace, counts);

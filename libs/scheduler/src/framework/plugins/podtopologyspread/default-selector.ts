@@ -23,6 +23,17 @@ function workloadSelector(sel: LabelSelector | undefined): Selector | undefined 
   return isNothing(s) ? undefined : s;
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** selectorFromSet(sel).matches(labels) without building the selector (every Service, every pod). */
+function selectsLabels(sel: Labels, labels: Labels | undefined): boolean {
+  for (const key in sel) {
+    if (!hasOwn.call(sel, key)) continue;
+    if (labels === undefined || !hasOwn.call(labels, key) || labels[key] !== sel[key]) return false;
+  }
+  return true;
+}
+
 export function defaultSelector(pod: Pod, objects: ClusterObjects): Selector {
   const namespace = pod.metadata?.namespace ?? 'default';
   const podLabels = pod.metadata?.labels;
@@ -32,7 +43,7 @@ export function defaultSelector(pod: Pod, objects: ClusterObjects): Selector {
     const sel = svc.spec?.selector;
     // A Service without a selector selects nothing (not everything).
     if (sel == null) continue;
-    if (selectorFromSet(sel).matches(podLabels)) Object.assign(labelSet, sel);
+    if (selectsLabels(sel, podLabels)) Object.assign(labelSet, sel);
   }
 
   const owner = controllerOf(pod);

@@ -6,6 +6,7 @@ import { requiredNodeAffinityOf } from '@schedlab/k8s';
 import type { Node, Pod } from '@schedlab/k8s';
 import type { StateData } from '../../cycle-state';
 import type { NodeInfo } from '../../types';
+import type { TopologyDomains } from '../../../backend/cache/topology-domains';
 import {
   SpreadConstraint,
   SpreadOptions,
@@ -68,7 +69,31 @@ export class CriticalPaths {
 /** topology key → topology value → count; a pair is keyed by key and value only, as upstream. */
 export type PairCounts = Map<string, Map<string, number>>;
 
+/**
+ * What Filter needs of one constraint on every node of an attempt, resolved once (on the first
+ * node) instead of per node: the key's values numbered over the snapshot, the global minimum,
+ * whether the pod counts itself, and the counts by value id once looking values up by string
+ * would cost more than numbering them.
+ */
+export interface FilterStep {
+  readonly domains: TopologyDomains;
+  /** undefined: no data for the key (the constraint passes every node that has the label). */
+  readonly min: number | undefined;
+  readonly selfMatch: number;
+  readonly maxSkew: number;
+  readonly byValue: ReadonlyMap<string, number> | undefined;
+  /** byValue by value id; built after as many string lookups as byValue has values. */
+  table: Int32Array | undefined;
+  lookups: number;
+}
+
 export class PreFilterState implements StateData {
+  /**
+   * Filter's resolved constraints for this attempt (null: the lister numbers no values). Dropped
+   * whenever preemption's what-ifs change the counts; clones start without one.
+   */
+  filterPlan: FilterStep[] | null | undefined;
+
   constructor(
     readonly constraints: readonly SpreadConstraint[],
     readonly tpPairToMatchNum: PairCounts,
@@ -196,6 +221,7 @@ export function updateStateWithPod(
   const requiredAffinity = requiredNodeAffinityOf(preemptor);
   if (!opts.nodeInclusionPolicy && !requiredAffinity.match(node)) return;
   const podLabels = updatedPod.metadata?.labels;
+  state.filterPlan = undefined;
   for (const c of state.constraints) {
     if (!c.selector.matches(podLabels)) continue;
     if (opts.nodeInclusionPolicy && !nodeIncludedByPolicies(c, preemptor, node, requiredAffinity)) continue;
@@ -206,4 +232,56 @@ export function updateStateWithPod(
     byValue.set(value, num);
     state.tpKeyToCriticalPaths.get(c.topologyKey)?.update(value, num);
   }
+}
+
+/** Filter's steps for `pod` from its PreFilter state, or null when the lister numbers no values. */
+export function filterPlanOf(
+  s: PreFilterState,
+  pod: Pod,
+  topologyDomains: ((key: string) => TopologyDomains) | undefined,
+  minDomainsEnabled: boolean,
+): FilterStep[] | null {
+  if (topologyDomains === undefined) return null;
+  const podLabels = pod.metadata?.labels;
+  return s.constraints.map((c) => ({
+    domains: topologyDomains(c.topologyKey),
+    min: s.minMatchNum(c.topologyKey, c.minDomains, minDomainsEnabled),
+    selfMatch: c.selector.matches(podLabels) ? 1 : 0,
+    maxSkew: c.maxSkew,
+    byValue: s.tpPairToMatchNum.get(c.topologyKey),
+    table: undefined,
+    lookups: 0,
+  }));
+}
+
+/**
+ * Filter on the snapshot node at `index`, as the label path decides: a missing key is
+ * unresolvable, otherwise the skew against the global minimum. 0 passes; 1 missing label; 2 skew.
+ */
+export function filterByPlan(plan: readonly FilterStep[], index: number): 0 | 1 | 2 {
+  for (let i = 0; i < plan.length; i++) {
+    const step = plan[i];
+    const id = step.domains.ids[index];
+    if (id < 0) return 1;
+    if (step.min === undefined) continue;
+    let matchNum: number;
+    if (step.table !== undefined) matchNum = step.table[id];
+    else if (step.byValue === undefined) matchNum = 0;
+    else {
+      matchNum = step.byValue.get(step.domains.values[id]) ?? 0;
+      if (++step.lookups >= step.byValue.size) step.table = valueTable(step.byValue, step.domains);
+    }
+    if (matchNum + step.selfMatch - step.min > step.maxSkew) return 2;
+  }
+  return 0;
+}
+
+/** Counts by value id; values no snapshot node has cannot be asked for and are left out. */
+export function valueTable(byValue: ReadonlyMap<string, number>, domains: TopologyDomains): Int32Array {
+  const table = new Int32Array(domains.size);
+  for (const [value, n] of byValue) {
+    const id = domains.idOf(value);
+    if (id >= 0) table[id] = n;
+  }
+  return table;
 }

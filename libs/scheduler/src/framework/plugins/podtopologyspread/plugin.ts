@@ -34,8 +34,20 @@ import {
   SYSTEM_DEFAULT_CONSTRAINTS,
 } from './args';
 import { MatchingPodCounts, SpreadConstraint, SpreadOptions, constraintsForPod, nodeLabel } from './common';
-import { PreFilterState, computePreFilterState, updateStateWithPod } from './filtering';
-import { PreScoreState, computePreScoreState, normalizeScores, scoreNode } from './scoring';
+import {
+  PreFilterState,
+  computePreFilterState,
+  filterByPlan,
+  filterPlanOf,
+  updateStateWithPod,
+} from './filtering';
+import {
+  PreScoreState,
+  computePreScoreState,
+  normalizeScores,
+  scoreNode,
+  scoreNodesByDomain,
+} from './scoring';
 
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
 export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MATCH} (missing required label)`;
@@ -104,6 +116,7 @@ export class PodTopologySpread
         ? new MatchingPodCounts(this.opts, {
             list: () => lister.list(),
             podChangeLog: () => lister.podChangeLog!(),
+            topologyDomains: lister.topologyDomains && ((key) => lister.topologyDomains!(key)),
           })
         : undefined;
     }
@@ -266,6 +279,25 @@ export class PodTopologySpread
     const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
     if (s === undefined) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
     if (s.constraints.length === 0) return null;
+    if (nodeInfo.index >= 0) {
+      let plan = s.filterPlan;
+      if (plan === undefined) {
+        const lister = this.handle.snapshot();
+        plan = s.filterPlan = filterPlanOf(
+          s,
+          pod,
+          lister.topologyDomains && ((key) => lister.topologyDomains!(key)),
+          this.opts.minDomains,
+        );
+      }
+      if (plan !== null) {
+        const verdict = filterByPlan(plan, nodeInfo.index);
+        if (verdict === 0) return null;
+        return verdict === 1
+          ? Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
+          : Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+      }
+    }
     const nodeLabels = nodeInfo.node.metadata?.labels;
     const podLabels = pod.metadata?.labels;
     for (const c of s.constraints) {
@@ -283,7 +315,8 @@ export class PodTopologySpread
   }
 
   preScore(state: CycleState, pod: Pod, nodes: NodeInfo[]): MaybeStatus {
-    const allNodes = this.handle.snapshot().list();
+    const lister = this.handle.snapshot();
+    const allNodes = lister.list();
     if (nodes.length === 0 || allNodes.length === 0)
       return this.skipsWithoutConstraints ? Status.skip() : null;
     let constraints: SpreadConstraint[];
@@ -307,7 +340,16 @@ export class PodTopologySpread
       (pod.spec?.topologySpreadConstraints?.length ?? 0) > 0 || !this.systemDefaulted;
     state.write(
       PRE_SCORE_STATE_KEY,
-      computePreScoreState(pod, constraints, nodes, allNodes, requireAllTopologies, this.opts, this.counts),
+      computePreScoreState(
+        pod,
+        constraints,
+        nodes,
+        allNodes,
+        requireAllTopologies,
+        this.opts,
+        this.counts,
+        lister.topologyDomains && ((key) => lister.topologyDomains!(key)),
+      ),
     );
     return null;
   }
@@ -323,6 +365,9 @@ export class PodTopologySpread
     const s = state.read<PreScoreState>(PRE_SCORE_STATE_KEY);
     if (s === undefined)
       return Status.error(`error reading "${PRE_SCORE_STATE_KEY}" from cycleState: not found`);
+    const lister = this.handle.snapshot();
+    if (lister.topologyDomains && scoreNodesByDomain(s, nodes, scores, (key) => lister.topologyDomains!(key)))
+      return null;
     for (let i = 0; i < nodes.length; i++) scores[i].score = scoreNode(s, pod, nodes[i], this.opts);
     return null;
   }

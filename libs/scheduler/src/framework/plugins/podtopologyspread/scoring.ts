@@ -8,6 +8,8 @@ import type { StateData } from '../../cycle-state';
 import type { NodeScore } from '../../interface';
 import { MAX_NODE_SCORE } from '../../interface';
 import type { NodeInfo } from '../../types';
+import type { TopologyDomains } from '../../../backend/cache/topology-domains';
+import { valueTable } from './filtering';
 import { LABEL_HOSTNAME } from '@schedlab/k8s';
 import {
   SpreadConstraint,
@@ -61,28 +63,36 @@ export function computePreScoreState(
   requireAllTopologies: boolean,
   opts: SpreadOptions,
   cache?: MatchingPodCounts,
+  topologyDomains?: (key: string) => TopologyDomains,
 ): PreScoreState {
   const ignored = new Set<string>();
   const pairCounts = new Map<string, Map<string, number>>();
   const topoSize = constraints.map(() => 0);
-  for (const ni of filteredNodes) {
-    const labels = ni.node.metadata?.labels;
-    if (requireAllTopologies && !nodeHasAllTopologyKeys(labels, constraints)) {
-      ignored.add(ni.name);
-      continue;
-    }
-    for (let i = 0; i < constraints.length; i++) {
-      const key = constraints[i].topologyKey;
-      if (key === LABEL_HOSTNAME) continue;
-      const value = nodeLabel(labels, key) ?? '';
-      let byValue = pairCounts.get(key);
-      if (byValue === undefined) pairCounts.set(key, (byValue = new Map()));
-      if (!byValue.has(value)) {
-        byValue.set(value, 0);
-        topoSize[i]++;
+  if (topologyDomains !== undefined && filteredNodes.every((ni) => ni.index >= 0)) {
+    scoredPairsByDomain(constraints, filteredNodes, requireAllTopologies, topologyDomains, {
+      ignored,
+      pairCounts,
+      topoSize,
+    });
+  } else
+    for (const ni of filteredNodes) {
+      const labels = ni.node.metadata?.labels;
+      if (requireAllTopologies && !nodeHasAllTopologyKeys(labels, constraints)) {
+        ignored.add(ni.name);
+        continue;
+      }
+      for (let i = 0; i < constraints.length; i++) {
+        const key = constraints[i].topologyKey;
+        if (key === LABEL_HOSTNAME) continue;
+        const value = nodeLabel(labels, key) ?? '';
+        let byValue = pairCounts.get(key);
+        if (byValue === undefined) pairCounts.set(key, (byValue = new Map()));
+        if (!byValue.has(value)) {
+          byValue.set(value, 0);
+          topoSize[i]++;
+        }
       }
     }
-  }
   const weights = constraints.map((c, i) =>
     topologyNormalizingWeight(
       c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - ignored.size : topoSize[i],
@@ -130,6 +140,79 @@ export function computePreScoreState(
   return new PreScoreState(constraints, ignored, pairCounts, weights, counters);
 }
 
+/**
+ * The pairs of the nodes being scored, as the node loop of computePreScoreState finds them
+ * (ignored nodes, each key's values in order of first appearance with a count of 0, the number
+ * of new values each constraint met first), reading values by node index: a node without the
+ * key has the value "" there, so it shares a slot with nodes labelled "".
+ */
+function scoredPairsByDomain(
+  constraints: readonly SpreadConstraint[],
+  filteredNodes: readonly NodeInfo[],
+  requireAllTopologies: boolean,
+  topologyDomains: (key: string) => TopologyDomains,
+  out: { ignored: Set<string>; pairCounts: Map<string, Map<string, number>>; topoSize: number[] },
+): void {
+  const n = constraints.length;
+  const ids = constraints.map((c) => topologyDomains(c.topologyKey).ids);
+  /** Per distinct non-hostname key: which value slots were seen, in order. */
+  const keys = new Map<
+    string,
+    { domains: TopologyDomains; empty: number; seen: Uint8Array; order: number[] }
+  >();
+  const slots: ({ empty: number; seen: Uint8Array; order: number[] } | undefined)[] = [];
+  for (let i = 0; i < n; i++) {
+    const key = constraints[i].topologyKey;
+    if (key === LABEL_HOSTNAME) {
+      slots.push(undefined);
+      continue;
+    }
+    let k = keys.get(key);
+    if (k === undefined) {
+      const domains = topologyDomains(key);
+      const emptyId = domains.idOf('');
+      k = {
+        domains,
+        empty: emptyId >= 0 ? emptyId : domains.size,
+        seen: new Uint8Array(domains.size + 1),
+        order: [],
+      };
+      keys.set(key, k);
+    }
+    slots.push(k);
+  }
+  let counted = false;
+  nodes: for (let j = 0; j < filteredNodes.length; j++) {
+    const index = filteredNodes[j].index;
+    if (requireAllTopologies) {
+      for (let i = 0; i < n; i++) {
+        if (ids[i][index] < 0) {
+          out.ignored.add(filteredNodes[j].name);
+          continue nodes;
+        }
+      }
+    }
+    counted = true;
+    for (let i = 0; i < n; i++) {
+      const k = slots[i];
+      if (k === undefined) continue;
+      let slot = ids[i][index];
+      if (slot < 0) slot = k.empty;
+      if (k.seen[slot] === 0) {
+        k.seen[slot] = 1;
+        k.order.push(slot);
+        out.topoSize[i]++;
+      }
+    }
+  }
+  if (!counted) return;
+  for (const [key, k] of keys) {
+    const byValue = new Map<string, number>();
+    for (const slot of k.order) byValue.set(slot === k.domains.size ? '' : k.domains.values[slot], 0);
+    out.pairCounts.set(key, byValue);
+  }
+}
+
 /** Raw score: lower means fewer matching pods in the node's domains (better spread). */
 export function scoreNode(state: PreScoreState, pod: Pod, nodeInfo: NodeInfo, opts: SpreadOptions): number {
   if (state.ignoredNodes.has(nodeInfo.name)) return 0;
@@ -149,10 +232,71 @@ export function scoreNode(state: PreScoreState, pod: Pod, nodeInfo: NodeInfo, op
   return Math.round(score);
 }
 
+/**
+ * scoreNode for every node, with each constraint resolved once: the node's value by its snapshot
+ * index, the count by value id (hostname constraints: the selector's count per node). Returns
+ * false, scoring nothing, when a node is not a snapshot node, some node is ignored or a hostname
+ * constraint has no remembered counts; the caller then scores node by node.
+ */
+export function scoreNodesByDomain(
+  state: PreScoreState,
+  nodes: readonly NodeInfo[],
+  scores: NodeScore[],
+  topologyDomains: (key: string) => TopologyDomains,
+): boolean {
+  if (state.ignoredNodes.size > 0) return false;
+  for (let k = 0; k < nodes.length; k++) if (nodes[k].index < 0) return false;
+  const n = state.constraints.length;
+  const ids: Int32Array[] = [];
+  const counts: Int32Array[] = [];
+  const hostname: boolean[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = state.constraints[i];
+    const domains = topologyDomains(c.topologyKey);
+    ids.push(domains.ids);
+    if (c.topologyKey === LABEL_HOSTNAME) {
+      const counter = state.counters[i];
+      if (counter === undefined) return false;
+      hostname.push(true);
+      counts.push(counter.countsByNode());
+    } else {
+      hostname.push(false);
+      const byValue = state.pairCounts.get(c.topologyKey);
+      counts.push(byValue === undefined ? new Int32Array(domains.size) : valueTable(byValue, domains));
+    }
+  }
+  for (let k = 0; k < nodes.length; k++) {
+    const index = nodes[k].index;
+    let score = 0;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i][index];
+      if (id < 0) continue;
+      const count = hostname[i] ? counts[i][index] : counts[i][id];
+      score += scoreForCount(count, state.constraints[i].maxSkew, state.normalizingWeights[i]);
+    }
+    scores[k].score = Math.round(score);
+  }
+  return true;
+}
+
 /** Inverts and scales to 0..100: the node with the fewest matches gets 100; ignored nodes 0. */
 export function normalizeScores(state: PreScoreState, scores: NodeScore[]): void {
   let min = Number.MAX_SAFE_INTEGER;
   let max = 0;
+  if (state.ignoredNodes.size === 0) {
+    // Read once: the compiled module reads an imported binding through a getter.
+    const maxNodeScore = MAX_NODE_SCORE;
+    for (let i = 0; i < scores.length; i++) {
+      const s = scores[i].score;
+      if (s < min) min = s;
+      if (s > max) max = s;
+    }
+    for (let i = 0; i < scores.length; i++) {
+      if (max === 0) scores[i].score = maxNodeScore;
+      else scores[i].score = Math.trunc((maxNodeScore * (max + min - scores[i].score)) / max);
+    }
+    return;
+  }
   const ignored: boolean[] = new Array(scores.length);
   for (let i = 0; i < scores.length; i++) {
     ignored[i] = state.ignoredNodes.has(scores[i].name);
