@@ -47,6 +47,14 @@ function aliases() {
   return cachedAliases;
 }
 
+/**
+ * Libraries whose imports compile to a require on first use instead of at load: the scenario
+ * machinery and the descheduler (with their zod schemas), which `simulate`, `explain` and the
+ * worker's plain runs never call but reach through @schedlab/analysis's registry. Their modules
+ * only define things, so when they load does not change what they do.
+ */
+const LAZY_IMPORTS = ['@schedlab/scenarios', '@schedlab/descheduler'];
+
 function swcOptions(file) {
   return {
     filename: file,
@@ -60,7 +68,7 @@ function swcOptions(file) {
       baseUrl: workspaceRoot,
       paths: tsconfigPaths(),
     },
-    module: { type: 'commonjs' },
+    module: { type: 'commonjs', lazy: LAZY_IMPORTS },
     sourceMaps: true,
   };
 }

@@ -120,6 +120,7 @@ describe('the schedlab bin', () => {
     expect(simulate).toContain('libs/scheduler');
     expect(simulate).not.toContain('libs/report'); // only with --report
     expect(simulate).not.toContain('libs/db'); // Prisma: only `tenant`
+    expect(simulate).not.toContain('libs/descheduler'); // lazy import (scripts/build.cjs LAZY_IMPORTS)
   });
 
   it('fails with usage help on an unknown command', () => {
