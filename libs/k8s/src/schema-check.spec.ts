@@ -166,6 +166,17 @@ describe('conformsTo', () => {
     expect(rejectedByBoth).toBeGreaterThan(2_000);
   });
 
+  it('runs a refinement once per passing string or number, every time for a failing one', () => {
+    let calls = 0;
+    const schema = z.unknown().superRefine((v, ctx) => {
+      calls++;
+      if (v === 'bad' || v === 0) ctx.addIssue('bad');
+    });
+    const answers = ['ok', 'ok', 'bad', 'bad', 1, 1, 0, -0].map((v) => conformsTo(schema, v));
+    expect(answers).toEqual([true, true, false, false, true, true, false, false]);
+    expect(calls).toBe(6);
+  });
+
   it.each([
     ['a missing required key', z.looseObject({ a: z.string() }), {}, false],
     ['an absent optional key', z.looseObject({ a: z.string().nullish() }), {}, true],

@@ -72,7 +72,7 @@ function withChecks(schema: z.ZodType, base: Check): Check {
   if (checks.length === 0) return base;
   // An overwrite check (trim, toLowerCase…) changes the value later checks see: not modelled.
   if (checks.some((c) => c._zod.def.check === 'overwrite')) return reject;
-  return (value) => {
+  const run = (value: unknown): boolean => {
     if (!base(value)) return false;
     // Every check runs, even one zod would skip (`when`, after an aborting issue): passing them
     // all is enough for zod, which runs a subset on the same value.
@@ -85,6 +85,19 @@ function withChecks(schema: z.ZodType, base: Check): Check {
     } catch {
       return false; // zod's own run throws (or reports) the same: let it
     }
+    return true;
+  };
+  if (!checks.every((c) => c._zod.def.check === 'custom')) return run;
+  // Refinements alone (the quantity and enum checks of the kind schemas) judge a string or a
+  // number by its value only, and a dump repeats a handful of them ("4", "32Gi", "In")
+  // thousands of times: each passing value is remembered (bounded, like ValidValues).
+  const passed = new Set<string | number>();
+  return (value) => {
+    if ((typeof value !== 'string' && typeof value !== 'number') || Object.is(value, -0)) return run(value);
+    if (passed.has(value)) return true;
+    if (!run(value)) return false;
+    if (passed.size >= 10_000) passed.clear();
+    passed.add(value);
     return true;
   };
 }
