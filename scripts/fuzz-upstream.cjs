@@ -3,8 +3,9 @@
 //   [--families cases,profiles,storage,capacity,node-loss] [--out DIR] [--max-shrink N] [--batch K]
 //   (also the newer-feature families of tools/feature-cases/gen.cjs: requests, gates, csi-capacity,
 //   affinity-keys, spread-policies, preemption, and dra from tools/dra-cases/gen.cjs: its claims,
-//   templates, device-taint, partitions (partitionable devices, consumable capacity) and
-//   taintrules (DeviceTaintRules) variants in turn, or only DRA_VARIANT's when that is set)
+//   templates, device-taint, partitions (partitionable devices, consumable capacity), taintrules
+//   (DeviceTaintRules) and extended (DRA-backed extended resources) variants in turn, or only
+//   DRA_VARIANT's when that is set)
 //   [--binary PATH]   (an oracle binary already built for the release, instead of npm run oracle's)
 //
 // Differential fuzzing against the upstream oracle (tools/oracle): generates cases with the
