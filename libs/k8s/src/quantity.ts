@@ -237,7 +237,26 @@ function interpretSuffix(s: string): Suffix | null {
 }
 
 /** Parses a quantity string (or a JSON number) with upstream ParseQuantity semantics. */
+/**
+ * Parsed quantities by their text. A dump repeats a handful of amounts ("100m", "128Mi") across
+ * tens of thousands of containers, and a Quantity is immutable, so each text is scanned once.
+ * Cleared when full, so odd inputs cannot grow it without bound; failures are not kept.
+ */
+const parsedByText = new Map<string, Quantity>();
+const PARSED_BY_TEXT_LIMIT = 4096;
+
 export function parseQuantity(input: string | number): Quantity {
+  if (typeof input !== 'string') return parseUncached(input);
+  let parsed = parsedByText.get(input);
+  if (parsed === undefined) {
+    parsed = parseUncached(input);
+    if (parsedByText.size >= PARSED_BY_TEXT_LIMIT) parsedByText.clear();
+    parsedByText.set(input, parsed);
+  }
+  return parsed;
+}
+
+function parseUncached(input: string | number): Quantity {
   let str: string;
   if (typeof input === 'number') {
     if (!Number.isFinite(input)) throw new QuantityError(String(input), MSG_FORMAT);
