@@ -224,7 +224,7 @@ function removeOrphans(dir, keep) {
 }
 
 /**
- * Rebuilds `projectRoot` and what it imports where stale; a no-op costing a few milliseconds when
+ * Rebuilds `projectRoot` and what it imports where stale; a no-op costing a stat per source when
  * everything is fresh. Returns the projects it compiled.
  */
 async function ensureBuilt(projectRoot, { onBuild } = {}) {
