@@ -264,6 +264,14 @@ export function allocatedState(
   return { allocated, shared, capacity };
 }
 
+/** Whether a container, init container or the overhead names a resource the classes map. */
+function namesMappedResource(pod: Pod, classes: ReadonlyMap<string, unknown>): boolean {
+  const spec = pod.spec;
+  for (const c of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])])
+    for (const name of Object.keys(c.resources?.requests ?? {})) if (classes.has(name)) return true;
+  return Object.keys(spec?.overhead ?? {}).some((name) => classes.has(name));
+}
+
 /** A claim's reservation for the pod (status.reservedFor entry). */
 function podReference(pod: Pod): { resource: string; name: string; uid: string } {
   return { resource: 'pods', name: pod.metadata?.name ?? '', uid: podUid(pod) };
@@ -449,9 +457,12 @@ export class DynamicResources
    */
   private preFilterExtendedResources(pod: Pod): ExtendedState | undefined {
     if (!draExtendedResourceEnabled(this.handle.features)) return undefined;
-    const requests = podRequests(pod);
     const objects = this.handle.objects;
+    if (objects.deviceClasses.size === 0) return undefined;
     const classes = extendedResourceClasses(objects.deviceClasses);
+    // Most pods name no mapped resource at all: no need to add up their requests.
+    if (!namesMappedResource(pod, classes)) return undefined;
+    const requests = podRequests(pod);
     let mapped = false;
     for (const [name, v] of requests)
       if (v !== 0 && isDRAExtendedResourceName(name) && classes.has(name)) mapped = true;
@@ -560,7 +571,8 @@ export class DynamicResources
     if (s.hasClaims) {
       // An unavailable allocated claim that no other pod holds is deallocated (upstream picks
       // one in map order; the first here).
-      const written = s.extended && s.extended.claim.metadata?.name !== SPECIAL_CLAIM_NAME;
+      const written =
+        s.extended && s.extended.claim.metadata?.name !== SPECIAL_CLAIM_NAME ? s.extended.claim : undefined;
       for (const i of [...s.unavailableClaims].sort((a, b) => a - b)) {
         const claim = s.claims[i];
         if (s.extended && claim === s.extended.claim) {
@@ -579,10 +591,9 @@ export class DynamicResources
       }
       // The pod's extended-resource claim from an earlier cycle is deleted, to start anew.
       if (written) {
-        const claim = s.extended!.claim;
         this.handle.objects.resourceClaims.delete(
-          claim.metadata?.namespace ?? 'default',
-          claim.metadata?.name ?? '',
+          written.metadata?.namespace ?? 'default',
+          written.metadata?.name ?? '',
         );
         return { status: Status.unschedulable('deletion of ResourceClaim completed') };
       }
@@ -623,7 +634,7 @@ export class DynamicResources
       const allocation = toAllocate ? results[k++] : statusOf(claim).allocation;
       if (s.extended && original === s.extended.claim && toAllocate) {
         // The pod's extended-resource claim is written now (PreBind creates it through the API).
-        const written = this.writeExtendedResourceClaim(s, pod, nodeName);
+        const written = this.writeExtendedResourceClaim(s, original, pod, nodeName);
         claim = written.claim;
         if (written.created) {
           const status = { ...(claim.status ?? {}), allocation, reservedFor: [podReference(pod)] };
@@ -655,10 +666,10 @@ export class DynamicResources
    */
   private writeExtendedResourceClaim(
     s: DynamicResourcesState,
+    current: ResourceClaim,
     pod: Pod,
     nodeName: string,
   ): { claim: ResourceClaim; created: boolean } {
-    const current = s.extended!.claim;
     const node = s.nodeExtendedClaims.get(nodeName);
     const source = node?.claim ?? current;
     if (current.metadata?.name !== SPECIAL_CLAIM_NAME) return { claim: current, created: false };

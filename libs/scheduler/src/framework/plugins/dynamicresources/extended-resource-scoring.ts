@@ -27,7 +27,8 @@ export function draResourceTotals(
   handle: Handle,
   resources: readonly { name: string }[],
 ): DraResourceTotals | undefined {
-  if (!draExtendedResourceEnabled(handle.features)) return undefined;
+  if (!draExtendedResourceEnabled(handle.features) || handle.objects.deviceClasses.size === 0)
+    return undefined;
   const classes = extendedResourceClasses(handle.objects.deviceClasses);
   if (!resources.some((r) => isDRAExtendedResourceName(r.name) && classes.has(r.name))) return undefined;
   const objects = handle.objects;
@@ -57,7 +58,7 @@ function countDevices(
   celCache: Map<string, boolean | Error>,
 ): readonly [number, number] {
   const nodeName = node.metadata?.name ?? '';
-  const selectors = (cls.spec?.selectors ?? []).filter((s) => s.cel);
+  const expressions = (cls.spec?.selectors ?? []).flatMap((s) => (s.cel ? [s.cel.expression] : []));
   let capacity = 0;
   let inUse = 0;
   for (const slice of slices) {
@@ -78,10 +79,10 @@ function countDevices(
     }
     for (const device of devices) {
       let matches = true;
-      for (const s of selectors) {
-        const ck = `${s.cel!.expression}\u0000${spec.driver}\u0000${spec.pool.name}\u0000${device.name}`;
+      for (const expression of expressions) {
+        const ck = `${expression}\u0000${spec.driver}\u0000${spec.pool.name}\u0000${device.name}`;
         let m = celCache.get(ck);
-        if (m === undefined) celCache.set(ck, (m = celMatches(s.cel!.expression, spec.driver, device)));
+        if (m === undefined) celCache.set(ck, (m = celMatches(expression, spec.driver, device)));
         // Upstream gives up on the resource for this node at a selector error.
         if (m instanceof Error) return [0, 0];
         if (!m) {
