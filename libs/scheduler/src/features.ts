@@ -46,6 +46,8 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   DRAConsumableCapacity: '1.36',
   // Extended-resource requests served by DeviceClasses (beta on in 1.36, GA in 1.37).
   DRAExtendedResource: '1.36',
+  // With DRAResourceClaimDeviceStatus (on from 1.33, GA 1.37), which Schedlab takes as on.
+  DRADeviceBindingConditions: '1.36',
   StorageCapacityScoring: '1.37',
   VolumeLimitScaling: '1.37',
   DRAFractionalCapacityRange: '1.37',

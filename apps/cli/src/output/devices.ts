@@ -43,9 +43,13 @@ export function formatDeviceTables(devices: readonly DeviceClassSummary[], { wid
   return lines;
 }
 
-/** "driver/pool/device", as the allocation result names it. */
+/**
+ * "driver/pool/device", as the allocation result names it; a device with binding conditions names
+ * what PreBind waited for (the simulation takes the driver to report them met).
+ */
 export const deviceName = (d: ClaimDevice): string =>
-  `${d.driver}/${d.pool}/${d.device}${d.adminAccess ? ' (admin access)' : ''}`;
+  `${d.driver}/${d.pool}/${d.device}${d.adminAccess ? ' (admin access)' : ''}` +
+  (d.bindingConditions?.length ? ` (bound once ${d.bindingConditions.join(', ')})` : '');
 
 /** Under `-o wide`: every placed pod's claims with the devices they were allocated. */
 export function formatPlacementDevices(

@@ -176,6 +176,8 @@ export interface Handle {
   readonly features: FeatureSet;
   /** Seeded uniform integer in [0, n) for plugins' random choices (preemption's candidate offset). */
   randomInt?(n: number): number;
+  /** The simulation's clock in ms (the run's start time base), for time-dependent checks. */
+  now?(): number;
   /** Used by preemption: Filter plugins over a node, as the framework would run them. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus;
   runPreFilterExtensionAddPod(

@@ -21,4 +21,34 @@ describe('claimDevicesOf', () => {
     ]);
     expect(claimDevicesOf(undefined)).toEqual([]);
   });
+
+  it('binding conditions and failure conditions follow the device as lists', () => {
+    expect(
+      claimDevicesOf({
+        'ml/b': [
+          'gpu gpu.example.com/fabric/gpu-3 bindingConditions=attached,ready bindingFailureConditions=failed',
+          'nic net.example.com/rack/eth-1 admin bindingConditions=linked',
+        ],
+      }),
+    ).toEqual([
+      {
+        claim: 'ml/b',
+        request: 'gpu',
+        driver: 'gpu.example.com',
+        pool: 'fabric',
+        device: 'gpu-3',
+        bindingConditions: ['attached', 'ready'],
+        bindingFailureConditions: ['failed'],
+      },
+      {
+        claim: 'ml/b',
+        request: 'nic',
+        driver: 'net.example.com',
+        pool: 'rack',
+        device: 'eth-1',
+        adminAccess: true,
+        bindingConditions: ['linked'],
+      },
+    ]);
+  });
 });

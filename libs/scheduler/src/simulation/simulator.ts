@@ -32,7 +32,9 @@ import {
 } from '../framework/plugins/dynamicresources/dynamic-resources';
 import type { AttemptSummary, PodSchedulingResult, VolumeBindingSummary } from './results';
 
-export const DEFAULT_START_TIME_BASE = '2030-01-01T00:00:00Z';
+import { DEFAULT_START_TIME_BASE } from './clock';
+
+export { DEFAULT_START_TIME_BASE };
 
 export interface SimulatorOptions {
   profiles: FrameworkProfile[];
@@ -111,6 +113,7 @@ export class Simulator {
           features: opts.features,
           nominator: this.nominator,
           random: this.rng,
+          now: () => this.startBaseMs,
         }),
       );
     }

@@ -8,6 +8,7 @@ import type { ClusterObjects } from '../../backend/cache/cluster-objects';
 import type { Snapshot } from '../../backend/cache/snapshot';
 import type { Nominator } from '../../backend/queue/nominator';
 import type { FeatureSet } from '../../features';
+import { DEFAULT_START_TIME_BASE } from '../../simulation/clock';
 import { CycleState } from '../cycle-state';
 import {
   BindPlugin,
@@ -44,6 +45,8 @@ export interface FrameworkDeps {
   nominator: Nominator;
   /** The simulation's seeded source; plugins draw from it through randomInt. */
   random?: { intn(n: number): number };
+  /** The simulation's clock in ms (its start time base). */
+  now?: () => number;
 }
 
 /** One Score plugin's scores for the nodes of a ScoreResult, index for index with `totals`. */
@@ -75,6 +78,7 @@ export class Framework implements Handle {
   readonly nominator: Nominator;
   private readonly snap: Snapshot;
   private readonly random?: { intn(n: number): number };
+  private readonly clock?: () => number;
   private readonly instances = new Map<string, Plugin>();
 
   readonly preEnqueuePlugins: PreEnqueuePlugin[];
@@ -102,6 +106,7 @@ export class Framework implements Handle {
     this.nominator = deps.nominator;
     this.snap = deps.snapshot;
     this.random = deps.random;
+    this.clock = deps.now;
 
     const get = <T>(name: string): T => {
       let inst = this.instances.get(name);
@@ -151,6 +156,10 @@ export class Framework implements Handle {
 
   randomInt(n: number): number {
     return this.random ? this.random.intn(n) : 0;
+  }
+
+  now(): number {
+    return this.clock ? this.clock() : Date.parse(DEFAULT_START_TIME_BASE);
   }
 
   snapshot(): NodeInfoLister {

@@ -19,7 +19,11 @@
  * DeviceTaintRules (DRADeviceTaintRules) add their taints to the slices before they get here
  * (taint-rules.ts).
  *
- * Not modelled: binding conditions; devices with binding conditions are skipped.
+ * Binding conditions (DRADeviceBindingConditions with DRAResourceClaimDeviceStatus): without the
+ * gates a device with `bindingConditions` is never allocated; with them it is, its conditions are
+ * copied into the result, and pools holding such devices are visited after the others (1.34's
+ * allocator also puts a pool's slices with such devices after its other slices). Either way a
+ * device with `bindsToNode` narrows the allocation's node selector to the node allocated for.
  */
 import {
   compileNodeSelector,
@@ -62,7 +66,9 @@ export interface Device {
   consumesCounters?: DeviceCounterConsumption[];
   allowMultipleAllocations?: boolean;
   taints?: DeviceTaint[];
-  bindingConditions?: unknown[];
+  bindingConditions?: string[];
+  bindingFailureConditions?: string[];
+  bindsToNode?: boolean;
 }
 
 export interface CounterSet {
@@ -150,6 +156,9 @@ export interface DeviceRequestAllocationResult {
   /** Consumable capacity: the share of a device allocated several times, and what it takes. */
   shareID?: string;
   consumedCapacity?: Record<string, string>;
+  /** Binding conditions: what PreBind waits for, and what fails the binding, from the device. */
+  bindingConditions?: string[];
+  bindingFailureConditions?: string[];
 }
 
 export interface AllocationResult {
@@ -189,6 +198,11 @@ export interface AllocatorFeatures {
    * selection, and the counters left are kept per pool name (not driver and pool).
    */
   countersByPoolName?: boolean;
+  /**
+   * DRADeviceBindingConditions and DRAResourceClaimDeviceStatus (both on from 1.36): devices with
+   * binding conditions may be allocated, the result carries their conditions.
+   */
+  deviceBindingConditions?: boolean;
 }
 
 /** The allocator failed on this node only (upstream ErrFailedAllocationOnNode). */
@@ -349,6 +363,13 @@ export function gatherPools(all: readonly SliceObject[], node: Node, features: A
     else list.push(s);
   };
   const partitionable = !!features.partitionableDevices;
+  // 1.34's allocator adds a node's slices holding devices with binding conditions after its other
+  // slices, so within a pool those come last.
+  const deferred: PoolSlice[] = [];
+  const addForNode = (s: PoolSlice): void => {
+    if (features.legacyPools && sliceHasBindingConditions(s)) deferred.push(s);
+    else add(s);
+  };
   for (const o of all) {
     const spec = o.spec;
     if (!spec) continue;
@@ -359,11 +380,13 @@ export function gatherPools(all: readonly SliceObject[], node: Node, features: A
     const s = { name: o.metadata?.name ?? '', spec };
     if (partitionable && features.countersByPoolName && (spec.sharedCounters ?? []).length > 0) add(s);
     else if (spec.nodeName || spec.allNodes || spec.nodeSelector) {
-      if (nodeMatches(node, spec.nodeName, spec.allNodes, spec.nodeSelector)) add(s);
+      if (nodeMatches(node, spec.nodeName, spec.allNodes, spec.nodeSelector)) addForNode(s);
     } else if (spec.perDeviceNodeSelection) {
-      if ((spec.devices ?? []).some((d) => nodeMatches(node, d.nodeName, d.allNodes, d.nodeSelector))) add(s);
+      if ((spec.devices ?? []).some((d) => nodeMatches(node, d.nodeName, d.allNodes, d.nodeSelector)))
+        addForNode(s);
     }
   }
+  for (const s of deferred) add(s);
   const result: Pool[] = [];
   for (const slices of pools.values()) {
     const first = slices[0].spec;
@@ -417,7 +440,18 @@ export function gatherPools(all: readonly SliceObject[], node: Node, features: A
     );
   }
   if (features.sortPools) result.sort((a, b) => cmpStr(a.driver, b.driver) || cmpStr(a.pool, b.pool));
-  return result;
+  // Pools with devices that have binding conditions come last, whatever the gates say, so the
+  // search prefers devices that need no binding step.
+  const withConditions = result.filter((p) => p.slices.some(sliceHasBindingConditions));
+  if (withConditions.length === 0) return result;
+  return [...result.filter((p) => !withConditions.includes(p)), ...withConditions];
+}
+
+/** A slice with a device that lists binding conditions (even none: the field is set). */
+function sliceHasBindingConditions(s: PoolSlice): boolean {
+  return (s.spec.devices ?? []).some(
+    (d) => d.bindingConditions !== undefined && d.bindingConditions !== null,
+  );
 }
 
 /**
@@ -679,7 +713,7 @@ export function allocate(
       }
       return true;
     };
-    let ok = (c.device.bindingConditions ?? []).length === 0;
+    let ok = !!input.features.deviceBindingConditions || (c.device.bindingConditions ?? []).length === 0;
     ok = ok && check(rd.class.spec?.selectors ?? [], true) && check(rd.selectors, false);
     if (ok && c.slice.spec.perDeviceNodeSelection)
       ok = nodeMatches(node, c.device.nodeName, c.device.allNodes, c.device.nodeSelector);
@@ -1107,11 +1141,17 @@ export function allocate(
             r.consumedCapacity = Object.fromEntries(
               [...d.consumedCapacity].map(([k, q]) => [k, q.toString()]),
             );
+          if (input.features.deviceBindingConditions) {
+            const device = d.candidate.device;
+            if (device.bindingConditions?.length) r.bindingConditions = [...device.bindingConditions];
+            if (device.bindingFailureConditions?.length)
+              r.bindingFailureConditions = [...device.bindingFailureConditions];
+          }
           return r;
         }),
       },
     };
-    const sel = nodeSelectorFor(devices);
+    const sel = nodeSelectorFor(devices, node.metadata?.name ?? '');
     if (sel) out.nodeSelector = sel;
     return out;
   });
@@ -1129,8 +1169,12 @@ export function taintPreventsAllocation(device: Device, tolerations: readonly De
   );
 }
 
-/** createNodeSelector: where the allocated devices are reachable; absent means everywhere. */
-function nodeSelectorFor(devices: DeviceResult[]): NodeSelector | undefined {
+/**
+ * createNodeSelector: where the allocated devices are reachable; absent means everywhere. A device
+ * local to one node, or one that binds to the node it is allocated for (`bindsToNode`), pins the
+ * allocation to the node allocated for.
+ */
+function nodeSelectorFor(devices: DeviceResult[], nodeName: string): NodeSelector | undefined {
   const fields: { key: string; operator: string; values?: string[] }[] = [];
   const exprs: { key: string; operator: string; values?: string[] }[] = [];
   const addNew = (from: typeof fields | undefined, to: typeof fields): void => {
@@ -1139,9 +1183,9 @@ function nodeSelectorFor(devices: DeviceResult[]): NodeSelector | undefined {
   for (const d of devices) {
     const spec = d.candidate.slice.spec;
     const per = !!spec.perDeviceNodeSelection;
-    const nodeName = per ? d.candidate.device.nodeName : spec.nodeName;
+    const local = per ? d.candidate.device.nodeName : spec.nodeName;
     const sel = per ? d.candidate.device.nodeSelector : spec.nodeSelector;
-    if (nodeName)
+    if (local || d.candidate.device.bindsToNode)
       return {
         nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }],
       } as NodeSelector;

@@ -71,6 +71,7 @@ import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
+import { DEFAULT_START_TIME_BASE } from '../../../simulation/clock';
 
 /**
  * The pod's claims, or why they cannot be used yet in upstream's words. A template whose claim
@@ -169,11 +170,14 @@ export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
       features.enabled('DRAConsumableCapacity') && features.enabled('DRAFractionalCapacityRange'),
     strictCapacity: compareVersions(v, '1.37') >= 0,
     countersByPoolName: compareVersions(v, '1.37') < 0,
+    deviceBindingConditions: features.enabled('DRADeviceBindingConditions'),
   };
 }
 
 const STATE_KEY = PluginNames.DynamicResources;
 const MAX_RESERVED_FOR = 256;
+/** Upstream's default DynamicResourcesArgs.bindingTimeout (600 s); Schedlab does not read the arg. */
+export const BINDING_TIMEOUT_MS = 600_000;
 
 /** Written by PreFilter: the pod's claims, what is allocated, and Filter's allocations per node. */
 class DynamicResourcesState implements StateData {
@@ -197,6 +201,8 @@ class DynamicResourcesState implements StateData {
     readonly allocator?: AllocatorInput,
     /** DRAExtendedResource: the pod's extended-resource claim (the last of `claims`) and requests. */
     readonly extended?: ExtendedState,
+    /** Allocated claims whose binding failed or timed out: unavailable on every node. */
+    readonly bindingFailed: ReadonlySet<number> = new Set(),
   ) {}
   clone(): StateData {
     return this;
@@ -219,12 +225,101 @@ interface NodeExtendedClaim {
   mappings: ContainerExtendedResourceRequest[];
 }
 
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+interface AllocatedDeviceStatus {
+  driver: string;
+  pool: string;
+  device: string;
+  shareID?: string;
+  conditions?: Condition[];
+}
+
 interface ClaimStatus {
-  allocation?: AllocationResult;
+  allocation?: AllocationResult & { allocationTimestamp?: string };
   reservedFor?: { resource?: string; name?: string; uid?: string }[];
+  devices?: AllocatedDeviceStatus[];
 }
 
 const statusOf = (claim: ResourceClaim): ClaimStatus => (claim.status ?? {}) as ClaimStatus;
+
+/**
+ * Upstream's isClaimReadyForBinding: every device with binding conditions has a status whose
+ * conditions are all True, in the results' order (a device without status, or with a condition not
+ * yet True, answers "not ready" before later devices are looked at); a True binding failure
+ * condition is a failure.
+ */
+export function claimBindingState(claim: ResourceClaim): 'ready' | 'pending' | 'failed' {
+  const status = statusOf(claim);
+  if (!status.allocation) return 'pending';
+  for (const r of status.allocation.devices?.results ?? []) {
+    if (!r.bindingConditions?.length) continue;
+    const device = (status.devices ?? []).find(
+      (d) => d.driver === r.driver && d.pool === r.pool && d.device === r.device,
+    );
+    if (!device) return 'pending';
+    const conditionTrue = (type: string): boolean =>
+      (device.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+    if ((r.bindingFailureConditions ?? []).some(conditionTrue)) return 'failed';
+    if (!r.bindingConditions.every(conditionTrue)) return 'pending';
+  }
+  return 'ready';
+}
+
+/** Upstream's isClaimTimeout: a device waits on conditions and allocationTimestamp + timeout is past. */
+function bindingTimedOut(claim: ResourceClaim, nowMs: number): boolean {
+  const allocation = statusOf(claim).allocation;
+  const at = allocation?.allocationTimestamp ? Date.parse(allocation.allocationTimestamp) : Number.NaN;
+  if (Number.isNaN(at)) return false;
+  return (
+    (allocation!.devices?.results ?? []).some((r) => r.bindingConditions !== undefined) &&
+    at + BINDING_TIMEOUT_MS < nowMs
+  );
+}
+
+const isoTime = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/**
+ * The claim as the simulation takes the driver to leave it once PreBind has written it: the
+ * allocation stamped with the time (as PreBind does with binding conditions on), and every binding
+ * condition of its devices reported True (the simulation has no driver: it assumes the binding
+ * succeeds, which is what PreBind waits for).
+ */
+function boundByDriver(claim: ResourceClaim, nowMs: number): ResourceClaim {
+  const status = statusOf(claim);
+  if (!status.allocation) return claim;
+  const allocation = status.allocation.allocationTimestamp
+    ? status.allocation
+    : { ...status.allocation, allocationTimestamp: isoTime(nowMs) };
+  const devices = [...(status.devices ?? [])];
+  for (const r of allocation.devices?.results ?? []) {
+    if (!r.bindingConditions?.length) continue;
+    const i = devices.findIndex((d) => d.driver === r.driver && d.pool === r.pool && d.device === r.device);
+    const device = i >= 0 ? devices[i] : { driver: r.driver, pool: r.pool, device: r.device };
+    const conditions = [...(device.conditions ?? [])];
+    for (const type of r.bindingConditions) {
+      const met: Condition = {
+        type,
+        status: 'True',
+        reason: 'SimulatedDriver',
+        message: 'the simulation assumes the driver met the binding condition',
+        lastTransitionTime: isoTime(nowMs),
+      };
+      const j = conditions.findIndex((c) => c.type === type);
+      if (j < 0) conditions.push(met);
+      else if (conditions[j].status !== 'True') conditions[j] = met;
+    }
+    if (i >= 0) devices[i] = { ...device, conditions };
+    else devices.push({ ...device, conditions });
+  }
+  return { ...claim, status: { ...(claim.status ?? {}), allocation, devices } } as ResourceClaim;
+}
 
 /** The devices the allocations of all claims hold (admin access does not count as in use). */
 export function allocatedDevices(claims: readonly ResourceClaim[]): Set<string> {
@@ -300,10 +395,18 @@ function reservedForPod(claim: ResourceClaim, pod: Pod): boolean {
 /** "request driver/pool/device" (" admin" with admin access), per allocated claim "ns/name". */
 export type ClaimAllocationSummary = Record<string, string[]>;
 
+/**
+ * With binding conditions: ` bindingConditions=a,b` and ` bindingFailureConditions=c` follow the
+ * device (what PreBind waited for, and what would have failed the binding).
+ */
 export function describeAllocation(a: AllocationResult): string[] {
-  return (a.devices?.results ?? []).map(
-    (r) => `${r.request} ${r.driver}/${r.pool}/${r.device}${r.adminAccess ? ' admin' : ''}`,
-  );
+  return (a.devices?.results ?? []).map((r) => {
+    let line = `${r.request} ${r.driver}/${r.pool}/${r.device}${r.adminAccess ? ' admin' : ''}`;
+    if (r.bindingConditions?.length) line += ` bindingConditions=${r.bindingConditions.join(',')}`;
+    if (r.bindingFailureConditions?.length)
+      line += ` bindingFailureConditions=${r.bindingFailureConditions.join(',')}`;
+    return line;
+  });
 }
 
 /** The pod's claims with their allocations after Reserve (for results and explanations). */
@@ -333,6 +436,15 @@ export class DynamicResources
   readonly name = PluginNames.DynamicResources;
 
   constructor(private readonly handle: Handle) {}
+
+  /** DRADeviceBindingConditions (and DRAResourceClaimDeviceStatus, taken as on). */
+  private get bindingConditions(): boolean {
+    return this.handle.features.enabled('DRADeviceBindingConditions');
+  }
+
+  private nowMs(): number {
+    return this.handle.now ? this.handle.now() : Date.parse(DEFAULT_START_TIME_BASE);
+  }
 
   /** Upstream's registrations with DynamicResourceAllocation on (none without it). */
   eventsToRegister(): ClusterEventWithHint[] {
@@ -417,12 +529,20 @@ export class DynamicResources
     const claims = extended ? [...userClaims, extended.claim] : userClaims;
     const allocatedOn: (CompiledNodeSelector | undefined)[] = [];
     const toAllocate: number[] = [];
+    const bindingFailed = new Set<number>();
     for (const [i, claim] of claims.entries()) {
       const allocation = statusOf(claim).allocation;
       if (allocation) {
         if ((statusOf(claim).reservedFor ?? []).length >= MAX_RESERVED_FOR && !reservedForPod(claim, pod))
           return { status: Status.unresolvable('resourceclaim in use') };
         allocatedOn.push(allocation.nodeSelector ? compileNodeSelector(allocation.nodeSelector) : undefined);
+        // Upstream's Filter: a claim whose binding failed, or still waits past the binding timeout,
+        // is unavailable on every node, so PostFilter may deallocate it.
+        if (this.bindingConditions) {
+          const binding = claimBindingState(claim);
+          if (binding === 'failed' || (binding === 'pending' && bindingTimedOut(claim, this.nowMs())))
+            bindingFailed.add(i);
+        }
         continue;
       }
       allocatedOn.push(undefined);
@@ -445,7 +565,7 @@ export class DynamicResources
     }
     state.write(
       STATE_KEY,
-      new DynamicResourcesState(true, claims, allocatedOn, toAllocate, allocator, extended),
+      new DynamicResourcesState(true, claims, allocatedOn, toAllocate, allocator, extended, bindingFailed),
     );
     return { status: null };
   }
@@ -525,7 +645,7 @@ export class DynamicResources
     const extIndex = s.extended ? s.claims.length - 1 : -1;
     const unavailable: number[] = [];
     s.allocatedOn.forEach((selector, i) => {
-      if (selector && !selector.match(nodeInfo.node)) unavailable.push(i);
+      if ((selector && !selector.match(nodeInfo.node)) || s.bindingFailed.has(i)) unavailable.push(i);
     });
     if (s.allocator) {
       let results: AllocationResult[] | null;
@@ -704,9 +824,24 @@ export class DynamicResources
     }
   }
 
+  /**
+   * With binding conditions upstream stamps the allocation's time and then waits (up to the binding
+   * timeout) until the drivers report every binding condition of the allocated devices True. The
+   * simulation has no driver: it takes the binding as succeeded and records the conditions True in
+   * the claims' device status, so later pods sharing a claim find it ready.
+   */
   preBind(state: CycleState): MaybeStatus {
-    const message = state.read<DynamicResourcesState>(STATE_KEY)?.extendedPreBindError;
-    return message === undefined ? null : Status.error(message);
+    const s = state.read<DynamicResourcesState>(STATE_KEY);
+    // The extended-resource claim's pod status update fails before any binding wait.
+    if (s?.extendedPreBindError !== undefined) return Status.error(s.extendedPreBindError);
+    if (!this.bindingConditions || !s?.reserved) return null;
+    const now = this.nowMs();
+    s.reserved = s.reserved.map(({ claim, before }) => {
+      const bound = boundByDriver(claim, now);
+      if (bound !== claim) this.handle.objects.resourceClaims.set(bound);
+      return { claim: bound, before };
+    });
+    return null;
   }
 
   /**
