@@ -45,6 +45,19 @@ export class ClaimDeviceView {
   @Field(() => Boolean, { description: 'Admin access: the device is not held by the claim' })
   @ApiProperty()
   adminAccess!: boolean;
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      "Binding conditions: PreBind waited until the device's driver reported these True (the simulation takes it that it did); absent for a device without",
+  })
+  @ApiProperty({ type: [String], required: false })
+  bindingConditions?: string[];
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Conditions that would have failed the binding; absent for a device without',
+  })
+  @ApiProperty({ type: [String], required: false })
+  bindingFailureConditions?: string[];
 }
 
 /** The stored summary's device summary; null for runs without DeviceClasses (or stored before). */
