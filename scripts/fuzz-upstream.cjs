@@ -4,8 +4,8 @@
 //   (also the newer-feature families of tools/feature-cases/gen.cjs: requests, gates, csi-capacity,
 //   affinity-keys, spread-policies, preemption, and dra from tools/dra-cases/gen.cjs: its claims,
 //   templates, device-taint, partitions (partitionable devices, consumable capacity), taintrules
-//   (DeviceTaintRules) and extended (DRA-backed extended resources) variants in turn, or only
-//   DRA_VARIANT's when that is set)
+//   (DeviceTaintRules), extended (DRA-backed extended resources) and binding (binding conditions)
+//   variants in turn, or only DRA_VARIANT's when that is set)
 //   [--binary PATH]   (an oracle binary already built for the release, instead of npm run oracle's)
 //
 // Differential fuzzing against the upstream oracle (tools/oracle): generates cases with the

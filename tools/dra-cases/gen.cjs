@@ -36,6 +36,15 @@
  * claim left from an earlier cycle; some also have claims of their own (only where no node's
  * device plugin provides what they ask: upstream's PreBind fails there).
  *
+ * Seeds from BINDING_SEEDS on give devices binding conditions instead (DRADeviceBindingConditions,
+ * on from 1.36; before, such devices are never allocated): some per-node GPUs wait for conditions
+ * (and a failure condition, sometimes `bindsToNode`), a composable GPU pool reachable from all
+ * nodes or one zone has only such devices (upstream visits it after the pools without them), and
+ * claims allocated on composable GPUs before the run, bound (conditions True), failed (a failure
+ * condition True), timed out (allocated in 2020, conditions never reported) or still waiting,
+ * used by pending pods and sometimes held by a running pod. The oracle stands in for the driver:
+ * it reports the conditions True when the scheduler writes the claim (tools/oracle/dra.go).
+ *
  * Inputs are built so that upstream's own choice is deterministic: the 1.34 allocator visits
  * pools in Go map order and a pool's slices in informer order, so every node sees at most one
  * pool per driver and every pool has one current slice (an outdated generation may sit beside it).
@@ -57,6 +66,8 @@ const PARTITION_SEEDS = 301;
 const TAINT_RULE_SEEDS = 401;
 /** Seeds from here on draw the DRA-backed extended resources variant instead. */
 const EXTENDED_SEEDS = 501;
+/** Seeds from here on draw the binding-conditions variant instead. */
+const BINDING_SEEDS = 601;
 const GPU = 'gpu.example.com';
 const NIC = 'nic.example.com';
 
@@ -64,9 +75,10 @@ const MODELS = ['a100', 'h100', 'l4'];
 const MEMORY = { a100: ['40Gi', '80Gi'], h100: ['80Gi'], l4: ['24Gi'] };
 
 /** The inputs a seed draws: the claims cluster, plus templates or device taints. */
-const VARIANTS = ['claims', 'templates', 'taints', 'partitions', 'taintrules', 'extended'];
+const VARIANTS = ['claims', 'templates', 'taints', 'partitions', 'taintrules', 'extended', 'binding'];
 
 function variantOf(seed) {
+  if (seed >= BINDING_SEEDS) return 'binding';
   if (seed >= EXTENDED_SEEDS) return 'extended';
   if (seed >= TAINT_RULE_SEEDS) return 'taintrules';
   if (seed >= PARTITION_SEEDS) return 'partitions';
@@ -78,6 +90,7 @@ function gen(seed, variant = variantOf(seed)) {
   const c = genClaims(seed);
   if (variant === 'taints') addTaints(c, rng(seed * 130363 + 5));
   else if (variant === 'taintrules') addTaintRules(c, rng(seed * 7919 + 11));
+  else if (variant === 'binding') addBindingConditions(c, rng(seed * 6700417 + 13));
   else if (variant === 'partitions') addPartitions(c, rng(seed * 15485863 + 7));
   else if (variant === 'templates') addTemplates(c, rng(seed * 104729 + 3));
   else if (variant === 'extended') addExtendedResources(c, rng(seed * 2750159 + 13));
@@ -768,6 +781,158 @@ function extendedOnly(res) {
   return out;
 }
 
+const ATTACHED = `${GPU}/attached`;
+const READY = `${GPU}/ready`;
+const ATTACH_FAILED = `${GPU}/attach-failed`;
+
+/** A device's binding conditions: one or two to wait for, sometimes a failure condition. */
+function withBinding(r, device, { failure = r.chance(0.6), bindsToNode = r.chance(0.4) } = {}) {
+  device.bindingConditions = r.chance(0.5) ? [ATTACHED] : [ATTACHED, READY];
+  if (failure) device.bindingFailureConditions = [ATTACH_FAILED];
+  if (bindsToNode) device.bindsToNode = true;
+  return device;
+}
+
+/**
+ * The binding-conditions variant: binding conditions on some per-node GPUs, a composable GPU pool
+ * (all nodes, or zone-a) whose devices all have them, claims allocated on composable GPUs before
+ * the run in each binding state, and pending pods for them and for more GPUs.
+ */
+function addBindingConditions(c, r) {
+  const items = c.input.items;
+  const nodes = items.filter((o) => o.kind === 'Node').map((o) => o.metadata.name);
+  for (const o of items) {
+    if (o.kind !== 'ResourceSlice' || o.spec.driver !== GPU || o.metadata.name.endsWith('-old')) continue;
+    if (!r.chance(0.4)) continue;
+    for (const d of o.spec.devices) if (r.chance(0.5)) withBinding(r, d);
+  }
+  const firstPod = items.findIndex((o) => o.kind === 'Pod');
+  const extra = [];
+  const pending = [];
+  const runners = [];
+  // allocationMode All would take composable GPUs beside a node's own, whose models a
+  // matchAttribute constraint then fails to match: an Error upstream (not a verdict), so no
+  // composable pool beside it.
+  const usesAll = items.some(
+    (o) =>
+      o.kind === 'ResourceClaim' && o.spec.devices.requests.some((q) => q.exactly?.allocationMode === 'All'),
+  );
+  if (r.chance(0.8) && !usesAll) {
+    const allNodes = r.chance(0.6);
+    const where = allNodes
+      ? { allNodes: true }
+      : {
+          nodeSelector: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] },
+                ],
+              },
+            ],
+          },
+        };
+    const devices = [];
+    for (let d = 0; d < r.int(1, 4); d++)
+      devices.push(
+        withBinding(r, {
+          name: `cgpu-${d}`,
+          attributes: { model: { string: 'h100' }, index: { int: d } },
+          capacity: { memory: { value: '80Gi' } },
+        }),
+      );
+    extra.push(slice('composable-gpus', GPU, 'composable', 1, 1, where, devices));
+    // Claims allocated on composable GPUs before the run, in each binding state.
+    const states = r.sample(
+      ['bound', 'failed', 'timed-out', 'waiting'],
+      r.int(0, Math.min(2, devices.length)),
+    );
+    states.forEach((state, k) => {
+      const device = devices[devices.length - 1 - k];
+      if (state === 'failed') device.bindingFailureConditions = [ATTACH_FAILED];
+      const node = nodes[0];
+      const result = { request: 'gpu', driver: GPU, pool: 'composable', device: device.name };
+      result.bindingConditions = [...device.bindingConditions];
+      if (device.bindingFailureConditions)
+        result.bindingFailureConditions = [...device.bindingFailureConditions];
+      const allocation = { devices: { results: [result] } };
+      if (device.bindsToNode)
+        allocation.nodeSelector = {
+          nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
+        };
+      else if (!allNodes) allocation.nodeSelector = where.nodeSelector;
+      if (state === 'timed-out') allocation.allocationTimestamp = '2020-01-01T00:00:00Z';
+      else if (state !== 'waiting' || r.chance(0.5)) allocation.allocationTimestamp = '2099-01-01T00:00:00Z';
+      const conditions = (types, status) =>
+        types.map((type) => ({
+          type,
+          status,
+          reason: status === 'True' ? 'Done' : 'Pending',
+          message: '',
+          lastTransitionTime: '2020-01-01T00:00:00Z',
+        }));
+      const status = { allocation };
+      if (state === 'bound')
+        status.devices = [
+          {
+            driver: GPU,
+            pool: 'composable',
+            device: device.name,
+            conditions: conditions(device.bindingConditions, 'True'),
+          },
+        ];
+      if (state === 'failed')
+        status.devices = [
+          {
+            driver: GPU,
+            pool: 'composable',
+            device: device.name,
+            conditions: [
+              ...conditions(device.bindingConditions, 'False'),
+              ...conditions([ATTACH_FAILED], 'True'),
+            ],
+          },
+        ];
+      const name = `attached-${state}`;
+      // A running pod may hold it; a pending pod uses it (not reserved for it yet).
+      if (r.chance(0.35)) {
+        const podName = `holder-${k}`;
+        const uid = `uid-pod-default-${podName}`;
+        status.reservedFor = [{ resource: 'pods', name: podName, uid }];
+        runners.push(pod(podName, node, [name], '500m', undefined, uid));
+      }
+      extra.push({
+        apiVersion: 'resource.k8s.io/v1',
+        kind: 'ResourceClaim',
+        metadata: { name, namespace: 'default' },
+        spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu' } }] } },
+        status,
+      });
+      pending.push(pod(`binder-${k}`, undefined, [name], '500m'));
+    });
+  }
+  // More GPU claims than the nodes' own GPUs may serve, one sometimes shared by a second pod.
+  for (let k = 0; k < r.int(1, 3); k++) {
+    const name = `attach-${k}`;
+    const exactly = { deviceClassName: r.chance(0.3) ? 'gpu-large' : 'gpu' };
+    if (r.chance(0.25)) exactly.count = 2;
+    extra.push({
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name, namespace: 'default' },
+      spec: { devices: { requests: [{ name: 'gpu', exactly }] } },
+    });
+    pending.push(pod(`attacher-${k}`, undefined, [name], r.pick(['500m', '1'])));
+    if (r.chance(0.3)) pending.push(pod(`co-attacher-${k}`, undefined, [name], '500m'));
+  }
+  items.splice(firstPod < 0 ? items.length : firstPod, 0, ...extra);
+  items.push(...runners, ...pending);
+  const waiting = items
+    .filter((o) => o.kind === 'ResourceSlice')
+    .reduce((n, o) => n + (o.spec.devices ?? []).filter((d) => d.bindingConditions).length, 0);
+  c.name = `${c.name}-${waiting}binding`;
+}
+
 /** A partition of the profile (whole GPUs and other drivers' devices have no profile). */
 const profileIs = (profile) =>
   `"profile" in device.attributes["${GPU}"] && device.attributes["${GPU}"].profile == "${profile}"`;
@@ -1152,6 +1317,7 @@ module.exports = {
   PARTITION_SEEDS,
   TAINT_RULE_SEEDS,
   EXTENDED_SEEDS,
+  BINDING_SEEDS,
   VARIANTS,
 };
 if (require.main === module) main(process.argv.slice(2));

@@ -10,10 +10,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -138,6 +140,12 @@ func (rt *runtimeEnv) draClaims(pod *v1.Pod) map[string][]string {
 			if r.AdminAccess != nil && *r.AdminAccess {
 				d += " admin"
 			}
+			if len(r.BindingConditions) > 0 {
+				d += " bindingConditions=" + strings.Join(r.BindingConditions, ",")
+			}
+			if len(r.BindingFailureConditions) > 0 {
+				d += " bindingFailureConditions=" + strings.Join(r.BindingFailureConditions, ",")
+			}
 			devices = append(devices, d)
 		}
 		out[pod.Namespace+"/"+name] = devices
@@ -189,5 +197,88 @@ func waitForDRA(f framework.Framework, c *cluster) {
 		}
 		devs, err := dm.ResourceClaims().ListAllAllocatedDevices()
 		return err == nil && devs.Len() >= allocated
+	})
+}
+
+// standInDriver makes the fake API number claim writes and act as the DRA drivers for binding
+// conditions (test tooling only). Every claim update gets a newer resourceVersion, as the API
+// server gives it, so the scheduler's assume cache takes the informer's copy of a claim PostFilter
+// deallocated (it ignores an update whose version is not newer). When the scheduler writes a
+// claim's status whose allocation has devices with binding conditions, each such device's
+// conditions are reported True in status.devices in the same write, unless a binding failure
+// condition of the device is already True: DynamicResources' PreBind then finds the claim ready
+// on its first check instead of waiting for the timeout.
+func standInDriver(rt *runtimeEnv) {
+	rv := 1000
+	rt.cs.PrependReactor("update", "resourceclaims", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		claim, ok := action.(k8stesting.UpdateAction).GetObject().(*resourceapi.ResourceClaim)
+		if !ok {
+			return false, nil, nil
+		}
+		rv++
+		claim.ResourceVersion = strconv.Itoa(rv)
+		if action.GetSubresource() != "status" || claim.Status.Allocation == nil {
+			return false, nil, nil
+		}
+		for _, r := range claim.Status.Allocation.Devices.Results {
+			if len(r.BindingConditions) == 0 {
+				continue
+			}
+			i := -1
+			for j, d := range claim.Status.Devices {
+				if d.Driver == r.Driver && d.Pool == r.Pool && d.Device == r.Device {
+					i = j
+				}
+			}
+			if i < 0 {
+				claim.Status.Devices = append(claim.Status.Devices, resourceapi.AllocatedDeviceStatus{
+					Driver: r.Driver, Pool: r.Pool, Device: r.Device,
+				})
+				i = len(claim.Status.Devices) - 1
+			}
+			device := &claim.Status.Devices[i]
+			failed := false
+			for _, f := range r.BindingFailureConditions {
+				for _, c := range device.Conditions {
+					if c.Type == f && c.Status == metav1.ConditionTrue {
+						failed = true
+					}
+				}
+			}
+			if failed {
+				continue
+			}
+			for _, want := range r.BindingConditions {
+				apimeta.SetStatusCondition(&device.Conditions, metav1.Condition{
+					Type: want, Status: metav1.ConditionTrue, Reason: "OracleDriver",
+					Message: "the oracle stands in for the driver",
+				})
+			}
+		}
+		return false, nil, nil
+	})
+}
+
+// waitForClaimWrites waits until the DRA manager's claim cache agrees with the API on which claims
+// are allocated: PostFilter deallocates a claim through the API, and the next pod's cycle must see
+// the device free, as the scheduler's next cycle would once the informer caught up.
+func waitForClaimWrites(f framework.Framework, rt *runtimeEnv) {
+	dm := f.SharedDRAManager()
+	if dm == nil {
+		return
+	}
+	list, err := rt.cs.ResourceV1().ResourceClaims("").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		return
+	}
+	waitUntil(func() bool {
+		for i := range list.Items {
+			want := &list.Items[i]
+			got, err := dm.ResourceClaims().Get(want.Namespace, want.Name)
+			if err != nil || (got.Status.Allocation == nil) != (want.Status.Allocation == nil) {
+				return false
+			}
+		}
+		return true
 	})
 }

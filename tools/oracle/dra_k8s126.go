@@ -19,5 +19,9 @@ func installDRAReactors(*runtimeEnv) {}
 
 func requestsDRAExtendedResource(*v1.Pod) bool { return false }
 
+func standInDriver(*runtimeEnv) {}
+
+func waitForClaimWrites(any, *runtimeEnv) {}
+
 // 1.26 has no resourceclaim controller for resource.k8s.io/v1 templates.
 func runClaimController(*cluster) error { return nil }

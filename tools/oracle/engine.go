@@ -261,6 +261,7 @@ func (e *engine) replayPod(pod *v1.Pod, k int) (*podResult, error) {
 			// its message becomes the FitError's PostFilter part.
 			nominated, st := runPostFilter(e.ctx, e.fw, a.state, pod, a.statuses)
 			waitForPreemption(e, pod)
+			waitForClaimWrites(e.fw, e.rt)
 			msg = st.Message()
 			if st.IsSuccess() && nominated != "" {
 				a.message = e.fitError(pod, a, msg)

@@ -96,6 +96,7 @@ func newRuntimeEnv(c *cluster, pending []*v1.Pod) *runtimeEnv {
 	env.cs.PrependReactor("update", "persistentvolumes", env.volumes.onPVUpdate)
 	env.cs.PrependReactor("update", "persistentvolumeclaims", env.volumes.onPVCUpdate)
 	installDRAReactors(env)
+	standInDriver(env)
 	return env
 }
 
