@@ -392,6 +392,25 @@ describe('extended resources in a simulation', () => {
     expect(fitScores('1.35')).toEqual({ node: 'n1', fit: { n1: 25 } });
   });
 
+  it("a pod with a claim of its own on a device plugin's node fails PreBind, as upstream", () => {
+    const own = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: 'own', namespace: 'default' },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu' } }] } },
+    };
+    const pod = makePod({ name: 'p', requests: [{ [GPU]: '1' }] });
+    (pod.spec as { resourceClaims?: unknown[] }).resourceClaims = [{ name: 'own', resourceClaimName: 'own' }];
+    // n1's plugin serves the GPU and its slice the claim: the extended-resource claim has no requests.
+    const list = [...items([pod, own]), gpuSlice('n1', 1)];
+    const out = run('1.37.2', list);
+    expect(out.results[0]).toMatchObject({
+      outcome: 'error',
+      error:
+        'running PreBind plugin "DynamicResources": nil or empty request mappings, no update of pod default/p ExtendedResourceClaimStatus',
+    });
+  });
+
   it('a claim left from an earlier cycle is refused on every node and deleted', () => {
     const uid = 'uid-retry';
     const stale = {
