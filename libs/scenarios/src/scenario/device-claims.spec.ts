@@ -152,6 +152,58 @@ describe('DRA claims between scenario steps', () => {
   });
 });
 
+describe('DRA-backed extended resources between scenario steps (DRAExtendedResource)', () => {
+  /** Asks for one device of the class by its implicit extended resource name. */
+  const extendedPod = (name: string) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'ml' },
+    spec: {
+      containers: [
+        {
+          name: 't',
+          image: 'x',
+          resources: {
+            requests: { cpu: '1', 'deviceclass.resource.kubernetes.io/gpu.example.com': '1' },
+            limits: { 'deviceclass.resource.kubernetes.io/gpu.example.com': '1' },
+          },
+        },
+      ],
+    },
+  });
+
+  it('the claim the scheduler writes stays in the world and goes with its pod, freeing the device', () => {
+    const run = runScenario(
+      cluster,
+      {
+        steps: [
+          { apply: { objects: [extendedPod('ext-1'), extendedPod('ext-2')] } },
+          { deletePod: { namespace: 'ml', name: 'ext-1' } },
+        ],
+      },
+      opts,
+    );
+    // Step 0: ext-1 takes the last free device through its extended-resource claim, ext-2 waits.
+    const ext1 = run.steps[0].scheduling.find((r) => r.pod === 'ml/ext-1');
+    expect(ext1?.node).toEqual(expect.any(String));
+    expect(Object.keys(ext1?.claims ?? {})[0]).toMatch(/^ml\/ext-1-extended-resources-[a-z0-9]{5}$/);
+    expect(run.steps[0].scheduling.filter((r) => r.pod === 'ml/ext-2').at(-1)?.message).toMatch(
+      /cannot allocate all claims/,
+    );
+    // Step 1: deleting ext-1 deletes its claim (owned by the pod), and ext-2 gets the device.
+    const items = run.world.items;
+    expect(claimsOf(items).some((c) => c.metadata?.ownerReferences?.some((o) => o.name === 'ext-1'))).toBe(
+      false,
+    );
+    expect(run.steps[1].scheduling.find((r) => r.pod === 'ml/ext-2')?.node).toBe(ext1?.node);
+    const owned = claimsOf(items).filter((c) => c.metadata?.ownerReferences?.some((o) => o.name === 'ext-2'));
+    expect(owned).toHaveLength(1);
+    expect(owned[0].status?.reservedFor?.map((r) => r.name)).toEqual(['ext-2']);
+    for (const [device, claims] of holders(items)) expect([device, claims.length]).toEqual([device, 1]);
+    expect(allocatedGpus(run)).toBe(6);
+  });
+});
+
 describe('deschedule analysis with DRA claims', () => {
   /** Evicts every ReplicaSet-owned pod of the node the policy names. */
   const evictOwnedOn: DeschedulerRunner = (objects, policy) => ({
