@@ -64,6 +64,7 @@ import {
   queueFeatures,
   queueProfileOf,
   syncPodClaims,
+  podUid as claimPodUid,
   type ClusterObjects,
   type EngineSetup,
   type QueueProfile,
@@ -638,11 +639,20 @@ class TimelineDriver {
 
   /**
    * The resourceclaim controller and garbage collector once a pod with claims has gone: its
-   * reservations go, claims nobody reserves are deallocated, its generated claims deleted.
+   * reservations go, claims nobody reserves are deallocated, its generated claims deleted. A pod
+   * without spec.resourceClaims may hold the claim the scheduler wrote for its DRA-backed extended
+   * resources (reserved for it).
    */
   private releaseClaimsOf(gone: Pod): void {
-    if (!(gone.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims?.length) return;
     const before = this.sim.objects.resourceClaims.list();
+    if (!(gone.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims?.length) {
+      const uid = claimPodUid(gone);
+      const reserved = (c: ResourceClaimOf) =>
+        ((c.status as { reservedFor?: { uid?: string }[] } | undefined)?.reservedFor ?? []).some(
+          (r) => r.uid === uid,
+        );
+      if (!before.some(reserved)) return;
+    }
     const pods = [...this.running.values(), ...this.pending.values()] as unknown as KubeObject[];
     releaseClaimsIn(this.sim.objects, pods);
     this.claimEventsSince(before, this.sim.objects.resourceClaims.list());

@@ -430,6 +430,39 @@ describe('timeline: scenario steps at a time and the published schema', () => {
     expect(ml('t6')).toMatchObject({ node: ml('t1')?.node, boundAt: 60 });
   });
 
+  it('DRA-backed extended resources: a completed pod’s claim goes with it and its device wakes the one waiting', () => {
+    // The same GPUs asked for by the class's implicit extended resource name (DRAExtendedResource).
+    const dra = parseKubernetesObjects(
+      readFileSync(path.join(__dirname, '../../../../examples/dra-gpus.yaml'), 'utf8'),
+    ).objects.filter((o) => o.kind !== 'Pod' || (o as { spec?: { nodeName?: string } }).spec?.nodeName);
+    const gpu = { 'deviceclass.resource.kubernetes.io/gpu.example.com': '1' };
+    const worker = (at: string, name: string, runFor?: string) => ({
+      at,
+      arrive: {
+        ...(runFor ? { runFor } : {}),
+        pod: {
+          metadata: { name, namespace: 'ml' },
+          spec: {
+            containers: [
+              { name: 't', image: 'x', resources: { requests: { cpu: '500m', ...gpu }, limits: gpu } },
+            ],
+          },
+        },
+      },
+    });
+    const r = run(dra, {
+      events: [
+        worker('0s', 'w1', '60s'),
+        ...['w2', 'w3', 'w4', 'w5'].map((n) => worker('0s', n)),
+        worker('10s', 'w6'),
+      ],
+    });
+    const ml = (name: string) => r.pods.find((p) => p.pod === `ml/${name}`);
+    for (const n of ['w1', 'w2', 'w3', 'w4', 'w5']) expect(ml(n)?.boundAt).toBe(0);
+    expect(ml('w1')).toMatchObject({ outcome: 'completed', endedAt: 60 });
+    expect(ml('w6')).toMatchObject({ node: ml('w1')?.node, boundAt: 60 });
+  });
+
   it('docs/timeline.schema.json is up to date (UPDATE_TIMELINE_SCHEMA=1 regenerates it)', () => {
     const file = path.join(__dirname, '../../../../docs/timeline.schema.json');
     const generated = JSON.stringify(timelineJsonSchema(), null, 2) + '\n';
