@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseKubernetesObjects, type KubeObject } from '@schedlab/k8s';
 import { setupEngine } from '@schedlab/scheduler';
+import { capacity } from '../analyses/capacity';
 import { deschedule } from '../analyses/deschedule';
 import type { DeschedulerRunner } from '../analyses/descheduler-runner';
 import { releaseDeviceClaims } from './device-claims';
@@ -201,6 +202,16 @@ describe('DRA-backed extended resources between scenario steps (DRAExtendedResou
     expect(owned[0].status?.reservedFor?.map((r) => r.name)).toEqual(['ext-2']);
     for (const [device, claims] of holders(items)) expect([device, claims.length]).toEqual([device, 1]);
     expect(allocatedGpus(run)).toBe(6);
+  });
+
+  it('capacity: each copy gets its own claim, so the five free GPUs take five copies (none before 1.36)', () => {
+    const request = { podTemplate: extendedPod('worker') as never, maxReplicas: 20 };
+    const at137 = capacity(cluster, request, opts);
+    expect(at137.replicas).toBe(5);
+    expect(at137.stopReason).toMatch(/cannot allocate all claims/);
+    const at135 = capacity(cluster, request, { ...opts, compatibilityVersion: '1.35' });
+    expect(at135.replicas).toBe(0);
+    expect(at135.stopReason).toMatch(/Insufficient deviceclass.resource.kubernetes.io\/gpu.example.com/);
   });
 });
 
