@@ -259,9 +259,10 @@ func standInDriver(rt *runtimeEnv) {
 	})
 }
 
-// waitForClaimWrites waits until the DRA manager's claim cache agrees with the API on which claims
-// are allocated: PostFilter deallocates a claim through the API, and the next pod's cycle must see
-// the device free, as the scheduler's next cycle would once the informer caught up.
+// waitForClaimWrites waits until the DRA manager's claim cache and its allocated-devices index agree
+// with the API on which claims are allocated: PostFilter deallocates a claim through the API, and the
+// next pod's cycle must see the device free, as the scheduler's next cycle would once the informer
+// caught up.
 func waitForClaimWrites(f framework.Framework, rt *runtimeEnv) {
 	dm := f.SharedDRAManager()
 	if dm == nil {
@@ -271,6 +272,18 @@ func waitForClaimWrites(f framework.Framework, rt *runtimeEnv) {
 	if err != nil {
 		return
 	}
+	// Devices held whole (not admin access, not a share of a device), as the allocated-devices
+	// index the allocator reads counts them: it follows the claims through its own event handler.
+	held := 0
+	for i := range list.Items {
+		if a := list.Items[i].Status.Allocation; a != nil {
+			for _, r := range a.Devices.Results {
+				if (r.AdminAccess == nil || !*r.AdminAccess) && r.ShareID == nil {
+					held++
+				}
+			}
+		}
+	}
 	waitUntil(func() bool {
 		for i := range list.Items {
 			want := &list.Items[i]
@@ -279,6 +292,7 @@ func waitForClaimWrites(f framework.Framework, rt *runtimeEnv) {
 				return false
 			}
 		}
-		return true
+		devs, err := dm.ResourceClaims().ListAllAllocatedDevices()
+		return err == nil && devs.Len() == held
 	})
 }
