@@ -8,14 +8,14 @@ export const DRA_GPUS_DEVICES = [
   {
     deviceClass: 'gpu.example.com',
     nodes: [
-      { node: 'gpu-a', total: 2, allocated: 2, free: 0, taintedFree: 0 },
-      { node: 'gpu-b', total: 2, allocated: 1, free: 1, taintedFree: 0 },
-      { node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 },
+      { node: 'gpu-a', total: 2, allocated: 2, free: 0, unavailableFree: 0, taintedFree: 0 },
+      { node: 'gpu-b', total: 2, allocated: 1, free: 1, unavailableFree: 0, taintedFree: 0 },
+      { node: 'gpu-c', total: 2, allocated: 2, free: 0, unavailableFree: 0, taintedFree: 0 },
     ],
   },
   {
     deviceClass: 'large-gpu.example.com',
-    nodes: [{ node: 'gpu-c', total: 2, allocated: 2, free: 0, taintedFree: 0 }],
+    nodes: [{ node: 'gpu-c', total: 2, allocated: 2, free: 0, unavailableFree: 0, taintedFree: 0 }],
   },
 ];
 

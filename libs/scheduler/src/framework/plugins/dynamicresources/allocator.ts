@@ -523,6 +523,74 @@ function duplicateNames(slices: PoolSlice[]): string | undefined {
   return undefined;
 }
 
+// ---- Counters and release gates (shared with the device summary) ----------------------------
+
+/** Where a pool's counters left are kept: driver and pool, or (1.36) the pool name only. */
+export const counterPoolKey = (pool: Pool, features: AllocatorFeatures): string =>
+  features.countersByPoolName ? pool.pool : `${pool.driver}/${pool.pool}`;
+
+export const consumesCounters = (device: Device): boolean => (device.consumesCounters ?? []).length > 0;
+
+/** Without DRAPartitionableDevices a device consuming counters is never allocated. */
+export const countersRefused = (device: Device, features: AllocatorFeatures): boolean =>
+  !features.partitionableDevices && consumesCounters(device);
+
+/** Without DRADeviceBindingConditions a device with binding conditions is never allocated. */
+export const bindingConditionsRefused = (device: Device, features: AllocatorFeatures): boolean =>
+  !features.deviceBindingConditions && (device.bindingConditions ?? []).length > 0;
+
+/**
+ * The pool's counters left (set → counter → nanos) once the devices `held` (allocated whole or
+ * shared) took theirs, kept in `cache` under counterPoolKey: upstream computes them the first time
+ * a node's search needs them and keeps them for the cycle.
+ */
+export function countersLeft(
+  pool: Pool,
+  features: AllocatorFeatures,
+  held: (id: string) => boolean,
+  cache: Map<string, Map<string, Map<string, bigint>>>,
+): Map<string, Map<string, bigint>> {
+  const poolId = counterPoolKey(pool, features);
+  let available = cache.get(poolId);
+  if (available) return available;
+  available = new Map([...pool.counterSets].map(([name, counters]) => [name, new Map(counters)]));
+  for (const slice of [...pool.slices, ...pool.otherSlices])
+    for (const d of slice.spec.devices ?? []) {
+      if (!held(deviceKey(slice.spec.driver, slice.spec.pool.name, d.name))) continue;
+      for (const use of d.consumesCounters ?? []) {
+        const set = available.get(use.counterSet);
+        for (const [name, v] of Object.entries(use.counters ?? {})) {
+          const left = set?.get(name);
+          if (left !== undefined) set!.set(name, left - parseQuantity(v.value).nanos);
+        }
+      }
+    }
+  cache.set(poolId, available);
+  return available;
+}
+
+/** What one device takes of its pool's counters (set → counter → nanos). */
+export function counterUse(device: Device): Map<string, Map<string, bigint>> {
+  const used = new Map<string, Map<string, bigint>>();
+  for (const use of device.consumesCounters ?? []) {
+    let set = used.get(use.counterSet);
+    if (!set) used.set(use.counterSet, (set = new Map()));
+    for (const [name, v] of Object.entries(use.counters ?? {}))
+      set.set(name, (set.get(name) ?? 0n) + parseQuantity(v.value).nanos);
+  }
+  return used;
+}
+
+/** Whether the counters left cover `used`: no counter of the pool may go below what is taken. */
+export function countersHold(
+  available: ReadonlyMap<string, ReadonlyMap<string, bigint>>,
+  used: ReadonlyMap<string, ReadonlyMap<string, bigint>>,
+): boolean {
+  for (const [setName, counters] of available)
+    for (const [name, left] of counters) if (left < (used.get(setName)?.get(name) ?? 0n)) return false;
+  return true;
+}
+
 // ---- Allocation -----------------------------------------------------------------------------
 
 interface Candidate {
@@ -664,8 +732,7 @@ export function allocate(
   const allocatingCapacity = new Map<string, ConsumedCapacity>();
   /** Partitionable devices: counters taken by devices allocated in this search, per pool. */
   const consumedCounters = new Map<string, Map<string, Map<string, bigint>>>();
-  const counterKey = (pool: Pool): string =>
-    input.features.countersByPoolName ? pool.pool : `${pool.driver}/${pool.pool}`;
+  const counterKey = (pool: Pool): string => counterPoolKey(pool, input.features);
 
   const strictCapacity = !!input.features.strictCapacity;
   /** `where`: "all" (listing a request's devices), "search" or "allocate" (upstream's recheck). */
@@ -713,7 +780,7 @@ export function allocate(
       }
       return true;
     };
-    let ok = !!input.features.deviceBindingConditions || (c.device.bindingConditions ?? []).length === 0;
+    let ok = !bindingConditionsRefused(c.device, input.features);
     ok = ok && check(rd.class.spec?.selectors ?? [], true) && check(rd.selectors, false);
     if (ok && c.slice.spec.perDeviceNodeSelection)
       ok = nodeMatches(node, c.device.nodeName, c.device.allNodes, c.device.nodeSelector);
@@ -866,35 +933,16 @@ export function allocate(
     input.allocated.has(id) || !!input.shared?.has(id) || !!input.capacity?.has(id);
 
   /** The pool's counters left after allocated devices (computed once per cycle). */
-  const availableCounters = (pool: Pool): Map<string, Map<string, bigint>> => {
-    const cache = (input.availableCounters ??= new Map());
-    const poolId = counterKey(pool);
-    let available = cache.get(poolId);
-    if (available) return available;
-    available = new Map([...pool.counterSets].map(([name, counters]) => [name, new Map(counters)]));
-    for (const slice of [...pool.slices, ...pool.otherSlices])
-      for (const d of slice.spec.devices ?? []) {
-        if (!allocatedForCounters(deviceKey(slice.spec.driver, slice.spec.pool.name, d.name))) continue;
-        for (const use of d.consumesCounters ?? []) {
-          const set = available.get(use.counterSet);
-          for (const [name, v] of Object.entries(use.counters ?? {})) {
-            const left = set?.get(name);
-            if (left !== undefined) set!.set(name, left - parseQuantity(v.value).nanos);
-          }
-        }
-      }
-    cache.set(poolId, available);
-    return available;
-  };
+  const availableCounters = (pool: Pool): Map<string, Map<string, bigint>> =>
+    countersLeft(pool, input.features, allocatedForCounters, (input.availableCounters ??= new Map()));
 
   const takeCounters = (c: Candidate, sign: 1n | -1n): void => {
     let used = consumedCounters.get(counterKey(c.from));
     if (!used) consumedCounters.set(counterKey(c.from), (used = new Map()));
-    for (const use of c.device.consumesCounters ?? []) {
-      let set = used.get(use.counterSet);
-      if (!set) used.set(use.counterSet, (set = new Map()));
-      for (const [name, v] of Object.entries(use.counters ?? {}))
-        set.set(name, (set.get(name) ?? 0n) + sign * parseQuantity(v.value).nanos);
+    for (const [setName, counters] of counterUse(c.device)) {
+      let set = used.get(setName);
+      if (!set) used.set(setName, (set = new Map()));
+      for (const [name, v] of counters) set.set(name, (set.get(name) ?? 0n) + sign * v);
     }
   };
 
@@ -902,14 +950,9 @@ export function allocate(
   const reserveCounters = (c: Candidate): boolean => {
     const available = availableCounters(c.from);
     takeCounters(c, 1n);
-    const used = consumedCounters.get(counterKey(c.from))!;
-    for (const [setName, counters] of available)
-      for (const [name, left] of counters)
-        if (left < (used.get(setName)?.get(name) ?? 0n)) {
-          takeCounters(c, -1n);
-          return false;
-        }
-    return true;
+    if (countersHold(available, consumedCounters.get(counterKey(c.from))!)) return true;
+    takeCounters(c, -1n);
+    return false;
   };
 
   const capacityInUse = (id: string): boolean =>
@@ -926,8 +969,8 @@ export function allocate(
     const multiple = consumable && !!c.device.allowMultipleAllocations;
     if (!multiple && rd.adminAccess && allocatingFor(c.id, ci)) return undefined;
     if (!rd.adminAccess && inUse(c.id)) return undefined;
-    const usesCounters = (c.device.consumesCounters ?? []).length > 0;
-    if (!input.features.partitionableDevices && usesCounters) return undefined;
+    const usesCounters = consumesCounters(c.device);
+    if (countersRefused(c.device, input.features)) return undefined;
     // A further share of a device already shared does not take its counters again.
     let countersTaken = false;
     if (usesCounters && !(multiple && capacityInUse(c.id))) {
