@@ -40,19 +40,19 @@ describe('schedlab simulate: DRA devices of dra-gpus.yaml', () => {
     const at = lines.indexOf('Devices by class');
     expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith('ml/sweep-1 ')));
     expect(lines.slice(at + 1, at + 4).map((l) => l.split(/\s+/))).toEqual([
-      ['CLASS', 'NODES', 'TOTAL', 'ALLOCATED', 'FREE', 'TAINTED', 'FREE'],
-      ['gpu.example.com', '3', '6', '5', '1', '0'],
-      ['large-gpu.example.com', '1', '2', '2', '0', '0'],
+      ['CLASS', 'NODES', 'TOTAL', 'ALLOCATED', 'FREE', 'UNAVAILABLE', 'FREE', 'TAINTED', 'FREE'],
+      ['gpu.example.com', '3', '6', '5', '1', '0', '0'],
+      ['large-gpu.example.com', '1', '2', '2', '0', '0', '0'],
     ]);
     expect(table.stdout).not.toContain('Devices allocated');
 
     const wide = schedlab('simulate', '--cluster', draExample, '-o', 'wide').stdout.split('\n');
     const byNode = wide.indexOf('Devices by class and node');
     expect(wide.slice(byNode + 2, byNode + 6).map((l) => l.split(/\s+/))).toEqual([
-      ['gpu.example.com', 'gpu-a', '2', '2', '0', '0'],
-      ['gpu.example.com', 'gpu-b', '2', '1', '1', '0'],
-      ['gpu.example.com', 'gpu-c', '2', '2', '0', '0'],
-      ['large-gpu.example.com', 'gpu-c', '2', '2', '0', '0'],
+      ['gpu.example.com', 'gpu-a', '2', '2', '0', '0', '0'],
+      ['gpu.example.com', 'gpu-b', '2', '1', '1', '0', '0'],
+      ['gpu.example.com', 'gpu-c', '2', '2', '0', '0', '0'],
+      ['large-gpu.example.com', 'gpu-c', '2', '2', '0', '0', '0'],
     ]);
     const allocated = wide.indexOf('Devices allocated');
     expect(wide.slice(allocated + 2, allocated + 6).map((l) => l.split(/\s+/))).toEqual([
@@ -146,7 +146,7 @@ describe('schedlab simulate --scenario: devices of the final world', () => {
     expect(allocated).toBe(6);
     const table = schedlab('simulate', '--cluster', draExample, '--scenario', scenario).stdout.split('\n');
     const at = table.indexOf('Devices by class');
-    expect(table[at + 2].split(/\s+/)).toEqual(['gpu.example.com', '3', '6', '6', '0', '0']);
+    expect(table[at + 2].split(/\s+/)).toEqual(['gpu.example.com', '3', '6', '6', '0', '0', '0']);
   });
 });
 
@@ -180,5 +180,63 @@ spec:
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('DeviceTaintRule gpu-b-maintenance');
     expect(r.stderr).toContain('spec.taint');
+  });
+});
+
+describe('schedlab simulate: free devices the release cannot allocate', () => {
+  const attachable = `
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: { name: gpu-b-attachable }
+spec:
+  driver: gpu.example.com
+  nodeName: gpu-b
+  pool: { name: gpu-b-attachable, generation: 1, resourceSliceCount: 1 }
+  devices:
+    - name: gpu-0
+      bindingConditions: [Attached]
+      attributes: { model: { string: a100 } }
+      capacity: { memory: { value: 40Gi } }
+`;
+
+  it('counts a device with binding conditions as unavailable free at 1.35 (gate off), in JSON and tables', () => {
+    const file = writeTemp('attachable.yaml', readFileSync(draExample, 'utf8') + attachable);
+    const args = ['simulate', '--cluster', file, '--compatibility-version', '1.35'];
+    const gpuB = schedlabJson<SimulationDocument>(...args)
+      .devices?.find((c) => c.deviceClass === 'gpu.example.com')
+      ?.nodes.find((n) => n.node === 'gpu-b');
+    expect(gpuB).toEqual({
+      node: 'gpu-b',
+      total: 3,
+      allocated: 1,
+      free: 2,
+      unavailableFree: 1,
+      taintedFree: 0,
+    });
+    const table = schedlab(...args).stdout.split('\n');
+    const at = table.indexOf('Devices by class');
+    expect(table[at + 2].split(/\s+/)).toEqual(['gpu.example.com', '3', '7', '5', '2', '1', '0']);
+    const wide = schedlab(...args, '-o', 'wide').stdout.split('\n');
+    const byNode = wide.indexOf('Devices by class and node');
+    expect(wide[byNode + 1].split(/\s{2,}/)).toEqual([
+      'CLASS',
+      'NODE',
+      'TOTAL',
+      'ALLOCATED',
+      'FREE',
+      'UNAVAILABLE FREE',
+      'TAINTED FREE',
+    ]);
+    expect(wide[byNode + 3].split(/\s+/)).toEqual(['gpu.example.com', 'gpu-b', '3', '1', '2', '1', '0']);
+    // From 1.36 the device is allocatable: it is free like any other.
+    const later = schedlabJson<SimulationDocument>(
+      'simulate',
+      '--cluster',
+      file,
+      '--compatibility-version',
+      '1.36',
+    );
+    expect(later.devices?.flatMap((c) => c.nodes.map((n) => n.unavailableFree))).toEqual([0, 0, 0, 0]);
   });
 });

@@ -12,6 +12,8 @@ const sum = (nodes: DeviceClassSummary['nodes'], pick: (n: DeviceClassSummary['n
 /**
  * "Devices": one row per class (nodes reaching any of its devices, and the counts over them); `wide`
  * gives one row per class and node. A device of a pool shared by several nodes counts for each.
+ * UNAVAILABLE FREE: free devices the allocator gives no request at the release (counters used up,
+ * feature off); TAINTED FREE: the other free ones only tolerating requests get.
  */
 export function formatDeviceTables(devices: readonly DeviceClassSummary[], { wide = false } = {}): string[] {
   const lines = ['', wide ? 'Devices by class and node' : 'Devices by class'];
@@ -24,11 +26,17 @@ export function formatDeviceTables(devices: readonly DeviceClassSummary[], { wid
             String(n.total),
             String(n.allocated),
             String(n.free),
+            String(n.unavailableFree),
             String(n.taintedFree),
           ])
-        : [[c.deviceClass, '<none>', '0', '0', '0', '0']],
+        : [[c.deviceClass, '<none>', '0', '0', '0', '0', '0']],
     );
-    lines.push(...formatTable(['CLASS', 'NODE', 'TOTAL', 'ALLOCATED', 'FREE', 'TAINTED FREE'], rows));
+    lines.push(
+      ...formatTable(
+        ['CLASS', 'NODE', 'TOTAL', 'ALLOCATED', 'FREE', 'UNAVAILABLE FREE', 'TAINTED FREE'],
+        rows,
+      ),
+    );
   } else {
     const rows = devices.map((c) => [
       c.deviceClass,
@@ -36,9 +44,15 @@ export function formatDeviceTables(devices: readonly DeviceClassSummary[], { wid
       sum(c.nodes, (n) => n.total),
       sum(c.nodes, (n) => n.allocated),
       sum(c.nodes, (n) => n.free),
+      sum(c.nodes, (n) => n.unavailableFree),
       sum(c.nodes, (n) => n.taintedFree),
     ]);
-    lines.push(...formatTable(['CLASS', 'NODES', 'TOTAL', 'ALLOCATED', 'FREE', 'TAINTED FREE'], rows));
+    lines.push(
+      ...formatTable(
+        ['CLASS', 'NODES', 'TOTAL', 'ALLOCATED', 'FREE', 'UNAVAILABLE FREE', 'TAINTED FREE'],
+        rows,
+      ),
+    );
   }
   return lines;
 }
