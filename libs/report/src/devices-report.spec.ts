@@ -8,16 +8,30 @@ import { launchChromium } from './testing/chromium';
 
 const examples = path.resolve(__dirname, '../../../examples');
 
-function draReport(): ReportRun {
-  const { objects } = parseKubernetesObjects(readFileSync(path.join(examples, 'dra-gpus.yaml'), 'utf8'));
-  const state = buildClusterState(objects);
+function draReport(extra = '', compatibilityVersion?: string): ReportRun {
+  const yaml = readFileSync(path.join(examples, 'dra-gpus.yaml'), 'utf8') + extra;
+  const state = buildClusterState(parseKubernetesObjects(yaml).objects);
   return buildRunReport({
     label: 'dra',
     nodes: state.nodes,
     pods: [...state.runningPods, ...state.pendingPods],
-    result: simulate(state),
+    result: simulate(state, compatibilityVersion ? { compatibilityVersion } : {}),
   });
 }
+
+/** A gpu-b device with binding conditions: never allocated without DRADeviceBindingConditions (1.35). */
+const attachable = `
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: { name: gpu-b-attachable }
+spec:
+  driver: gpu.example.com
+  nodeName: gpu-b
+  pool: { name: gpu-b-attachable, generation: 1, resourceSliceCount: 1 }
+  devices:
+    - { name: gpu-0, bindingConditions: [Attached], attributes: { model: { string: a100 } }, capacity: { memory: { value: 40Gi } } }
+`;
 
 describe('report: DRA devices', () => {
   const run = draReport();
@@ -62,7 +76,24 @@ describe('report: DRA devices', () => {
       expect(await gpu.locator('h3').textContent()).toBe('gpu.example.com — 5 of 6 allocated');
       const rows = gpu.getByRole('table', { name: 'Devices of gpu.example.com' }).locator('tbody tr');
       expect(await rows.count()).toBe(3);
-      expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['gpu-b', '1/2', '2', '1', '1', '0']);
+      expect(await gpu.locator('thead th').allTextContents()).toEqual([
+        'Node',
+        'In use',
+        'Total',
+        'Allocated',
+        'Free',
+        'Unavailable free',
+        'Tainted free',
+      ]);
+      expect(await rows.nth(1).locator('td').allTextContents()).toEqual([
+        'gpu-b',
+        '1/2',
+        '2',
+        '1',
+        '1',
+        '0',
+        '0',
+      ]);
       expect(await rows.nth(1).locator('meter').getAttribute('value')).toBe('1');
       await page.getByRole('button', { name: 'Node gpu-c' }).first().click();
       await page.getByRole('button', { name: 'Pod ml/finetune-1' }).click();
@@ -72,8 +103,27 @@ describe('report: DRA devices', () => {
         'gpu',
         'gpu.example.com/gpu-c/gpu-1',
       ]);
+
+      const blocked = path.join(path.dirname(file), 'unavailable.html');
+      writeFileSync(blocked, renderReportHtml({ title: 'dra', runs: [draReport(attachable, '1.35')] }));
+      const other = await context.newPage();
+      await other.goto(`file://${blocked}`);
+      const gpuB = other
+        .getByRole('table', { name: 'Devices of gpu.example.com' })
+        .locator('tbody tr')
+        .filter({ hasText: 'gpu-b' });
+      expect(await gpuB.locator('td').allTextContents()).toEqual(['gpu-b', '1/3', '3', '1', '2', '1', '0']);
     } finally {
       await context.close();
     }
+  });
+
+  it('counts the free device the release cannot allocate apart (binding conditions at 1.35)', () => {
+    const gpuB = (version: string) =>
+      draReport(attachable, version)
+        .devices?.find((c) => c.deviceClass === 'gpu.example.com')
+        ?.nodes.find((n) => n.node === 'gpu-b');
+    expect(gpuB('1.35')).toMatchObject({ total: 3, free: 2, unavailableFree: 1 });
+    expect(gpuB('1.36')).toMatchObject({ total: 3, unavailableFree: 0 });
   });
 });

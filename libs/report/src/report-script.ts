@@ -151,6 +151,8 @@ export const REPORT_SCRIPT = String.raw`
   }
 
   // DRA devices per class: one row per node reaching any of the class's devices, the bar allocated / total.
+  // Unavailable free: free devices the allocator gives no request at the release; tainted free: the
+  // other free ones only tolerating requests get.
   function devicesView(run) {
     return el('section', { 'aria-label': 'Devices' }, [
       el('h2', {}, ['Devices by class']),
@@ -160,9 +162,9 @@ export const REPORT_SCRIPT = String.raw`
       return el('section', { className: 'zone', role: 'region', 'aria-label': 'Device class ' + c.deviceClass }, [
         el('h3', {}, [c.deviceClass + ' — ' + allocated + ' of ' + total + ' allocated']),
         c.nodes.length
-          ? table('Devices of ' + c.deviceClass, ['Node', 'In use', 'Total', 'Allocated', 'Free', 'Tainted free'], c.nodes.map(function (n) {
+          ? table('Devices of ' + c.deviceClass, ['Node', 'In use', 'Total', 'Allocated', 'Free', 'Unavailable free', 'Tainted free'], c.nodes.map(function (n) {
               return [n.node, el('meter', { min: 0, max: n.total, value: n.allocated, 'aria-label': n.node + ': ' + n.allocated + ' of ' + n.total + ' allocated' }, [n.allocated + '/' + n.total]),
-                n.total, n.allocated, n.free, n.taintedFree];
+                n.total, n.allocated, n.free, n.unavailableFree, n.taintedFree];
             }))
           : el('p', {}, ['No node reaches a device of this class.']),
       ]);
