@@ -14,7 +14,7 @@ import { ApiError } from '../common/api-error';
 import { isUuid } from '../common/id-param.pipe';
 import { TenantData } from '../common/tenant-data';
 import { ExplanationReplays } from '../runs/explanation-replays';
-import { runDevicesOf } from '../runs/run-devices.model';
+import { storedDevicesOf } from '../runs/run-devices.model';
 import { reportRunOfStored } from './report-source';
 import { signReportLink, verifyReportLink } from './report-link';
 
@@ -77,7 +77,7 @@ export class ReportsService {
       const attempt = run.attempts;
       const placements = await this.results.allPlacements(tx, runId, attempt);
       const explanations = await this.results.allExplanations(tx, runId, attempt);
-      const devices = runDevicesOf((await this.results.findResult(tx, runId))?.summary ?? null);
+      const devices = storedDevicesOf((await this.results.findResult(tx, runId))?.summary ?? null);
       return { run, placements, explanations, devices };
     });
     const title = `Schedlab report: ${stored.run.snapshot.name}`;

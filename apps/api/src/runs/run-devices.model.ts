@@ -8,6 +8,11 @@ import { Field, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { claimDevicesOf, type DeviceClassSummary } from '@schedlab/scheduler';
 
+const UNAVAILABLE_FREE =
+  "Of the free ones, those the release's allocator gives no request given the claims already allocated (shared counters or capacity used up, binding conditions or counters with their feature off); null for a run stored before it was counted";
+const TAINTED_FREE =
+  'Of the other free ones, tainted NoSchedule or NoExecute (only tolerating requests get them)';
+
 @ObjectType('NodeDevices', { description: 'The devices of one class a node can reach' })
 export class NodeDevicesView {
   @Field(() => String) @ApiProperty() node!: string;
@@ -18,8 +23,11 @@ export class NodeDevicesView {
   @ApiProperty({ description: 'Held by allocated claims' })
   allocated!: number;
   @Field(() => Int) @ApiProperty() free!: number;
-  @Field(() => Int, { description: 'Of the free ones, tainted NoSchedule or NoExecute' })
-  @ApiProperty({ description: 'Of the free ones, tainted NoSchedule or NoExecute' })
+  @Field(() => Int, { nullable: true, description: UNAVAILABLE_FREE })
+  @ApiProperty({ type: Number, nullable: true, description: UNAVAILABLE_FREE })
+  unavailableFree!: number | null;
+  @Field(() => Int, { description: TAINTED_FREE })
+  @ApiProperty({ description: TAINTED_FREE })
   taintedFree!: number;
 }
 
@@ -60,10 +68,24 @@ export class ClaimDeviceView {
   bindingFailureConditions?: string[];
 }
 
-/** The stored summary's device summary; null for runs without DeviceClasses (or stored before). */
-export function runDevicesOf(summary: unknown): DeviceClassDevicesView[] | null {
+/**
+ * The stored summary's device summary as the worker stored it (null for runs without
+ * DeviceClasses or stored before devices were); a run stored before unavailableFree was counted
+ * lacks that field (the report leaves its cell blank).
+ */
+export function storedDevicesOf(summary: unknown): DeviceClassSummary[] | null {
   const devices = (summary as { devices?: DeviceClassSummary[] } | null)?.devices;
   return Array.isArray(devices) ? devices : null;
+}
+
+/** The device summary as the API shows it: unavailableFree null, not a made-up 0, where not stored. */
+export function runDevicesOf(summary: unknown): DeviceClassDevicesView[] | null {
+  return (
+    storedDevicesOf(summary)?.map((c) => ({
+      ...c,
+      nodes: c.nodes.map((n) => ({ ...n, unavailableFree: n.unavailableFree ?? null })),
+    })) ?? null
+  );
 }
 
 /** A pod's devices from its stored explanation's `claims`; null when it holds none. */

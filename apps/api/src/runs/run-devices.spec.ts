@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DRA_GPUS_DEVICES, DRA_GPUS_POD_DEVICES } from '@schedlab/testing';
 import { ApiHarness, bearer, type TestTenant } from '../testing/api-harness';
+import { runDevicesOf } from './run-devices.model';
 
 const draGpus = readFileSync(path.resolve(__dirname, '../../../../examples/dra-gpus.yaml'), 'utf8');
 
@@ -82,7 +83,7 @@ describe('DRA devices of a simulate run (real PostgreSQL and Redis)', () => {
       .set(bearer(acme.key))
       .send({
         query: `query($id: ID!) { run(id: $id) {
-          result { devices { deviceClass nodes { node total allocated free taintedFree } } }
+          result { devices { deviceClass nodes { node total allocated free unavailableFree taintedFree } } }
           placements(first: 10) { edges { node { name devices { claim request driver pool device adminAccess } } } } } }`,
         variables: { id: runId },
       })
@@ -108,5 +109,18 @@ describe('DRA devices of a simulate run (real PostgreSQL and Redis)', () => {
         device: 'gpu-1',
       },
     ]);
+  });
+});
+
+describe('runDevicesOf', () => {
+  it('gives a run stored before unavailableFree was counted null there, not 0', () => {
+    const node = { node: 'gpu-a', total: 2, allocated: 1, free: 1, taintedFree: 0 };
+    expect(runDevicesOf({ devices: [{ deviceClass: 'gpu', nodes: [node] }] })).toEqual([
+      { deviceClass: 'gpu', nodes: [{ ...node, unavailableFree: null }] },
+    ]);
+    expect(
+      runDevicesOf({ devices: [{ deviceClass: 'gpu', nodes: [{ ...node, unavailableFree: 1 }] }] }),
+    ).toEqual([{ deviceClass: 'gpu', nodes: [{ ...node, unavailableFree: 1 }] }]);
+    expect(runDevicesOf({})).toBeNull();
   });
 });
