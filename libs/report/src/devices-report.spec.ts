@@ -113,6 +113,21 @@ describe('report: DRA devices', () => {
         .locator('tbody tr')
         .filter({ hasText: 'gpu-b' });
       expect(await gpuB.locator('td').allTextContents()).toEqual(['gpu-b', '1/3', '3', '1', '2', '1', '0']);
+
+      // A run the service stored before unavailableFree was counted: the cell is left blank.
+      const stored = path.join(path.dirname(file), 'stored.html');
+      const before = run.devices?.map((c) => ({
+        ...c,
+        nodes: c.nodes.map(({ unavailableFree: _, ...n }) => n),
+      })) as ReportRun['devices'];
+      writeFileSync(stored, renderReportHtml({ title: 'dra', runs: [{ ...run, devices: before }] }));
+      const old = await context.newPage();
+      await old.goto(`file://${stored}`);
+      const oldRow = old
+        .getByRole('table', { name: 'Devices of gpu.example.com' })
+        .locator('tbody tr')
+        .filter({ hasText: 'gpu-b' });
+      expect(await oldRow.locator('td').allTextContents()).toEqual(['gpu-b', '1/2', '2', '1', '1', '', '0']);
     } finally {
       await context.close();
     }

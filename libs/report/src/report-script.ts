@@ -152,7 +152,7 @@ export const REPORT_SCRIPT = String.raw`
 
   // DRA devices per class: one row per node reaching any of the class's devices, the bar allocated / total.
   // Unavailable free: free devices the allocator gives no request at the release; tainted free: the
-  // other free ones only tolerating requests get.
+  // other free ones only tolerating requests get. A run stored before it was counted has none (blank).
   function devicesView(run) {
     return el('section', { 'aria-label': 'Devices' }, [
       el('h2', {}, ['Devices by class']),
@@ -164,7 +164,7 @@ export const REPORT_SCRIPT = String.raw`
         c.nodes.length
           ? table('Devices of ' + c.deviceClass, ['Node', 'In use', 'Total', 'Allocated', 'Free', 'Unavailable free', 'Tainted free'], c.nodes.map(function (n) {
               return [n.node, el('meter', { min: 0, max: n.total, value: n.allocated, 'aria-label': n.node + ': ' + n.allocated + ' of ' + n.total + ' allocated' }, [n.allocated + '/' + n.total]),
-                n.total, n.allocated, n.free, n.unavailableFree, n.taintedFree];
+                n.total, n.allocated, n.free, n.unavailableFree == null ? '' : n.unavailableFree, n.taintedFree];
             }))
           : el('p', {}, ['No node reaches a device of this class.']),
       ]);
