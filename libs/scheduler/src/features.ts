@@ -38,6 +38,8 @@ const GATE_DEFAULT_ON_SINCE: Record<string, CompatibilityVersion> = {
   SchedulerQueueingHints: '1.32',
   SchedulerPopFromBackoffQ: '1.33',
   DynamicResourceAllocation: '1.34',
+  // Only DynamicResourcesArgs.filterTimeout's defaulting and validation (beta, on from 1.34).
+  DRASchedulerFilterTimeout: '1.34',
   PodLevelResources: '1.34',
   InPlacePodLevelResourcesVerticalScaling: '1.36',
   NodeDeclaredFeatures: '1.36',

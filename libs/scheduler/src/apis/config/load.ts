@@ -3,7 +3,7 @@
  * strict decoding, v1 defaulting (plugin sets merged into the default multiPoint set, plugin
  * args defaulted), upstream validation, then the framework's per-extension-point resolution.
  */
-import { FeatureSet } from '../../features';
+import { compareVersions, FeatureSet } from '../../features';
 import type { PluginDescriptor } from '../../framework/runtime/registry';
 import { decodeConfiguration } from './decode';
 import {
@@ -53,9 +53,15 @@ const DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE = 0;
 const DEFAULT_POD_INITIAL_BACKOFF_SECONDS = 1;
 const DEFAULT_POD_MAX_BACKOFF_SECONDS = 10;
 
-function argsKindOf(name: string, registry: ReadonlyMap<string, PluginDescriptor>): boolean {
+function argsKindOf(
+  name: string,
+  registry: ReadonlyMap<string, PluginDescriptor>,
+  features: FeatureSet,
+): boolean {
   const d = registry.get(name);
-  return d ? d.argsKind !== undefined || d.defaultArgs !== undefined : IN_TREE_ARGS_PLUGINS.has(name);
+  if (!d) return IN_TREE_ARGS_PLUGINS.has(name);
+  if (d.argsSince !== undefined && compareVersions(features.version, d.argsSince) < 0) return false;
+  return d.argsKind !== undefined || d.defaultArgs !== undefined;
 }
 
 /**
@@ -125,7 +131,7 @@ function defaultProfile(
   (profile.pluginConfig ?? []).forEach((pc, j) => {
     const argsPath = `${path}.pluginConfig[${j}].args`;
     configured.add(pc.name);
-    if (!argsKindOf(pc.name, registry)) {
+    if (!argsKindOf(pc.name, registry, features)) {
       // No args kind registered: upstream keeps the args undecoded and passes them through.
       pluginConfig.push({ name: pc.name, args: pc.args, fromUser: true });
       return;
@@ -142,7 +148,8 @@ function defaultProfile(
   const enabledNames = new Set<string>();
   for (const field of PLUGIN_SET_FIELDS) for (const p of plugins[field].enabled) enabledNames.add(p.name);
   for (const name of [...enabledNames].sort()) {
-    if (configured.has(name) || !registry.get(name)?.defaultArgs) continue;
+    if (configured.has(name) || !registry.get(name)?.defaultArgs || !argsKindOf(name, registry, features))
+      continue;
     const args = applyArgsDefaults(name, undefined, `${path}.pluginConfig`, registry, features, errs);
     pluginConfig.push({ name, args, fromUser: false });
   }
@@ -218,7 +225,8 @@ function validate(
         return;
       }
       const d = registry.get(pc.name);
-      if (pc.fromUser && d?.validateArgs) {
+      // Args of a kind the release does not register stay undecoded: nothing to validate.
+      if (pc.fromUser && d?.validateArgs && argsKindOf(pc.name, registry, features)) {
         for (const e of d.validateArgs(pc.args, features)) {
           errs.push({ field: e.field ? `${pcPath}.args.${e.field}` : `${pcPath}.args`, message: e.message });
         }

@@ -15,6 +15,8 @@ export interface PluginDescriptor<A = unknown> {
   name: string;
   /** The args kind in a KubeSchedulerConfiguration, e.g. `NodeResourcesFitArgs`; absent for plugins without args. */
   argsKind?: string;
+  /** The first release whose v1 scheme registers argsKind (earlier ones pass the args through undecoded). */
+  argsSince?: string;
   /** kubescheduler.config.k8s.io/v1 defaulting of user-provided args (undefined → all defaults). */
   defaultArgs?(raw: unknown, features: FeatureSet): A;
   /** Upstream validation of defaulted args; an empty list means valid. */

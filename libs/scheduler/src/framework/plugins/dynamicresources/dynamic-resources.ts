@@ -72,6 +72,14 @@ import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
 import { PluginNames } from '../names';
 import { DEFAULT_START_TIME_BASE } from '../../../simulation/clock';
+import {
+  bindingTimeoutMs,
+  defaultDynamicResourcesArgs,
+  DYNAMIC_RESOURCES_ARGS_KIND,
+  DYNAMIC_RESOURCES_ARGS_SINCE,
+  validateDynamicResourcesArgs,
+  type DynamicResourcesArgs,
+} from './args';
 
 /**
  * The pod's claims, or why they cannot be used yet in upstream's words. A template whose claim
@@ -176,8 +184,6 @@ export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
 
 const STATE_KEY = PluginNames.DynamicResources;
 const MAX_RESERVED_FOR = 256;
-/** Upstream's default DynamicResourcesArgs.bindingTimeout (600 s); Schedlab does not read the arg. */
-export const BINDING_TIMEOUT_MS = 600_000;
 
 /** Written by PreFilter: the pod's claims, what is allocated, and Filter's allocations per node. */
 class DynamicResourcesState implements StateData {
@@ -272,14 +278,17 @@ export function claimBindingState(claim: ResourceClaim): 'ready' | 'pending' | '
   return 'ready';
 }
 
-/** Upstream's isClaimTimeout: a device waits on conditions and allocationTimestamp + timeout is past. */
-function bindingTimedOut(claim: ResourceClaim, nowMs: number): boolean {
+/**
+ * Upstream's isClaimTimeout: a device waits on conditions and allocationTimestamp + timeout (the
+ * profile's DynamicResourcesArgs.bindingTimeout) is past.
+ */
+function bindingTimedOut(claim: ResourceClaim, nowMs: number, timeoutMs: number): boolean {
   const allocation = statusOf(claim).allocation;
   const at = allocation?.allocationTimestamp ? Date.parse(allocation.allocationTimestamp) : Number.NaN;
   if (Number.isNaN(at)) return false;
   return (
     (allocation!.devices?.results ?? []).some((r) => r.bindingConditions !== undefined) &&
-    at + BINDING_TIMEOUT_MS < nowMs
+    at + timeoutMs < nowMs
   );
 }
 
@@ -435,7 +444,19 @@ export class DynamicResources
 {
   readonly name = PluginNames.DynamicResources;
 
-  constructor(private readonly handle: Handle) {}
+  /** DynamicResourcesArgs.bindingTimeout in ms (600 s unless the profile sets it). */
+  private readonly bindingTimeoutMs: number;
+
+  /**
+   * `args` are the profile's defaulted DynamicResourcesArgs. filterTimeout is accepted and
+   * validated but not applied: Schedlab's allocator runs every Filter to the end.
+   */
+  constructor(
+    private readonly handle: Handle,
+    args?: DynamicResourcesArgs,
+  ) {
+    this.bindingTimeoutMs = bindingTimeoutMs(args);
+  }
 
   /** DRADeviceBindingConditions (and DRAResourceClaimDeviceStatus, taken as on). */
   private get bindingConditions(): boolean {
@@ -540,7 +561,10 @@ export class DynamicResources
         // is unavailable on every node, so PostFilter may deallocate it.
         if (this.bindingConditions) {
           const binding = claimBindingState(claim);
-          if (binding === 'failed' || (binding === 'pending' && bindingTimedOut(claim, this.nowMs())))
+          if (
+            binding === 'failed' ||
+            (binding === 'pending' && bindingTimedOut(claim, this.nowMs(), this.bindingTimeoutMs))
+          )
             bindingFailed.add(i);
         }
         continue;
@@ -881,7 +905,16 @@ export class DynamicResources
   }
 }
 
-export const descriptor: PluginDescriptor = {
+export const descriptor: PluginDescriptor<DynamicResourcesArgs> = {
   name: PluginNames.DynamicResources,
-  create: (_args, handle) => new DynamicResources(handle),
+  argsKind: DYNAMIC_RESOURCES_ARGS_KIND,
+  argsSince: DYNAMIC_RESOURCES_ARGS_SINCE,
+  defaultArgs: defaultDynamicResourcesArgs,
+  validateArgs: validateDynamicResourcesArgs,
+  // Before 1.34 the args are undecoded (no kind): the plugin does not read them.
+  create: (args, handle) =>
+    new DynamicResources(
+      handle,
+      compareVersions(handle.features.version, DYNAMIC_RESOURCES_ARGS_SINCE) >= 0 ? args : undefined,
+    ),
 };

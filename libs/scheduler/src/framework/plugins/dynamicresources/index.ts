@@ -3,3 +3,4 @@ export * from './allocator';
 export * from './claim-templates';
 export * from './device-summary';
 export * from './taint-rules';
+export * from './args';
