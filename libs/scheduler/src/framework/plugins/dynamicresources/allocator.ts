@@ -203,6 +203,11 @@ export interface AllocatorFeatures {
    * binding conditions may be allocated, the result carries their conditions.
    */
   deviceBindingConditions?: boolean;
+  /**
+   * 1.37+: the claim's device limit is checked as each request adds its minimum, naming the
+   * request; 1.36 and earlier check the claim's total once all its requests are validated.
+   */
+  claimLimitPerRequest?: boolean;
 }
 
 /** The allocator failed on this node only (upstream ErrFailedAllocationOnNode). */
@@ -909,12 +914,16 @@ export function allocate(
         requestData.set(key(ci, ri, 0), rd);
         minPerRequest = rd.numDevices;
       }
-      if (minPerRequest > ALLOCATION_RESULTS_MAX_SIZE - minPerClaim)
+      if (input.features.claimLimitPerRequest && minPerRequest > ALLOCATION_RESULTS_MAX_SIZE - minPerClaim)
         throw new AllocatorError(
           `claim ${claimRef(claim)}, request ${request.name}: adding ${minPerRequest} devices exceeds the claim limit of ${ALLOCATION_RESULTS_MAX_SIZE}, with ${minPerClaim} already accounted for`,
         );
       minPerClaim += minPerRequest;
     });
+    if (!input.features.claimLimitPerRequest && minPerClaim > ALLOCATION_RESULTS_MAX_SIZE)
+      throw new AllocatorError(
+        `claim ${claimRef(claim)}: number of requested devices ${minPerClaim} exceeds the claim limit of ${ALLOCATION_RESULTS_MAX_SIZE}`,
+      );
     constraints.push(
       (claim.spec?.devices?.constraints ?? []).map((c, i) => {
         if (!c.matchAttribute)

@@ -179,6 +179,7 @@ export function allocatorFeatures(features: FeatureSet): AllocatorFeatures {
     strictCapacity: compareVersions(v, '1.37') >= 0,
     countersByPoolName: compareVersions(v, '1.37') < 0,
     deviceBindingConditions: features.enabled('DRADeviceBindingConditions'),
+    claimLimitPerRequest: compareVersions(v, '1.37') >= 0,
   };
 }
 

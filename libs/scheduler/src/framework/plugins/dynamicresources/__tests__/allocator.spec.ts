@@ -168,6 +168,47 @@ describe('structured allocator', () => {
     ]);
     expect(r).toBeNull();
   });
+  // The 32-device limit of an allocation result: 1.37 checks it as each request adds its count,
+  // 1.36 and earlier once the whole claim is validated (the dra fuzzer's seeds 600768, 602833 and
+  // 603328 at 1.36.3 ended in 1.36's words upstream and in 1.37's in Schedlab).
+  describe('claim limit of 32 devices', () => {
+    const s = [slice('s', 'pool-1', ['d0', 'd1'])];
+    const twenty = (name: string, deviceClassName = 'class-a') => ({
+      name,
+      exactly: { deviceClassName, count: 20 },
+    });
+    const perRequest = (on: boolean): AllocatorInput => {
+      const i = input(s);
+      return { ...i, features: { ...i.features, claimLimitPerRequest: on } };
+    };
+    it('1.37 names the request that goes over, 1.36 the claim total', () => {
+      const c = [claim('c', [twenty('r1'), twenty('r2')])];
+      expect(() => allocate(perRequest(true), n1, c)).toThrow(
+        new AllocatorError(
+          'claim default/c, request r2: adding 20 devices exceeds the claim limit of 32, with 20 already accounted for',
+        ),
+      );
+      expect(() => allocate(perRequest(false), n1, c)).toThrow(
+        new AllocatorError('claim default/c: number of requested devices 40 exceeds the claim limit of 32'),
+      );
+    });
+    it('1.36 validates every request before the total; 1.37 stops at the limit', () => {
+      const c = [claim('c', [twenty('r1'), twenty('r2'), twenty('r3', 'missing')])];
+      expect(() => allocate(perRequest(true), n1, c)).toThrow(/request r2: adding 20 devices/);
+      expect(() => allocate(perRequest(false), n1, c)).toThrow(
+        new AllocatorError(
+          'claim default/c, request r3: could not retrieve device class missing: deviceclass.resource.k8s.io "missing" not found',
+        ),
+      );
+    });
+    it('32 devices in all is within the limit at both', () => {
+      const c = [
+        claim('c', [twenty('r1'), { name: 'r2', exactly: { deviceClassName: 'class-a', count: 12 } }]),
+      ];
+      expect(allocate(perRequest(true), n1, c)).toBeNull();
+      expect(allocate(perRequest(false), n1, c)).toBeNull();
+    });
+  });
 
   // Upstream's allocatortesting rows "tainted-*" (DRADeviceTaints), as data: the taints of each
   // device, the request (tolerations, firstAvailable, admin access, All), the devices in use,
