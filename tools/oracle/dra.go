@@ -166,6 +166,7 @@ func waitForDRA(f framework.Framework, c *cluster) {
 		return
 	}
 	var claims, slices, allocated int
+	shares := map[string]bool{}
 	for _, o := range c.dra {
 		switch t := o.(type) {
 		case *resourceapi.ResourceClaim:
@@ -173,9 +174,14 @@ func waitForDRA(f framework.Framework, c *cluster) {
 			if t.Status.Allocation != nil {
 				for _, r := range t.Status.Allocation.Devices.Results {
 					// Shares of a device (consumable capacity) are tracked apart from the
-					// devices a claim holds whole, so they are not waited for here.
-					if (r.AdminAccess == nil || !*r.AdminAccess) && r.ShareID == nil {
+					// devices a claim holds whole (sharesTracked).
+					if r.AdminAccess != nil && *r.AdminAccess {
+						continue
+					}
+					if r.ShareID == nil {
 						allocated++
+					} else {
+						shares[r.Driver+"/"+r.Pool+"/"+r.Device+"/"+string(*r.ShareID)] = true
 					}
 				}
 			}
@@ -196,7 +202,7 @@ func waitForDRA(f framework.Framework, c *cluster) {
 			return false
 		}
 		devs, err := dm.ResourceClaims().ListAllAllocatedDevices()
-		return err == nil && devs.Len() >= allocated
+		return err == nil && devs.Len() >= allocated && sharesTracked(dm.ResourceClaims(), len(shares))
 	})
 }
 
