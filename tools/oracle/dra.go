@@ -19,9 +19,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
@@ -278,18 +280,23 @@ func waitForClaimWrites(f framework.Framework, rt *runtimeEnv) {
 	if err != nil {
 		return
 	}
-	// Devices held whole (not admin access, not a share of a device), as the allocated-devices
-	// index the allocator reads counts them: it follows the claims through its own event handler.
-	held := 0
+	// The distinct devices the allocated-devices index counts (it follows the claims through its
+	// own event handler): not admin access, and not a share of a device while DRAConsumableCapacity
+	// keeps shares apart; with the gate off (1.34's default) a share holds its device like any
+	// result, and a count without them never matched, so every PostFilter waited out the deadline.
+	sharesApart := utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity)
+	heldDevices := map[string]bool{}
 	for i := range list.Items {
 		if a := list.Items[i].Status.Allocation; a != nil {
 			for _, r := range a.Devices.Results {
-				if (r.AdminAccess == nil || !*r.AdminAccess) && r.ShareID == nil {
-					held++
+				if (r.AdminAccess != nil && *r.AdminAccess) || (sharesApart && r.ShareID != nil) {
+					continue
 				}
+				heldDevices[r.Driver+"/"+r.Pool+"/"+r.Device] = true
 			}
 		}
 	}
+	held := len(heldDevices)
 	waitUntil(func() bool {
 		for i := range list.Items {
 			want := &list.Items[i]
