@@ -5,7 +5,7 @@
  * types (timeline, deschedule, storage steps) are new entries in the registry (./registry.ts).
  */
 import type { KubeObject } from '@schedlab/k8s';
-import type { EngineSetup, PodSchedulingResult } from '@schedlab/scheduler';
+import type { ClusterState, EngineSetup, PodSchedulingResult } from '@schedlab/scheduler';
 import type { RejectedObject } from '@schedlab/workloads';
 import type { EngineOptions, ProgressReport } from './options';
 
@@ -29,6 +29,8 @@ export interface AnalysisContext {
   initial?: readonly PodSchedulingResult[];
   /** Whether the PV controller runs (AnalysisOptions.pvController); scenarios run it between steps. */
   pvController: boolean;
+  /** buildClusterState's result for exactly `items`, when the pipeline has it (see PipelineHooks.known). */
+  state?: ClusterState;
 }
 
 export interface Analysis<Request, Result> {

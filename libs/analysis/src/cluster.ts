@@ -4,7 +4,7 @@
  * been created, admitted and scheduled.
  */
 import { podKeyOf, type KubeObject, type Pod } from '@schedlab/k8s';
-import type { PodSchedulingResult } from '@schedlab/scheduler';
+import type { ClusterState, PodSchedulingResult } from '@schedlab/scheduler';
 import { replaceStorageObjects, settleImmediateClaims } from '@schedlab/storage';
 import {
   InvalidWorkloadsError,
@@ -32,10 +32,23 @@ export function settleClaims(
   items: readonly KubeObject[],
   options: Pick<AnalysisOptions, 'seed' | 'pvController'>,
 ): readonly KubeObject[] {
-  if (options.pvController === false) return items;
-  const { items: settled } = settleImmediateClaims(items, { seed: options.seed ?? 0 });
-  if (settled.length === items.length && settled.every((o, i) => o === items[i])) return items;
-  return settled;
+  return settleClaimsOf(items, options).items;
+}
+
+/**
+ * settleClaims, and with `known` (buildClusterState's result for exactly `items`) the state of
+ * the objects it returns, built from `known` rather than from scratch.
+ */
+export function settleClaimsOf(
+  items: readonly KubeObject[],
+  options: Pick<AnalysisOptions, 'seed' | 'pvController'>,
+  known?: ClusterState,
+): { items: readonly KubeObject[]; state?: ClusterState } {
+  if (options.pvController === false) return { items, state: known };
+  const { items: settled, state } = settleImmediateClaims(items, { seed: options.seed ?? 0 }, known);
+  if (settled.length === items.length && settled.every((o, i) => o === items[i]))
+    return { items, state: known };
+  return { items: settled, state };
 }
 
 export interface MaterializedCluster {

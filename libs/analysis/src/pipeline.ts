@@ -2,7 +2,7 @@
  * The analysis pipeline, the one path from a cluster's objects to an analysis result for the CLI
  * (embedded) and the worker (a run on an engine thread):
  *
- *   objects → PV controller (settleClaims) → engine setup (profile, release) →
+ *   objects → PV controller (settleClaimsOf) → engine setup (profile, release) →
  *   [workloads started (materializeWorkloads), for `running` analyses] → the analysis.
  *
  * Pure and synchronous: no I/O. Callers read their input (files, stored snapshots) and shape the
@@ -10,9 +10,9 @@
  * attribute (the CLI names the file, the worker fails the run).
  */
 import type { KubeObject } from '@schedlab/k8s';
-import { setupEngine } from '@schedlab/scheduler';
+import { setupEngine, type ClusterState } from '@schedlab/scheduler';
 import type { AnalysisOutcome } from './analysis';
-import { materializeWorkloads, settleClaims } from './cluster';
+import { materializeWorkloads, settleClaimsOf } from './cluster';
 import { engineOptionsOf, type AnalysisOptions, type ProgressReport } from './options';
 import { ANALYSES, type AnalysisType, type RequestOf, type ResultOf } from './registry';
 
@@ -30,6 +30,11 @@ export interface PipelineHooks {
    * pod template, a scenario file); default `cluster`.
    */
   analysis?: <T>(step: () => T) => T;
+  /**
+   * The state buildClusterState returns for exactly `objects`, when the caller has it (the CLI,
+   * from loading the dump): settling and scheduling start from it instead of building their own.
+   */
+  known?: ClusterState;
 }
 
 const direct = <T>(step: () => T): T => step();
@@ -48,7 +53,9 @@ export function runAnalysis<T extends AnalysisType>(
     run(context: unknown, request: unknown): ResultOf<T>;
   };
   const engine = engineOptionsOf(options);
-  const settled = inCluster(() => settleClaims(objects, options));
+  const { items: settled, state: settledState } = inCluster(() =>
+    settleClaimsOf(objects, options, hooks.known),
+  );
   const setup = (hooks.setup ?? direct)(() => setupEngine(engine));
   const started =
     analysis.start === 'running' ? inCluster(() => materializeWorkloads(settled, engine)) : undefined;
@@ -62,6 +69,7 @@ export function runAnalysis<T extends AnalysisType>(
         report,
         initial: started?.initial,
         pvController: options.pvController !== false,
+        state: started ? undefined : settledState,
       },
       request,
     ),

@@ -89,12 +89,12 @@ export type ResultOf<T extends AnalysisType> = ReturnType<Analyses[T]['run']>;
 export const ANALYSES: Analyses = {
   simulate: {
     start: 'settled',
-    run: ({ items, engine, report }, request) =>
+    run: ({ items, engine, report, state }, request) =>
       scheduleCluster(
         items,
         engine,
         report,
-        request.known?.items === items ? request.known.state : undefined,
+        state ?? (request.known?.items === items ? request.known.state : undefined),
       ),
   },
   scenario: {

@@ -1,6 +1,11 @@
 // Public API of @schedlab/scheduler: the kube-scheduler engine and its simulation entry points.
 export * from './simulation/simulate';
-export { buildClusterState, isDefaultStorageClass, type ClusterState } from './simulation/cluster';
+export {
+  buildClusterState,
+  isDefaultStorageClass,
+  withStorageObjects,
+  type ClusterState,
+} from './simulation/cluster';
 export {
   Simulator,
   podKey,

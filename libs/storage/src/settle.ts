@@ -4,7 +4,8 @@
  * pods). Callers schedule the settled items, so a claim provisioned in the wrong zone shows up as
  * the volume node affinity conflict the cluster would report.
  */
-import type { KubeObject } from '@schedlab/k8s';
+import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from '@schedlab/k8s';
+import { buildClusterState, withStorageObjects, type ClusterState } from '@schedlab/scheduler';
 import type { StorageEvent } from './events';
 import type { ControllerOptions, StorageObjectError } from './pv-controller';
 import { StorageState } from './storage-state';
@@ -16,32 +17,59 @@ export interface SettledClaims {
   events: StorageEvent[];
   /** Objects the controller could not act on; they are left as they were. */
   errors: StorageObjectError[];
+  /**
+   * With a `known` state: what buildClusterState would return for `items` (the known state
+   * itself when the dump is left untouched).
+   */
+  state?: ClusterState;
 }
 
 const STORAGE_KINDS = new Set(['PersistentVolume', 'PersistentVolumeClaim']);
 
+/**
+ * `known`, when given, is buildClusterState's result for exactly `items` (the CLI has it from
+ * loading the dump): the controller then starts from its nodes and defaulted objects instead of
+ * building them again, and the result carries the state of the settled items, so a large dump
+ * is not defaulted twice more.
+ */
 export function settleImmediateClaims(
   items: readonly KubeObject[],
   options: ControllerOptions = {},
+  known?: ClusterState,
 ): SettledClaims {
   // Without claims the controller has nothing to bind or provision: leave the dump untouched.
   if (!items.some((o) => o.kind === 'PersistentVolumeClaim'))
-    return { items: [...items], events: [], errors: [] };
+    return { items: [...items], events: [], errors: [], ...(known ? { state: known } : {}) };
   // The controller reads claims, volumes, classes and nodes, never pods: no need to build
   // (default and admit) every pod of a large dump here only to drop it again.
-  const state = StorageState.fromItems(
-    items.filter((o) => o.kind !== 'Pod'),
-    options,
-  );
+  const state = known
+    ? StorageState.fromCluster(
+        {
+          ...known,
+          objects: known.objects.withOwnStorage(),
+          runningPods: [],
+          pendingPods: [],
+          orphanPods: [],
+        },
+        options,
+        { phases: false },
+      )
+    : StorageState.fromCluster(buildClusterState(items.filter((o) => o.kind !== 'Pod')), options, {
+        phases: false,
+      });
   const o = state.cluster.objects;
-  const storage = [
-    ...o.persistentVolumes.list(),
-    ...o.persistentVolumeClaims.list(),
-  ] as unknown as KubeObject[];
+  const volumes = o.persistentVolumes.list();
+  const claims = o.persistentVolumeClaims.list();
+  const storage = [...volumes, ...claims] as unknown as KubeObject[];
   // Every other object (workloads, namespaces, quotas…) stays as the dump had it, in its order.
   return {
     items: [...items.filter((x) => !STORAGE_KINDS.has(x.kind)), ...storage],
     events: [...state.events],
     errors: state.errors,
+    ...(known
+      ? {
+          state: withStorageObjects(known, volumes as PersistentVolume[], claims as PersistentVolumeClaim[]),
+        }
+      : {}),
   };
 }

@@ -111,7 +111,20 @@ export class StorageState {
 
   /** Builds the state from a cluster dump (API-server defaulting and default StorageClass admission apply) and runs the controller once. */
   static fromItems(items: readonly KubeObject[], options: StorageStateOptions = {}): StorageState {
-    const state = new StorageState(buildClusterState(items), options);
+    return StorageState.fromCluster(buildClusterState(items), options);
+  }
+
+  /**
+   * The same from a cluster already built, which the controller changes (its PV and PVC stores).
+   * `phases: false` skips the phase snapshot of the initial step, for a caller that reads only
+   * the objects, events and errors (settling a dump).
+   */
+  static fromCluster(
+    cluster: ClusterState,
+    options: StorageStateOptions = {},
+    { phases = true }: { phases?: boolean } = {},
+  ): StorageState {
+    const state = new StorageState(cluster, options);
     for (const message of capacityModelErrors(options.capacityModel)) {
       state.current.errors.push({
         kind: 'StorageClass',
@@ -131,7 +144,7 @@ export class StorageState {
         });
       }
     }
-    state.commit();
+    state.commit(phases);
     return state;
   }
 
@@ -149,9 +162,9 @@ export class StorageState {
   }
 
   /** Runs the controller to a fixed point, snapshots phases and closes the step. */
-  private commit(): TimelineStep {
+  private commit(snapshot = true): TimelineStep {
     this.sync();
-    this.current.phases = this.phases();
+    if (snapshot) this.current.phases = this.phases();
     const done = this.current;
     this.timeline.push(done);
     this.current = {

@@ -103,6 +103,7 @@ export function runSimulation(
     { known: { items: loaded.objects, state: loaded.state } },
     {
       ...pipelineHooks(flags),
+      known: loaded.state,
       report: (p) => {
         if (p.phase === 'scheduling') onProgress?.(p.podsProcessed, p.podsTotal);
       },

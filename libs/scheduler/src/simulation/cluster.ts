@@ -6,6 +6,7 @@
 import {
   KubeObject,
   Node,
+  PersistentVolume,
   PersistentVolumeClaim,
   Pod,
   PriorityClass,
@@ -13,7 +14,7 @@ import {
   admitPriorityInPlace,
   defaultObject,
 } from '@schedlab/k8s';
-import { ClusterObjects } from '../backend/cache/cluster-objects';
+import { ClusterObjects, ClusterStore, NamespacedStore } from '../backend/cache/cluster-objects';
 import { syncPodClaims } from '../framework/plugins/dynamicresources/claim-templates';
 import type { FeatureSet } from '../features';
 
@@ -160,4 +161,32 @@ export function buildClusterState(
     else orphanPods.push(admitted);
   }
   return { nodes, runningPods, pendingPods, orphanPods, objects, unmodelled };
+}
+
+/**
+ * What buildClusterState returns for the items `state` was built from once their PVs and PVCs
+ * are replaced by `volumes` and `claims` (the PV controller's result, say), without building the
+ * nodes and pods again. Objects taken unchanged from `state` were defaulted and admitted already;
+ * any other is defaulted and admitted here as buildClusterState would.
+ */
+export function withStorageObjects(
+  state: ClusterState,
+  volumes: readonly PersistentVolume[],
+  claims: readonly PersistentVolumeClaim[],
+): ClusterState {
+  const before = state.objects;
+  const objects = before.withOwnStorage(new ClusterStore(), new NamespacedStore());
+  for (const pv of volumes) {
+    const same = before.persistentVolumes.get(pv.metadata?.name ?? '') === pv;
+    objects.persistentVolumes.set(same ? pv : (defaultObject(pv as never) as unknown as PersistentVolume));
+  }
+  const defaultClass = defaultStorageClassName(objects.storageClasses.list());
+  for (const c of claims) {
+    const same =
+      before.persistentVolumeClaims.get(c.metadata?.namespace ?? 'default', c.metadata?.name ?? '') === c;
+    objects.persistentVolumeClaims.set(
+      same ? c : admitClaim(defaultObject(c as never) as unknown as PersistentVolumeClaim, defaultClass),
+    );
+  }
+  return { ...state, objects };
 }

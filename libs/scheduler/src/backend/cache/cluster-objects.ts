@@ -83,6 +83,13 @@ export class NamespacedStore<T extends { metadata?: { namespace?: string; name?:
     return this.byKey.delete(`${namespace}/${name}`);
   }
 
+  /** A store holding the same objects in the same order, changed independently of this one. */
+  copy(): NamespacedStore<T> {
+    const c = new NamespacedStore<T>();
+    for (const [k, v] of this.byKey) c.byKey.set(k, v);
+    return c;
+  }
+
   list(namespace?: string): T[] {
     const all = [...this.byKey.values()];
     return namespace === undefined
@@ -113,6 +120,13 @@ export class ClusterStore<T extends { metadata?: { name?: string } }> {
   delete(name: string): boolean {
     this.revision++;
     return this.byName.delete(name);
+  }
+
+  /** A store holding the same objects in the same order, changed independently of this one. */
+  copy(): ClusterStore<T> {
+    const c = new ClusterStore<T>();
+    for (const [k, v] of this.byName) c.byName.set(k, v);
+    return c;
   }
 
   list(): T[] {
@@ -146,6 +160,18 @@ export class ClusterObjects {
   readonly csiDrivers = new ClusterStore<CSIDriver>();
   readonly namespaces = new ClusterStore<Namespace>();
   readonly priorityClasses = new ClusterStore<PriorityClass>();
+
+  /**
+   * Objects sharing every store with these except the PVs and PVCs, which start as copies: what
+   * the PV controller settles, or a cluster whose PVs and PVCs are replaced, without copying the
+   * rest of a large cluster.
+   */
+  withOwnStorage(
+    persistentVolumes = this.persistentVolumes.copy(),
+    persistentVolumeClaims = this.persistentVolumeClaims.copy(),
+  ): ClusterObjects {
+    return Object.assign(new ClusterObjects(), this, { persistentVolumes, persistentVolumeClaims });
+  }
 
   /** Labels of a namespace; a namespace not listed has none (affinity namespaceSelector input). */
   namespaceLabels(name: string): Record<string, string> | undefined {
