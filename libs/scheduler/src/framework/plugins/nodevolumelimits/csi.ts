@@ -54,7 +54,11 @@ interface NodeVolumes {
     generation: number;
     stamp: StorageStamp;
     volumes: VolumeMap;
-    countByKey: Map<string, number>;
+    /**
+     * Per limit key of the node: its limit less the attached volumes counted under it (negative
+     * when already over), so Filter compares the pod's new volumes with one number.
+     */
+    room: Map<string, number>;
   };
 }
 
@@ -64,12 +68,16 @@ interface NewVolumes {
   limitKeys: string[];
   /** Distinct limit keys in first-seen order. */
   distinctKeys: string[];
+  /** How many of `uniques` count under each of `distinctKeys`. */
+  counts: number[];
 }
 
 function newVolumesOf(map: VolumeMap): NewVolumes {
   const uniques = [...map.keys()];
   const limitKeys = [...map.values()];
-  return { uniques, limitKeys, distinctKeys: [...new Set(limitKeys)] };
+  const distinctKeys = [...new Set(limitKeys)];
+  const counts = distinctKeys.map((key) => limitKeys.filter((k) => k === key).length);
+  return { uniques, limitKeys, distinctKeys, counts };
 }
 
 /** The incoming pod's volumes as of `stamp`, or the error resolving them. */
@@ -212,16 +220,19 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin, En
 
     if (node.limits.size === 0) return null;
     const attached = this.attachedVolumes(nodeInfo, node);
-    const { uniques, limitKeys, distinctKeys } = newVolumes;
-    for (const key of distinctKeys) {
-      const max = node.limits.get(key);
-      if (max === undefined) continue;
+    const { uniques, limitKeys, distinctKeys, counts } = newVolumes;
+    for (let k = 0; k < distinctKeys.length; k++) {
+      const key = distinctKeys[k];
+      const room = attached.room.get(key);
+      if (room === undefined) continue;
+      // Room for all of them, even those already attached: no need to tell which are.
+      if (counts[k] <= room) continue;
       // A volume already attached to the node is not counted again.
       let count = 0;
       for (let i = 0; i < uniques.length; i++) {
         if (limitKeys[i] === key && !attached.volumes.has(uniques[i])) count++;
       }
-      if (count > 0 && (attached.countByKey.get(key) ?? 0) + count > max) {
+      if (count > 0 && count > room) {
         return Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED);
       }
     }
@@ -311,9 +322,12 @@ export class CSILimits extends VolumeLimitsPreFilter implements FilterPlugin, En
     for (const pi of nodeInfo.pods) {
       addVolumesOnNode(resolvePodCSIVolumes(this.handle.objects, pi.pod, false), node.csiNode, volumes);
     }
-    const countByKey = new Map<string, number>();
-    for (const key of volumes.values()) countByKey.set(key, (countByKey.get(key) ?? 0) + 1);
-    return (node.attached = { generation: nodeInfo.generation, stamp, volumes, countByKey });
+    const room = new Map(node.limits);
+    for (const key of volumes.values()) {
+      const left = room.get(key);
+      if (left !== undefined) room.set(key, left - 1);
+    }
+    return (node.attached = { generation: nodeInfo.generation, stamp, volumes, room });
   }
 
   /** A driver without a CSIDriver object, or one that does not opt in, counts as installed. */
