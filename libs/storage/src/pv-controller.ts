@@ -84,8 +84,9 @@ function setClaimPhase(
   phase: string,
 ): PersistentVolumeClaim {
   if (pvc.status?.phase === phase) return pvc;
-  const c = copy(pvc);
-  (c as { status?: PersistentVolumeClaim['status'] }).status = { ...c.status, phase };
+  // Objects are never changed in place (every writer copies first), so the new version may
+  // share the old one's metadata and spec: a deep copy of thousands of volumes cost more.
+  const c = { ...pvc, status: { ...pvc.status, phase } } as PersistentVolumeClaim;
   ctx.objects.persistentVolumeClaims.set(c);
   return c;
 }
@@ -96,8 +97,8 @@ function setVolumePhase(
   phase: string,
   message?: string,
 ): PersistentVolume {
-  const v = copy(pv);
-  (v as { status?: PersistentVolume['status'] }).status = { phase, ...(message ? { message } : {}) };
+  // Shares metadata and spec with the old version, as setClaimPhase does.
+  const v = { ...pv, status: { phase, ...(message ? { message } : {}) } } as PersistentVolume;
   ctx.objects.persistentVolumes.set(v);
   return v;
 }
