@@ -60,25 +60,73 @@ export interface StorageSummaryInput {
   results?: readonly PodSchedulingResult[];
   events?: readonly StorageEvent[];
   capacityModel?: CapacityModel;
+  /**
+   * What a caller that has them already passes in (the CLI's storage document): pod key → node
+   * (placements of `pods` and `results`), claim key → its users (podsByClaim of `pods`), and the
+   * zone of a volume.
+   */
+  known?: SummaryLookups;
 }
 
-const bytesOf = (q: unknown) => tryParseQuantity(String(q ?? '0'))?.value() ?? 0;
+export interface SummaryLookups {
+  placements: ReadonlyMap<string, string | null>;
+  users: ReadonlyMap<string, readonly string[]>;
+  zoneOf: (pv: PersistentVolume) => string;
+}
+
+/** Pod key → the node it runs on or was placed on (null: pending), results over spec.nodeName. */
+export function podPlacements(
+  pods: readonly Pod[],
+  results: readonly PodSchedulingResult[],
+  keys: readonly string[] = pods.map(podKeyOf),
+): Map<string, string | null> {
+  const placements = new Map<string, string | null>();
+  for (let i = 0; i < pods.length; i++) placements.set(keys[i], pods[i].spec?.nodeName ?? null);
+  for (const r of results) placements.set(r.pod, r.node);
+  return placements;
+}
+
+/** Each PV's zone once: a summary asks for it twice, the storage document once more. */
+export function zoneMemo(nodes: readonly Node[]): (pv: PersistentVolume) => string {
+  const zones = new Map<PersistentVolume, string>();
+  return (pv) => {
+    let z = zones.get(pv);
+    if (z === undefined) zones.set(pv, (z = zoneOfVolume(pv, nodes)));
+    return z;
+  };
+}
+
+/** Bytes of a quantity, parsed once per distinct text (thousands of claims ask for "1Gi"). */
+export function bytesMemo(): (q: unknown) => number {
+  const bytes = new Map<string, number>();
+  return (q) => {
+    const text = String(q ?? '0');
+    let b = bytes.get(text);
+    if (b === undefined) bytes.set(text, (b = tryParseQuantity(text)?.value() ?? 0));
+    return b;
+  };
+}
 
 export function storageSummary(input: StorageSummaryInput): ClassStorage[] {
   const { objects, nodes } = input;
-  const placements = new Map<string, string | null>();
-  for (const p of input.pods ?? []) placements.set(podKeyOf(p), p.spec?.nodeName ?? null);
-  for (const r of input.results ?? []) placements.set(r.pod, r.node);
-  const users = podsByClaim(input.pods ?? []);
-  const usersOf = (pvc: PersistentVolumeClaim) => users.get(h.claimKey(pvc)) ?? [];
+  const placements = input.known?.placements ?? podPlacements(input.pods ?? [], input.results ?? []);
+  const users = input.known?.users ?? podsByClaim(input.pods ?? []);
+  const zoneOf = input.known?.zoneOf ?? zoneMemo(nodes);
+  const bytesOf = bytesMemo();
+  const usersOf = (claim: string) => users.get(claim) ?? [];
   let lookupsOnce: PendingLookups | undefined;
   const lookups = () => (lookupsOnce ??= pendingLookups(input));
 
+  const classList = objects.storageClasses.list();
+  const claimList = objects.persistentVolumeClaims.list();
+  const volumeList = objects.persistentVolumes.list();
   const classNames = new Set<string>([
-    ...objects.storageClasses.list().map((c) => c.metadata?.name ?? ''),
-    ...objects.persistentVolumeClaims.list().map(h.claimClass),
-    ...objects.persistentVolumes.list().map(h.volumeClass),
+    ...classList.map((c) => c.metadata?.name ?? ''),
+    ...claimList.map(h.claimClass),
+    ...volumeList.map(h.volumeClass),
   ]);
+  // With one class (the usual case) every object is of it: no filtering per class.
+  const single = classNames.size === 1;
   const out: ClassStorage[] = [];
   for (const name of [...classNames].sort()) {
     const sc = objects.storageClasses.get(name);
@@ -89,27 +137,27 @@ export function storageSummary(input: StorageSummaryInput): ClassStorage[] {
       return z;
     };
     if (sc) for (const s of provisioningSegments(sc, nodes, objects.csiNodes.list())) zoneEntry(s.zone);
-    const pvs = objects.persistentVolumes.list().filter((pv) => h.volumeClass(pv) === name);
-    for (const pv of pvs)
-      zoneEntry(zoneOfVolume(pv, nodes)).provisionedBytes += bytesOf(pv.spec?.capacity?.storage);
+    const pvs = single ? volumeList : volumeList.filter((pv) => h.volumeClass(pv) === name);
+    for (const pv of pvs) zoneEntry(zoneOf(pv)).provisionedBytes += bytesOf(pv.spec?.capacity?.storage);
     const pending: PendingClaim[] = [];
-    for (const pvc of objects.persistentVolumeClaims.list().filter((c) => h.claimClass(c) === name)) {
+    for (const pvc of single ? claimList : claimList.filter((c) => h.claimClass(c) === name)) {
       const pv: PersistentVolume | undefined = pvc.spec?.volumeName
         ? objects.persistentVolumes.get(pvc.spec.volumeName)
         : undefined;
+      const claim = h.claimKey(pvc);
       if (pvc.status?.phase === 'Bound' && pv) {
-        const zone = zoneOfVolume(pv, nodes);
+        const zone = zoneOf(pv);
         const z = zoneEntry(zone);
         z.claimedBytes += bytesOf(pvc.spec?.resources?.requests?.storage);
         z.volumes.push({
-          claim: h.claimKey(pvc),
+          claim,
           volume: pv.metadata?.name ?? '',
           capacity: String(pv.spec?.capacity?.storage ?? ''),
           zone,
-          pods: usersOf(pvc).map((pod) => ({ pod, node: placements.get(pod) ?? null })),
+          pods: usersOf(claim).map((pod) => ({ pod, node: placements.get(pod) ?? null })),
         });
       } else {
-        pending.push({ claim: h.claimKey(pvc), reason: pendingReason(pvc, input, usersOf(pvc), lookups()) });
+        pending.push({ claim, reason: pendingReason(pvc, input, usersOf(claim), lookups()) });
       }
     }
     if (sc) {
@@ -133,12 +181,14 @@ export function storageSummary(input: StorageSummaryInput): ClassStorage[] {
  * Pod keys by the claim (`namespace/name`) they mount, in pod order, each pod once per claim: one
  * pass over the pods instead of one per claim (a 5,000-claim dump asked 25 million questions).
  */
-function podsByClaim(pods: readonly Pod[]): Map<string, string[]> {
+export function podsByClaim(pods: readonly Pod[], keys?: readonly string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const pod of pods) {
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i];
     const volumes = pod.spec?.volumes;
     if (!volumes?.length) continue;
     const ns = namespaceOf(pod);
+    const key = keys ? keys[i] : podKeyOf(pod);
     let seen: Set<string> | undefined;
     for (const v of volumes) {
       const name = h.claimNameOfVolume(pod, v)?.name;
@@ -147,8 +197,8 @@ function podsByClaim(pods: readonly Pod[]): Map<string, string[]> {
       if (seen?.has(claim)) continue;
       (seen ??= new Set()).add(claim);
       const list = out.get(claim);
-      if (list) list.push(podKeyOf(pod));
-      else out.set(claim, [podKeyOf(pod)]);
+      if (list) list.push(key);
+      else out.set(claim, [key]);
     }
   }
   return out;
@@ -172,7 +222,7 @@ function pendingLookups(input: StorageSummaryInput): PendingLookups {
 function pendingReason(
   pvc: PersistentVolumeClaim,
   input: StorageSummaryInput,
-  users: string[],
+  users: readonly string[],
   lookups: PendingLookups,
 ): string {
   for (const pod of users) {

@@ -7,13 +7,19 @@ import {
   LABEL_HOSTNAME,
   podKeyOf,
   namespaceOf,
-  tryParseQuantity,
   type Node,
   type PersistentVolume,
   type Pod,
 } from '@schedlab/k8s';
 import { volumeBinding, type ClusterObjects, type PodSchedulingResult } from '@schedlab/scheduler';
-import { storageSummary, zoneOfVolume, type ClassStorage } from '@schedlab/storage';
+import {
+  bytesMemo,
+  podPlacements,
+  podsByClaim,
+  storageSummary,
+  zoneMemo,
+  type ClassStorage,
+} from '@schedlab/storage';
 import { formatTable } from './table';
 
 const h = volumeBinding.pvHelpers;
@@ -77,12 +83,14 @@ export interface StorageInput {
   results: readonly PodSchedulingResult[];
 }
 
-/** Bytes of a storage quantity; one that does not parse counts as nothing, as in storageSummary. */
-const parseBytes = (q: unknown): number => tryParseQuantity(String(q ?? '0'))?.value() ?? 0;
-
-/** Claim key → pods mounting it (by volume, ephemeral volumes included). */
-function claimUsers(pods: readonly Pod[]): Map<string, Pod[]> {
+/**
+ * Claim key → keys of the pods mounting it (by volume, ephemeral volumes included), each pod
+ * object once. For distinct pod objects (every caller's case) this is podsByClaim's answer.
+ */
+function claimUsers(pods: readonly Pod[], keys: readonly string[]): Map<string, string[]> {
   const users = new Map<string, Pod[]>();
+  const keyOf = new Map<Pod, string>();
+  pods.forEach((pod, i) => keyOf.set(pod, keys[i]));
   for (const pod of pods) {
     const ns = namespaceOf(pod);
     for (const v of pod.spec?.volumes ?? []) {
@@ -94,7 +102,7 @@ function claimUsers(pods: readonly Pod[]): Map<string, Pod[]> {
       users.set(key, list);
     }
   }
-  return users;
+  return new Map([...users].map(([claim, list]) => [claim, list.map((p) => keyOf.get(p)!)]));
 }
 
 /** How the engine bound each claim during the run (claims not listed were bound before it). */
@@ -132,13 +140,24 @@ const missingClaimReason = (claim: string) =>
  */
 export function storageDocument(input: StorageInput): StorageDocument | undefined {
   const { objects, nodes, pods, results } = input;
-  const users = claimUsers(pods);
+  // Each pod's key, where it runs, who mounts which claim and each volume's zone, worked out
+  // once for the summary and the rows.
+  const keys = pods.map(podKeyOf);
+  const summaryUsers = podsByClaim(pods, keys);
+  const users = new Set(pods).size === pods.length ? summaryUsers : claimUsers(pods, keys);
   const claims = objects.persistentVolumeClaims.list();
   if (claims.length === 0 && users.size === 0) return undefined;
 
-  const classes = storageSummary({ objects, nodes, pods, results });
-  const placements = new Map<string, string | null>(pods.map((p) => [podKeyOf(p), p.spec?.nodeName ?? null]));
-  for (const r of results) placements.set(r.pod, r.node);
+  const placements = podPlacements(pods, results, keys);
+  const zoneOf = zoneMemo(nodes);
+  const parseBytes = bytesMemo();
+  const classes = storageSummary({
+    objects,
+    nodes,
+    pods,
+    results,
+    known: { placements, users: summaryUsers, zoneOf },
+  });
   const pendingReasons = new Map(
     classes.flatMap((c) => c.pendingClaims.map((p) => [p.claim, p.reason] as const)),
   );
@@ -155,11 +174,8 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
       volume: bound ? (pv.metadata?.name ?? '') : null,
       capacity: bound ? String(pv.spec?.capacity?.storage ?? requested) : requested,
       requested,
-      zone: bound ? zoneOfVolume(pv, nodes) : '',
-      pods: (users.get(claim) ?? []).map((p) => ({
-        pod: podKeyOf(p),
-        node: placements.get(podKeyOf(p)) ?? null,
-      })),
+      zone: bound ? zoneOf(pv) : '',
+      pods: (users.get(claim) ?? []).map((pod) => ({ pod, node: placements.get(pod) ?? null })),
       binding: bound ? (how.get(claim) ?? 'pre-bound') : 'pending',
     };
     const node = bound ? pinnedNode(pv, nodes) : undefined;
@@ -177,7 +193,7 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
       capacity: '',
       requested: '',
       zone: '',
-      pods: claimPods.map((p) => ({ pod: podKeyOf(p), node: placements.get(podKeyOf(p)) ?? null })),
+      pods: claimPods.map((pod) => ({ pod, node: placements.get(pod) ?? null })),
       binding: 'missing',
       reason: missingClaimReason(claim),
     });
