@@ -21,14 +21,31 @@ export const IN_TREE_PLUGIN = {
  * 63 characters or longer; such names are used as they are here (documented deviation).
  */
 export function csiAttachLimitKey(driver: string): string {
-  return CSI_ATTACH_LIMIT_PREFIX + driver;
+  // By driver first: the driver names come from the objects, whose strings hash once.
+  let key = keysByDriver.get(driver);
+  if (key === undefined) keysByDriver.set(driver, (key = internLimitKey(CSI_ATTACH_LIMIT_PREFIX + driver)));
+  return key;
+}
+
+const keysByDriver = new Map<string, string>();
+const limitKeys = new Map<string, string>();
+
+/**
+ * One string object per limit key, whether built from a driver name or read from the node:
+ * CSILimits' Filter looks keys up in per-node maps hundreds of thousands of times, and equal
+ * but distinct strings are compared character by character, the same object by identity.
+ */
+export function internLimitKey(key: string): string {
+  let k = limitKeys.get(key);
+  if (k === undefined) limitKeys.set(key, (k = key));
+  return k;
 }
 
 /** Node allocatable `attachable-volumes-*` limits (upstream volumeLimits). */
 export function allocatableVolumeLimits(nodeInfo: NodeInfo): Map<string, number> {
   const out = new Map<string, number>();
   for (const [k, v] of nodeInfo.allocatable.scalar)
-    if (k.startsWith(ATTACHABLE_VOLUMES_PREFIX)) out.set(k, v);
+    if (k.startsWith(ATTACHABLE_VOLUMES_PREFIX)) out.set(internLimitKey(k), v);
   return out;
 }
 
