@@ -158,13 +158,15 @@ function typeCheck(schema: z.ZodType): Check {
 }
 
 function objectCheck(shape: Record<string, z.ZodType>, catchall: z.ZodType | undefined): Check {
-  const fields = Object.keys(shape).map((key) => {
-    const zod = internals(shape[key]);
-    // Absent is fine where zod's object parse drops the field's issues for an absent key.
-    const absentOk = zod.optin === 'optional' && zod.optout === 'optional';
-    return { key, check: checkerOf(shape[key]), absentOk };
-  });
-  const known = new Set(Object.keys(shape));
+  const fields = new Map(
+    Object.keys(shape).map((key) => {
+      const zod = internals(shape[key]);
+      // Absent is fine where zod's object parse drops the field's issues for an absent key.
+      const absentOk = zod.optin === 'optional' && zod.optout === 'optional';
+      return [key, { check: checkerOf(shape[key]), absentOk }];
+    }),
+  );
+  const required = [...fields.values()].filter((f) => !f.absentOk).length;
   // A loose object's catchall is z.unknown(), which takes anything: extra keys need no look.
   const rest =
     catchall === undefined ||
@@ -172,16 +174,23 @@ function objectCheck(shape: Record<string, z.ZodType>, catchall: z.ZodType | und
       (internals(catchall).def.checks ?? []).length === 0)
       ? undefined
       : checkerOf(catchall);
+  // A field that objects inherit ("constructor", "toString"…) is present on every object: then
+  // walk the shape, as zod does, rather than the value's own keys.
+  if ([...fields.keys()].some((key) => key in Object.prototype)) return reject;
+  // The value's own keys, not the shape's: an object of a dump sets a few of its kind's dozens of
+  // fields. Every required field must be among them.
   return (v) => {
     if (!isObject(v)) return false;
-    for (const { key, check, absentOk } of fields) {
-      if (key in v) {
-        if (!check(v[key])) return false;
-      } else if (!absentOk) return false;
+    let requiredSeen = 0;
+    for (const key in v) {
+      const field = fields.get(key);
+      if (field === undefined) {
+        if (rest && !rest(v[key])) return false;
+      } else {
+        if (!field.check(v[key])) return false;
+        if (!field.absentOk) requiredSeen++;
+      }
     }
-    if (rest) {
-      for (const key in v) if (!known.has(key) && !rest(v[key])) return false;
-    }
-    return true;
+    return requiredSeen === required;
   };
 }
