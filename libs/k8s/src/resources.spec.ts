@@ -1,5 +1,6 @@
 import type { Container, Pod } from './types';
 import {
+  containersRequestAll,
   DEFAULT_MEMORY_REQUEST,
   DEFAULT_MILLI_CPU_REQUEST,
   isExtendedResourceName,
@@ -143,6 +144,44 @@ describe('podRequests (component-helpers PodRequests)', () => {
   // Pad rows to a fixed arity so Jest does not mistake the options argument for a done callback.
   it.each(cases.map(([n, p, w, o]) => [n, p, w, o ?? {}] as const))('%s', (_n, p, want, opts) => {
     expect(obj(podRequests(p, opts))).toEqual(want);
+  });
+});
+
+describe('containersRequestAll (when non-missing defaults change nothing)', () => {
+  const both = { cpu: '100m', memory: '1Gi' };
+  const defaults = { nonMissingContainerRequests: { cpu: 100, memory: 209715200 } };
+  it.each([
+    ['every container requests both', pod({ containers: [c(both), c(both)] }), true],
+    ['a container without memory', pod({ containers: [c(both), c({ cpu: '1' })] }), false],
+    ['a container without requests', pod({ containers: [c()] }), false],
+    [
+      'an init container without cpu',
+      pod({ containers: [c(both)], initContainers: [c({ memory: '1Gi' })] }),
+      false,
+    ],
+    ['a sidecar requesting both', pod({ containers: [c(both)], initContainers: [sidecar(both)] }), true],
+    [
+      'an infeasible resize',
+      {
+        ...pod({ containers: [c(both)] }),
+        status: { conditions: [{ type: 'PodResizePending', status: 'True', reason: 'Infeasible' }] },
+      } as Pod,
+      false,
+    ],
+    [
+      'reported container resources',
+      {
+        ...pod({ containers: [c(both)] }),
+        status: { containerStatuses: [{ name: 'c', allocatedResources: { cpu: '1' } }] },
+      } as unknown as Pod,
+      false,
+    ],
+  ])('%s', (_, p, expected) => {
+    expect(containersRequestAll(p, ['cpu', 'memory'])).toBe(expected);
+    // Where it says so, the defaults indeed leave every policy's requests unchanged.
+    if (expected)
+      for (const policy of [{}, { useStatusResources: true, aggregateStatusResources: true }])
+        expect(podRequests(p, { ...policy, ...defaults })).toEqual(podRequests(p, policy));
   });
 });
 

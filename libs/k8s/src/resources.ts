@@ -146,8 +146,12 @@ type ContainerSource = (c: Container) => NanoList | undefined;
  */
 function aggregateContainers(pod: Pod, source: ContainerSource, nonMissing: NanoList | undefined): NanoList {
   const spec = pod.spec;
+  const containers = spec?.containers ?? [];
+  // Most pods: one app container and no init containers; its list is the total.
+  if (containers.length === 1 && !spec?.initContainers?.length)
+    return withNonMissing(new Map(source(containers[0]) ?? []), nonMissing);
   const reqs: NanoList = new Map();
-  for (const c of spec?.containers ?? []) addInto(reqs, withNonMissing(new Map(source(c) ?? []), nonMissing));
+  for (const c of containers) addInto(reqs, withNonMissing(new Map(source(c) ?? []), nonMissing));
   const sidecars: NanoList = new Map();
   const initMax: NanoList = new Map();
   for (const c of spec?.initContainers ?? []) {
@@ -180,6 +184,15 @@ function perContainerStatusSource(pod: Pod, infeasible: boolean): ContainerSourc
   };
 }
 
+/** Whether the status carries any allocated or actuated resources, pod-level or per container. */
+function reportsResources(st: PodStatusLike | undefined): boolean {
+  if (!st) return false;
+  if (st.allocatedResources || st.resources) return true;
+  const reports = (cs: ContainerStatusLike) =>
+    cs.allocatedResources !== undefined || cs.resources !== undefined;
+  return (st.containerStatuses?.some(reports) ?? false) || (st.initContainerStatuses?.some(reports) ?? false);
+}
+
 function statusAwareContainerRequests(
   pod: Pod,
   opts: PodRequestsOptions,
@@ -192,6 +205,8 @@ function statusAwareContainerRequests(
   const specOf: ContainerSource = (c) => toNanos(c.resources?.requests as ResourceList);
   const specTotal = aggregateContainers(pod, specOf, nonMissing);
   const st = pod.status as PodStatusLike | undefined;
+  // Nothing reported: the allocated and actuated totals below would be the spec total again.
+  if (!infeasible && !reportsResources(st)) return specTotal;
   let allocated: NanoList;
   let actuated: NanoList;
   if (opts.podLevelStatusResources && st?.allocatedResources && st.resources?.requests) {
@@ -246,6 +261,23 @@ export function podRequestsNanos(pod: Pod, opts: PodRequestsOptions): NanoList {
   }
   if (!opts.excludeOverhead && spec?.overhead) addInto(reqs, toNanos(spec.overhead as ResourceList));
   return reqs;
+}
+
+/**
+ * Whether per-container defaults for `names` (PodRequestsOptions.nonMissingContainerRequests)
+ * would change nothing: every container and init container requests each of them, and no
+ * resize status (reported resources, an infeasible resize) makes other amounts count.
+ */
+export function containersRequestAll(pod: Pod, names: readonly string[]): boolean {
+  // An infeasible resize counts only what the status reports, and defaults fill what it lacks.
+  if (isPodResizeInfeasible(pod) || reportsResources(pod.status as PodStatusLike | undefined)) return false;
+  const requestsAll = (c: Container) => {
+    const requests = c.resources?.requests as ResourceList;
+    return requests !== undefined && requests !== null && names.every((n) => n in requests);
+  };
+  return (
+    (pod.spec?.containers ?? []).every(requestsAll) && (pod.spec?.initContainers ?? []).every(requestsAll)
+  );
 }
 
 /** Whether `spec.resources.requests` sets a resource that pod-level resources may set. */

@@ -7,6 +7,7 @@ import { activeRequestPolicy } from './request-policy';
 import {
   type ContainerPort,
   DEFAULT_MEMORY_REQUEST,
+  containersRequestAll,
   hasPodLevelRequests,
   DEFAULT_MILLI_CPU_REQUEST,
   Labels,
@@ -24,6 +25,8 @@ export const RESOURCE_CPU = 'cpu';
 export const RESOURCE_MEMORY = 'memory';
 export const RESOURCE_EPHEMERAL_STORAGE = 'ephemeral-storage';
 export const RESOURCE_PODS = 'pods';
+/** What upstream's scoring defaults (non-zero requests) fill in per container. */
+const NON_ZERO_RESOURCES = [RESOURCE_CPU, RESOURCE_MEMORY] as const;
 
 /**
  * Shared by every Resource without extended resources (nearly all pods): one Map per pod would
@@ -242,7 +245,11 @@ export class PodInfo {
     const nonMissing: Record<string, number> = {};
     if (!podLevel || !requests.has(RESOURCE_CPU)) nonMissing.cpu = DEFAULT_MILLI_CPU_REQUEST;
     if (!podLevel || !requests.has(RESOURCE_MEMORY)) nonMissing.memory = DEFAULT_MEMORY_REQUEST;
-    const nonZero = podRequests(pod, { ...policy, nonMissingContainerRequests: nonMissing });
+    // Defaults that fill nothing leave the requests as they are: skip the second pass.
+    const nonZero =
+      !podLevel && containersRequestAll(pod, NON_ZERO_RESOURCES)
+        ? requests
+        : podRequests(pod, { ...policy, nonMissingContainerRequests: nonMissing });
     return {
       requests: Resource.fromList(requests),
       nonZeroMilliCPU: nonZero.get(RESOURCE_CPU) ?? 0,
