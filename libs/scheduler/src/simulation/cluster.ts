@@ -166,8 +166,11 @@ export function buildClusterState(
 /**
  * What buildClusterState returns for the items `state` was built from once their PVs and PVCs
  * are replaced by `volumes` and `claims` (the PV controller's result, say), without building the
- * nodes and pods again. Objects taken unchanged from `state` were defaulted and admitted already;
- * any other is defaulted and admitted here as buildClusterState would.
+ * nodes and pods again. Objects taken from `state` were defaulted and admitted already, and so
+ * is, in effect, a copy of one that differs only in a status with a phase (what the controller's
+ * phase changes write): defaulting fills spec, metadata.namespace and an empty status.phase,
+ * admission spec.storageClassName. Any other object is defaulted and admitted here as
+ * buildClusterState would.
  */
 export function withStorageObjects(
   state: ClusterState,
@@ -176,17 +179,40 @@ export function withStorageObjects(
 ): ClusterState {
   const before = state.objects;
   const objects = before.withOwnStorage(new ClusterStore(), new NamespacedStore());
+  const pvsBefore = new Map(before.persistentVolumes.list().map((pv) => [pv.metadata?.name ?? '', pv]));
   for (const pv of volumes) {
-    const same = before.persistentVolumes.get(pv.metadata?.name ?? '') === pv;
-    objects.persistentVolumes.set(same ? pv : (defaultObject(pv as never) as unknown as PersistentVolume));
+    const done = settledCopy(pv, pvsBefore.get(pv.metadata?.name ?? ''));
+    objects.persistentVolumes.set(done ? pv : (defaultObject(pv as never) as unknown as PersistentVolume));
   }
   const defaultClass = defaultStorageClassName(objects.storageClasses.list());
+  const claimsBefore = new Map(
+    before.persistentVolumeClaims
+      .list()
+      .map((c) => [`${c.metadata?.namespace ?? 'default'}/${c.metadata?.name ?? ''}`, c]),
+  );
   for (const c of claims) {
-    const same =
-      before.persistentVolumeClaims.get(c.metadata?.namespace ?? 'default', c.metadata?.name ?? '') === c;
+    const done = settledCopy(
+      c,
+      claimsBefore.get(`${c.metadata?.namespace ?? 'default'}/${c.metadata?.name ?? ''}`),
+    );
     objects.persistentVolumeClaims.set(
-      same ? c : admitClaim(defaultObject(c as never) as unknown as PersistentVolumeClaim, defaultClass),
+      done ? c : admitClaim(defaultObject(c as never) as unknown as PersistentVolumeClaim, defaultClass),
     );
   }
   return { ...state, objects };
+}
+
+/** `obj` is `prior` (defaulted and admitted), or a copy of it with only a phased status new. */
+function settledCopy(obj: object, prior: object | undefined): boolean {
+  if (obj === prior) return true;
+  if (prior === undefined) return false;
+  const status = (obj as { status?: { phase?: unknown } }).status;
+  if (typeof status?.phase !== 'string' || status.phase === '') return false;
+  const keys = Object.keys(obj);
+  if (keys.length !== Object.keys(prior).length) return false;
+  for (const key of keys) {
+    if (key !== 'status' && (obj as Record<string, unknown>)[key] !== (prior as Record<string, unknown>)[key])
+      return false;
+  }
+  return true;
 }
