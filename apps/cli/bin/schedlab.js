@@ -36,6 +36,47 @@ function enableCompileCache() {
 }
 enableCompileCache();
 
+/**
+ * zod's core loads its 60-odd message locales at start-up (a tenth of the CLI's module loading),
+ * while zod words its messages with English, loaded apart, and Schedlab asks for no other. The
+ * locales module is registered as a stand-in that loads the real one on first use.
+ */
+function deferZodLocales() {
+  let file;
+  try {
+    file = require.resolve('zod/v4/locales');
+  } catch {
+    return; // a zod without that entry: nothing to defer
+  }
+  if (require.cache[file]) return;
+  let real;
+  const load = () => {
+    if (!real) {
+      delete require.cache[file];
+      real = require(file);
+    }
+    return real;
+  };
+  const standIn = new (require('node:module'))(file, module);
+  standIn.filename = file;
+  standIn.loaded = true;
+  standIn.exports = new Proxy(
+    {},
+    {
+      // An ES module's namespace as TypeScript's interop sees it: no load to answer that.
+      get: (_, key) => (key === '__esModule' ? true : load()[key]),
+      has: (_, key) => key in load(),
+      ownKeys: () => Reflect.ownKeys(load()),
+      getOwnPropertyDescriptor: (_, key) => {
+        const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
+        return descriptor && { ...descriptor, configurable: true };
+      },
+    },
+  );
+  require.cache[file] = standIn;
+}
+deferZodLocales();
+
 const root = path.resolve(__dirname, '..', '..', '..');
 const main = () => require(path.join(root, 'dist', 'apps', 'cli', 'src', 'main.js'));
 

@@ -98,6 +98,31 @@ describe('the schedlab bin', () => {
     }
   });
 
+  it("loads zod's message locales only when one is asked for, and then all of them", () => {
+    const script = [
+      `process.argv.splice(1, 0, ${JSON.stringify(bin)}, '--version');`,
+      `process.exit = () => undefined;`,
+      `require(${JSON.stringify(bin)});`,
+      `const localeFiles = () => Object.keys(require.cache).filter((f) => /[/\\\\]locales[/\\\\]/.test(f)).length;`,
+      `const z = require('zod');`,
+      `const before = localeFiles();`,
+      `const english = z.string().safeParse(1).error.issues[0].message;`,
+      `z.config(z.locales.fr());`,
+      `const french = z.string().safeParse(1).error.issues[0].message;`,
+      `z.config(z.locales.en());`,
+      `process.stderr.write('\\nlocales: ' + JSON.stringify([before, english, french, Object.keys(z.locales).length > 40, localeFiles() > 40]) + '\\n');`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const [before, english, french, allKeys, allLoaded] = JSON.parse(
+      /^locales: (.*)$/m.exec(run.stderr)![1],
+    ) as [number, string, string, boolean, boolean];
+    // The stand-in and English, which zod loads apart from the locales module (its default).
+    expect(before).toBeLessThanOrEqual(2);
+    expect(english).toBe('Invalid input: expected string, received number');
+    expect(french).not.toBe(english);
+    expect([allKeys, allLoaded]).toEqual([true, true]);
+  });
+
   /** The workspace modules a bin run loads, by project (e.g. apps/cli, libs/scheduler). */
   const projectsLoadedBy = (...args: string[]): string[] => {
     const script = [
