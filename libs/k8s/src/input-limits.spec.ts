@@ -1,4 +1,4 @@
-import { checkValueLimits, InputLimitError, inputLimits } from './input-limits';
+import { checkValueLimits, InputLimitError, inputLimits, jsonStringsWellFormed } from './input-limits';
 import { ObjectValidationError, ParseError, parseKubernetesObjects } from './parse';
 
 function thrown(fn: () => unknown): unknown {
@@ -97,6 +97,26 @@ describe('input limits', () => {
       name: 'MalformedTextError',
       field: 'items[0].spec.nodeName',
     });
+  });
+
+  it('a lone surrogate escaped in JSON text, in a value or a key, is a MalformedTextError', () => {
+    // JSON.stringify writes a lone surrogate as an escape: the text itself is well-formed.
+    const escapedValue = list(pod('p', { nodeName: 'n\ud800' }));
+    expect(escapedValue).toContain('\\ud800');
+    expect(thrown(() => parseKubernetesObjects(escapedValue))).toMatchObject({
+      name: 'MalformedTextError',
+      field: 'items[0].spec.nodeName',
+    });
+    const escapedKey = list(pod('p', { nodeSelector: { '\udc00k': 'v' } }));
+    expect(thrown(() => parseKubernetesObjects(escapedKey))).toMatchObject({ name: 'MalformedTextError' });
+    // An escaped pair is well-formed, and so is an escaped backslash before "ud800".
+    const pair = parseKubernetesObjects(list(pod('p', { nodeSelector: { k: '\ud83d\ude00' } })));
+    expect(pair.objects[0].spec).toMatchObject({ nodeSelector: { k: '\ud83d\ude00' } });
+    expect(jsonStringsWellFormed(JSON.stringify({ a: '\\ud800' }))).toBe(false);
+    expect(parseKubernetesObjects(list(pod('p', { nodeSelector: { k: '\\ud800' } }))).objects).toHaveLength(
+      1,
+    );
+    expect(jsonStringsWellFormed(JSON.stringify({ a: 'plain ü €' }))).toBe(true);
   });
 
   it('object count', () => {

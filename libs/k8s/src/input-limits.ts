@@ -96,30 +96,51 @@ function pathOf(frame: Frame | undefined, last?: string | number): string {
 /** Past this maxDepth the recursive check could exhaust the stack: only the iterative walk runs. */
 const FAST_WALK_MAX_DEPTH = 1000;
 
-/** True if no string (key or value) under `value` breaks a limit and nothing nests too deeply. */
-function withinLimits(value: object, depth: number, limits: InputLimits): boolean {
+/**
+ * True if no string (key or value) under `value` breaks a limit and nothing nests too deeply.
+ * `wellFormed`: every string is known to be well-formed already (not checked again).
+ */
+function withinLimits(value: object, depth: number, limits: InputLimits, wellFormed: boolean): boolean {
   if (depth > limits.maxDepth) return false;
   const max = limits.maxStringBytes;
+  const fits = (s: string) => utf8Length(s, max) <= max && (wellFormed || isWellFormedText(s));
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
       if (typeof child === 'string') {
-        if (utf8Length(child, max) > max || !isWellFormedText(child)) return false;
-      } else if (typeof child === 'object' && child !== null && !withinLimits(child, depth + 1, limits))
+        if (!fits(child)) return false;
+      } else if (
+        typeof child === 'object' &&
+        child !== null &&
+        !withinLimits(child, depth + 1, limits, wellFormed)
+      )
         return false;
     }
     return true;
   }
   for (const key in value) {
     if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    if (utf8Length(key, max) > max || !isWellFormedText(key)) return false;
+    if (!fits(key)) return false;
     const child: unknown = (value as Record<string, unknown>)[key];
     if (typeof child === 'string') {
-      if (utf8Length(child, max) > max || !isWellFormedText(child)) return false;
-    } else if (typeof child === 'object' && child !== null && !withinLimits(child, depth + 1, limits))
+      if (!fits(child)) return false;
+    } else if (
+      typeof child === 'object' &&
+      child !== null &&
+      !withinLimits(child, depth + 1, limits, wellFormed)
+    )
       return false;
   }
   return true;
+}
+
+/**
+ * Whether every string JSON.parse makes of `text` is well-formed: the text is, and it escapes no
+ * surrogate (`\uD800`–`\uDFFF`), the only way JSON writes a lone one. An escaped backslash before
+ * such letters answers no too: then each string is checked.
+ */
+export function jsonStringsWellFormed(text: string): boolean {
+  return isWellFormedText(text) && !/\\u[dD][89a-fA-F]/.test(text);
 }
 
 /**
@@ -130,6 +151,7 @@ export function checkValueLimits(
   value: unknown,
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
   base = '',
+  options: { stringsWellFormed?: boolean } = {},
 ): void {
   const tooLong = (s: string) => utf8Length(s, limits.maxStringBytes) > limits.maxStringBytes;
   const prefixed = (path: string) => (base ? (path ? `${base}.${path}`.replace('.[', '[') : base) : path);
@@ -142,7 +164,11 @@ export function checkValueLimits(
   if (typeof value !== 'object' || value === null) return;
   // A document within every limit (nearly all) passes a walk that allocates nothing; the walk
   // below finds the first problem, in its own order, and names its path.
-  if (limits.maxDepth <= FAST_WALK_MAX_DEPTH && withinLimits(value, 1, limits)) return;
+  if (
+    limits.maxDepth <= FAST_WALK_MAX_DEPTH &&
+    withinLimits(value, 1, limits, options.stringsWellFormed === true)
+  )
+    return;
   const stack: Frame[] = [{ value, depth: 1 }];
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     if (frame.depth > limits.maxDepth) {

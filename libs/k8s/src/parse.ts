@@ -7,6 +7,7 @@ import { conformsTo } from './schema-check';
 import { CLUSTER_SCOPED_KINDS } from './defaulting';
 import {
   checkValueLimits,
+  jsonStringsWellFormed,
   DEFAULT_INPUT_LIMITS,
   InputLimitError,
   type InputLimits,
@@ -329,12 +330,14 @@ export function parseKubernetesObjects(
 ): ParseResult {
   const limits: InputLimits = { ...DEFAULT_INPUT_LIMITS, ...opts.limits };
   const trimmed = text.trimStart();
-  const roots =
-    trimmed.startsWith('{') || trimmed.startsWith('[')
-      ? [parseJson(text, opts.source)]
-      : parseYaml(text, opts.source, limits);
-  // Before anything walks the documents recursively: depth and string sizes.
-  roots.forEach((r, i) => checkValueLimits(r, limits, roots.length > 1 ? `document[${i}]` : ''));
+  const json = trimmed.startsWith('{') || trimmed.startsWith('[');
+  const roots = json ? [parseJson(text, opts.source)] : parseYaml(text, opts.source, limits);
+  // Before anything walks the documents recursively: depth and string sizes (and well-formed
+  // text, settled for all of a JSON document's strings at once where its text tells).
+  const stringsWellFormed = json && jsonStringsWellFormed(text);
+  roots.forEach((r, i) =>
+    checkValueLimits(r, limits, roots.length > 1 ? `document[${i}]` : '', { stringsWellFormed }),
+  );
   const result: ParseResult = { objects: [], skipped: [] };
   const seen = new Set<string>();
   const visit = (value: unknown, where: string, inherited?: { kind?: string; apiVersion?: string }) => {
@@ -353,7 +356,7 @@ export function parseKubernetesObjects(
       );
     }
     const kind = value.kind ?? inherited?.kind;
-    if (typeof kind === 'string' && /List$/.test(kind) && Array.isArray(value.items)) {
+    if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(value.items)) {
       // Items of a typed list (PodList) may omit kind/apiVersion; they inherit them from the list.
       const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
       const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : undefined;
@@ -369,9 +372,11 @@ export function parseKubernetesObjects(
     if (typeof kind !== 'string' || kind === '') {
       throw new ObjectValidationError('', ns, name, 'kind', 'Required value: kind is required');
     }
-    const obj = { ...value, kind } as KubeObject;
-    if (obj.apiVersion === undefined && inherited?.apiVersion && inherited.kind)
-      obj.apiVersion = inherited.apiVersion;
+    // The parsed object itself where it names its kind and needs no apiVersion from its list
+    // (nearly always): a copy of every object of a large dump is measurable.
+    const inheritsApiVersion = value.apiVersion === undefined && inherited?.apiVersion && inherited.kind;
+    const obj = (value.kind === kind && !inheritsApiVersion ? value : { ...value, kind }) as KubeObject;
+    if (inheritsApiVersion) obj.apiVersion = inherited.apiVersion;
     if (result.objects.length + result.skipped.length >= limits.maxObjects) {
       throw new InputLimitError('maxObjects', limits.maxObjects, where, 'too many objects');
     }
