@@ -20,8 +20,8 @@ const stringMap = z.record(z.string(), z.string()).nullish();
 const int = z.number().int();
 
 /**
- * Values already found valid, so each is parsed once per process: a dump repeats a handful of
- * amounts ("32000m", "128Gi", "110") across thousands of nodes and pods, and parsing one is
+ * Amounts already found usable, so each is judged once per process: a dump repeats a handful of
+ * amounts ("32000m", "128Gi", "110") across thousands of nodes and pods, and judging one is
  * BigInt arithmetic. Bounded, since a dump may also hold many distinct amounts.
  */
 class ValidValues {
@@ -34,7 +34,6 @@ class ValidValues {
     this.values.add(v);
   }
 }
-const parsedQuantities = new ValidValues();
 
 export const quantitySchema = z.unknown().superRefine((v, ctx: Ctx) => {
   if (typeof v !== 'string' && typeof v !== 'number') {
@@ -44,10 +43,10 @@ export const quantitySchema = z.unknown().superRefine((v, ctx: Ctx) => {
     });
     return;
   }
-  if (parsedQuantities.has(v)) return;
+  // Not remembered here: parseQuantity keeps parsed strings, and the dump's fast check
+  // (schema-check) remembers every value this refinement passed.
   try {
     parseQuantity(v);
-    parsedQuantities.add(v);
   } catch (e) {
     if (!(e instanceof QuantityError)) throw e;
     ctx.addIssue({ code: 'custom', message: `${e.reason} (got ${JSON.stringify(v)})` });
