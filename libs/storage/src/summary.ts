@@ -74,16 +74,32 @@ export interface SummaryLookups {
   zoneOf: (pv: PersistentVolume) => string;
 }
 
-/** Pod key → the node it runs on or was placed on (null: pending), results over spec.nodeName. */
-export function podPlacements(
-  pods: readonly Pod[],
-  results: readonly PodSchedulingResult[],
-  keys: readonly string[] = pods.map(podKeyOf),
-): Map<string, string | null> {
+/** What storageSummary and the CLI's storage document ask of the pods, from one pass over them. */
+export interface PodLookups {
+  /** Each pod's key, by its index in `pods`. */
+  keys: string[];
+  /** Pod key → the node it runs on or was placed on (null: pending), results over spec.nodeName. */
+  placements: Map<string, string | null>;
+  /** Claim key → keys of the pods mounting it (podsByClaim). */
+  users: Map<string, string[]>;
+  /** No two pods share a key (so none is listed twice). */
+  distinctKeys: boolean;
+}
+
+export function podLookups(pods: readonly Pod[], results: readonly PodSchedulingResult[]): PodLookups {
+  const keys = new Array<string>(pods.length);
   const placements = new Map<string, string | null>();
-  for (let i = 0; i < pods.length; i++) placements.set(keys[i], pods[i].spec?.nodeName ?? null);
+  const users = new Map<string, string[]>();
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i];
+    const key = podKeyOf(pod);
+    keys[i] = key;
+    placements.set(key, pod.spec?.nodeName ?? null);
+    addClaimUsers(users, pod, key);
+  }
+  const distinctKeys = placements.size === pods.length;
   for (const r of results) placements.set(r.pod, r.node);
-  return placements;
+  return { keys, placements, users, distinctKeys };
 }
 
 /** Each PV's zone once: a summary asks for it twice, the storage document once more. */
@@ -109,8 +125,7 @@ export function bytesMemo(): (q: unknown) => number {
 
 export function storageSummary(input: StorageSummaryInput): ClassStorage[] {
   const { objects, nodes } = input;
-  const placements = input.known?.placements ?? podPlacements(input.pods ?? [], input.results ?? []);
-  const users = input.known?.users ?? podsByClaim(input.pods ?? []);
+  const { placements, users } = input.known ?? podLookups(input.pods ?? [], input.results ?? []);
   const zoneOf = input.known?.zoneOf ?? zoneMemo(nodes);
   const bytesOf = bytesMemo();
   const usersOf = (claim: string) => users.get(claim) ?? [];
@@ -181,27 +196,28 @@ export function storageSummary(input: StorageSummaryInput): ClassStorage[] {
  * Pod keys by the claim (`namespace/name`) they mount, in pod order, each pod once per claim: one
  * pass over the pods instead of one per claim (a 5,000-claim dump asked 25 million questions).
  */
-export function podsByClaim(pods: readonly Pod[], keys?: readonly string[]): Map<string, string[]> {
+export function podsByClaim(pods: readonly Pod[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (let i = 0; i < pods.length; i++) {
-    const pod = pods[i];
-    const volumes = pod.spec?.volumes;
-    if (!volumes?.length) continue;
-    const ns = namespaceOf(pod);
-    const key = keys ? keys[i] : podKeyOf(pod);
-    let seen: Set<string> | undefined;
-    for (const v of volumes) {
-      const name = h.claimNameOfVolume(pod, v)?.name;
-      if (name === undefined) continue;
-      const claim = `${ns}/${name}`;
-      if (seen?.has(claim)) continue;
-      (seen ??= new Set()).add(claim);
-      const list = out.get(claim);
-      if (list) list.push(key);
-      else out.set(claim, [key]);
-    }
-  }
+  for (const pod of pods) addClaimUsers(out, pod, podKeyOf(pod));
   return out;
+}
+
+/** Adds the pod (by `key`) under each claim it mounts, once per claim. */
+function addClaimUsers(out: Map<string, string[]>, pod: Pod, key: string): void {
+  const volumes = pod.spec?.volumes;
+  if (!volumes?.length) return;
+  const ns = namespaceOf(pod);
+  let seen: Set<string> | undefined;
+  for (const v of volumes) {
+    const name = h.claimNameOfVolume(pod, v)?.name;
+    if (name === undefined) continue;
+    const claim = `${ns}/${name}`;
+    if (seen?.has(claim)) continue;
+    (seen ??= new Set()).add(claim);
+    const list = out.get(claim);
+    if (list) list.push(key);
+    else out.set(claim, [key]);
+  }
 }
 
 /** Per pod, its first result; per object, its last storage event (asked once per pending claim). */

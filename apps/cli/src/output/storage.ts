@@ -3,23 +3,9 @@
  * volume is and how it got there (already bound, bound by the scheduler to an existing PV, or
  * provisioned for the chosen node), and @schedlab/storage's summary per StorageClass and zone.
  */
-import {
-  LABEL_HOSTNAME,
-  podKeyOf,
-  namespaceOf,
-  type Node,
-  type PersistentVolume,
-  type Pod,
-} from '@schedlab/k8s';
+import { LABEL_HOSTNAME, namespaceOf, type Node, type PersistentVolume, type Pod } from '@schedlab/k8s';
 import { volumeBinding, type ClusterObjects, type PodSchedulingResult } from '@schedlab/scheduler';
-import {
-  bytesMemo,
-  podPlacements,
-  podsByClaim,
-  storageSummary,
-  zoneMemo,
-  type ClassStorage,
-} from '@schedlab/storage';
+import { bytesMemo, podLookups, storageSummary, zoneMemo, type ClassStorage } from '@schedlab/storage';
 import { formatTable } from './table';
 
 const h = volumeBinding.pvHelpers;
@@ -85,7 +71,7 @@ export interface StorageInput {
 
 /**
  * Claim key → keys of the pods mounting it (by volume, ephemeral volumes included), each pod
- * object once. For distinct pod objects (every caller's case) this is podsByClaim's answer.
+ * object once. When no two pods share a key (every caller's case) this is podsByClaim's answer.
  */
 function claimUsers(pods: readonly Pod[], keys: readonly string[]): Map<string, string[]> {
   const users = new Map<string, Pod[]>();
@@ -142,13 +128,12 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
   const { objects, nodes, pods, results } = input;
   // Each pod's key, where it runs, who mounts which claim and each volume's zone, worked out
   // once for the summary and the rows.
-  const keys = pods.map(podKeyOf);
-  const summaryUsers = podsByClaim(pods, keys);
-  const users = new Set(pods).size === pods.length ? summaryUsers : claimUsers(pods, keys);
+  const lookups = podLookups(pods, results);
+  const { keys, placements } = lookups;
+  const users = lookups.distinctKeys ? lookups.users : claimUsers(pods, keys);
   const claims = objects.persistentVolumeClaims.list();
   if (claims.length === 0 && users.size === 0) return undefined;
 
-  const placements = podPlacements(pods, results, keys);
   const zoneOf = zoneMemo(nodes);
   const parseBytes = bytesMemo();
   const classes = storageSummary({
@@ -156,15 +141,17 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
     nodes,
     pods,
     results,
-    known: { placements, users: summaryUsers, zoneOf },
+    known: { placements, users: lookups.users, zoneOf },
   });
   const pendingReasons = new Map(
     classes.flatMap((c) => c.pendingClaims.map((p) => [p.claim, p.reason] as const)),
   );
   const how = engineBindings(results);
 
+  let requestedBytes = 0;
   const volumes: ClaimVolume[] = claims.map((pvc) => {
     const claim = h.claimKey(pvc);
+    requestedBytes += parseBytes(pvc.spec?.resources?.requests?.storage);
     const requested = String(pvc.spec?.resources?.requests?.storage ?? '0');
     const pv = pvc.spec?.volumeName ? objects.persistentVolumes.get(pvc.spec.volumeName) : undefined;
     const bound = pvc.status?.phase === 'Bound' && pv !== undefined;
@@ -184,8 +171,14 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
     return row;
   });
   for (const [claim, claimPods] of users) {
-    const [ns, name] = claim.split('/');
-    if (objects.persistentVolumeClaims.get(ns, name)) continue;
+    // A claim key has one '/' (names have none): the store's key as it is, no split.
+    const slash = claim.indexOf('/');
+    if (slash >= 0 && claim.indexOf('/', slash + 1) < 0) {
+      if (objects.persistentVolumeClaims.getByKey(claim)) continue;
+    } else {
+      const [ns, name] = claim.split('/');
+      if (objects.persistentVolumeClaims.get(ns, name)) continue;
+    }
     volumes.push({
       claim,
       storageClass: '',
@@ -203,7 +196,7 @@ export function storageDocument(input: StorageInput): StorageDocument | undefine
   const zones = classes.flatMap((c) => c.zones);
   const totals: StorageTotals = {
     claims: claims.length,
-    requestedBytes: claims.reduce((n, c) => n + parseBytes(c.spec?.resources?.requests?.storage), 0),
+    requestedBytes,
     claimedBytes: zones.reduce((n, z) => n + z.claimedBytes, 0),
     provisionedBytes: zones.reduce((n, z) => n + z.provisionedBytes, 0),
     pendingClaims: volumes.filter((v) => v.binding === 'pending' || v.binding === 'missing').length,

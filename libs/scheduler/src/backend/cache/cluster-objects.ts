@@ -78,6 +78,11 @@ export class NamespacedStore<T extends { metadata?: { namespace?: string; name?:
     return this.byKey.get(`${namespace}/${name}`);
   }
 
+  /** get by `namespace/name` as one string, when the caller has it so already. */
+  getByKey(key: string): T | undefined {
+    return this.byKey.get(key);
+  }
+
   delete(namespace: string, name: string): boolean {
     this.revision++;
     return this.byKey.delete(`${namespace}/${name}`);
