@@ -4,7 +4,7 @@
  * pods). Callers schedule the settled items, so a claim provisioned in the wrong zone shows up as
  * the volume node affinity conflict the cluster would report.
  */
-import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from '@schedlab/k8s';
+import type { KubeObject } from '@schedlab/k8s';
 import { buildClusterState, withStorageObjects, type ClusterState } from '@schedlab/scheduler';
 import type { StorageEvent } from './events';
 import type { ControllerOptions, StorageObjectError } from './pv-controller';
@@ -68,7 +68,7 @@ export function settleImmediateClaims(
     errors: state.errors,
     ...(known
       ? {
-          state: withStorageObjects(known, volumes as PersistentVolume[], claims as PersistentVolumeClaim[]),
+          state: withStorageObjects(known, o),
         }
       : {}),
   };

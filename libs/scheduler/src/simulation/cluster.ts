@@ -165,41 +165,47 @@ export function buildClusterState(
 
 /**
  * What buildClusterState returns for the items `state` was built from once their PVs and PVCs
- * are replaced by `volumes` and `claims` (the PV controller's result, say), without building the
- * nodes and pods again. Objects taken from `state` were defaulted and admitted already, and so
+ * are replaced by those of `settled` (objects made by `state.objects.withOwnStorage()`, which
+ * the PV controller changed), without building the nodes and pods again. `settled`'s PV and PVC
+ * stores are taken over. Objects taken from `state` were defaulted and admitted already, and so
  * is, in effect, a copy of one that differs only in a status with a phase (what the controller's
  * phase changes write): defaulting fills spec, metadata.namespace and an empty status.phase,
  * admission spec.storageClassName. Any other object is defaulted and admitted here as
- * buildClusterState would.
+ * buildClusterState would, in its place.
  */
-export function withStorageObjects(
-  state: ClusterState,
-  volumes: readonly PersistentVolume[],
-  claims: readonly PersistentVolumeClaim[],
-): ClusterState {
+export function withStorageObjects(state: ClusterState, settled: ClusterObjects): ClusterState {
   const before = state.objects;
-  const objects = before.withOwnStorage(new ClusterStore(), new NamespacedStore());
-  const pvsBefore = new Map(before.persistentVolumes.list().map((pv) => [pv.metadata?.name ?? '', pv]));
-  for (const pv of volumes) {
-    const done = settledCopy(pv, pvsBefore.get(pv.metadata?.name ?? ''));
-    objects.persistentVolumes.set(done ? pv : (defaultObject(pv as never) as unknown as PersistentVolume));
+  const volumes = settled.persistentVolumes;
+  const claims = settled.persistentVolumeClaims;
+  const defaultClass = defaultStorageClassName(before.storageClasses.list());
+  // Settled object → what buildClusterState makes of it, for those not kept as they are.
+  const redoneVolumes = new Map<PersistentVolume, PersistentVolume>();
+  const redoneClaims = new Map<PersistentVolumeClaim, PersistentVolumeClaim>();
+  // Defaulting gives a claim with an empty namespace "default", so another key.
+  let keyChanged = false;
+  for (const [key, pv] of volumes.entries()) {
+    if (settledCopy(pv, before.persistentVolumes.get(key))) continue;
+    const done = defaultObject(pv as never) as unknown as PersistentVolume;
+    redoneVolumes.set(pv, done);
+    keyChanged ||= (done.metadata?.name ?? '') !== key;
   }
-  const defaultClass = defaultStorageClassName(objects.storageClasses.list());
-  const claimsBefore = new Map(
-    before.persistentVolumeClaims
-      .list()
-      .map((c) => [`${c.metadata?.namespace ?? 'default'}/${c.metadata?.name ?? ''}`, c]),
-  );
-  for (const c of claims) {
-    const done = settledCopy(
-      c,
-      claimsBefore.get(`${c.metadata?.namespace ?? 'default'}/${c.metadata?.name ?? ''}`),
-    );
-    objects.persistentVolumeClaims.set(
-      done ? c : admitClaim(defaultObject(c as never) as unknown as PersistentVolumeClaim, defaultClass),
-    );
+  for (const [key, c] of claims.entries()) {
+    if (settledCopy(c, before.persistentVolumeClaims.getByKey(key))) continue;
+    const done = admitClaim(defaultObject(c as never) as unknown as PersistentVolumeClaim, defaultClass);
+    redoneClaims.set(c, done);
+    keyChanged ||= `${done.metadata?.namespace ?? 'default'}/${done.metadata?.name ?? ''}` !== key;
   }
-  return { ...state, objects };
+  if (keyChanged) {
+    // Rebuilt in order, as buildClusterState would.
+    const fresh = before.withOwnStorage(new ClusterStore(), new NamespacedStore());
+    for (const pv of volumes.list()) fresh.persistentVolumes.set(redoneVolumes.get(pv) ?? pv);
+    for (const c of claims.list()) fresh.persistentVolumeClaims.set(redoneClaims.get(c) ?? c);
+    return { ...state, objects: fresh };
+  }
+  // Same keys: each replaced in its place.
+  for (const done of redoneVolumes.values()) volumes.set(done);
+  for (const done of redoneClaims.values()) claims.set(done);
+  return { ...state, objects: before.withOwnStorage(volumes, claims) };
 }
 
 /** `obj` is `prior` (defaulted and admitted), or a copy of it with only a phased status new. */

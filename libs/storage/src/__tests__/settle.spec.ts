@@ -1,5 +1,5 @@
 import type { KubeObject } from '@schedlab/k8s';
-import { simulate } from '@schedlab/scheduler';
+import { buildClusterState, simulate, type ClusterState } from '@schedlab/scheduler';
 import { settleImmediateClaims, zoneOfVolume } from '../index';
 import { claim, node, podWithClaim, storageClass, twoZones, volume } from './fixtures';
 
@@ -81,6 +81,50 @@ describe('settleImmediateClaims: the dump as the PV controller leaves it before 
     expect(settled.find((o) => o.kind === 'PersistentVolumeClaim')).toMatchObject({
       spec: { volumeName: 'pv-1' },
       status: { phase: 'Bound' },
+    });
+  });
+
+  describe('from the state already built for the dump', () => {
+    const storageOf = (state: ClusterState) => ({
+      volumes: state.objects.persistentVolumes.list(),
+      claims: state.objects.persistentVolumeClaims.list(),
+    });
+    // What a cold start would schedule: buildClusterState of the settled items.
+    const expectSameAsBuilt = (dump: KubeObject[]) => {
+      const known = buildClusterState(dump);
+      const settled = settleImmediateClaims(dump, { seed: 0 }, known);
+      const built = buildClusterState(settled.items);
+      expect(settled.items).toEqual(settleImmediateClaims(dump, { seed: 0 }).items);
+      expect(storageOf(settled.state!)).toEqual(storageOf(built));
+      expect(settled.state!.nodes).toEqual(built.nodes);
+      expect(settled.state!.pendingPods).toEqual(built.pendingPods);
+      expect(settled.state!.runningPods).toEqual(built.runningPods);
+      return settled;
+    };
+
+    it('provisions, binds and changes phases as a fresh build would see them', () => {
+      const unreserved = volume('pv-2', '5Gi', {
+        spec: { claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'logs' } },
+      });
+      const settled = expectSameAsBuilt([
+        ...items(),
+        unreserved,
+        volume('pv-free', '1Gi', { status: { phase: 'Bound' } }),
+        claim('logs', '5Gi', { volumeName: 'pv-2', storageClassName: '' }),
+      ]);
+      expect(settled.events.map((e) => e.reason)).toContain('ProvisioningSucceeded');
+    });
+
+    it('keys a claim given an empty namespace as defaulting does', () => {
+      const blank = claim('blank', '1Gi', { storageClassName: 'gp2' });
+      (blank.metadata as { namespace?: string }).namespace = '';
+      expectSameAsBuilt([...items(), blank]);
+    });
+
+    it('is the known state itself when the dump has no claims', () => {
+      const plain = [...twoZones()];
+      const known = buildClusterState(plain);
+      expect(settleImmediateClaims(plain, {}, known).state).toBe(known);
     });
   });
 

@@ -83,6 +83,11 @@ export class NamespacedStore<T extends { metadata?: { namespace?: string; name?:
     return this.byKey.get(key);
   }
 
+  /** `namespace/name` and object, in insertion order. */
+  entries(): IterableIterator<[string, T]> {
+    return this.byKey.entries();
+  }
+
   delete(namespace: string, name: string): boolean {
     this.revision++;
     return this.byKey.delete(`${namespace}/${name}`);
@@ -120,6 +125,11 @@ export class ClusterStore<T extends { metadata?: { name?: string } }> {
 
   get(name: string): T | undefined {
     return this.byName.get(name);
+  }
+
+  /** Name and object, in insertion order. */
+  entries(): IterableIterator<[string, T]> {
+    return this.byName.entries();
   }
 
   delete(name: string): boolean {
