@@ -140,12 +140,11 @@ export class ScheduleAlgorithm {
       record.error = this.scoreError;
       return record;
     }
-    record.selectedNode = feasible.length === 1 ? feasible[0].name : this.selectHost(scored.totals);
+    const selectedIndex = feasible.length === 1 ? 0 : this.selectHostIndex(scored.totals);
+    const selected = scored.totals[selectedIndex];
+    record.selectedNode = selected.name;
     if (full) this.recordScores(record, scored);
-    else {
-      const selected = scored.totals.find((t) => t.name === record.selectedNode);
-      if (selected) record.scores[selected.name] = selected.score;
-    }
+    else record.scores[selected.name] = selected.score;
     if (record.explanation) {
       record.explanation.topScores = topScoredNodes(scored, record.selectedNode, undefined, feasible);
       record.explanation.maxScoreNodes = countMaxScoreNodes(scored);
@@ -227,7 +226,10 @@ export class ScheduleAlgorithm {
       fwk.percentageOfNodesToScore ?? this.opts.percentageOfNodesToScore,
       numAll,
     );
-    const feasible: NodeInfo[] = [];
+    // Collected in a buffer kept across attempts and copied out once at its final length:
+    // growing a fresh array node by node reallocates it over and over on large clusters.
+    const feasible = this.feasibleBuffer;
+    feasible.length = 0;
 
     let first: string | null = null;
     let last: string | null = null;
@@ -238,6 +240,7 @@ export class ScheduleAlgorithm {
       const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
       if (s !== null && s.code === Code.Error) {
         record.error = s.message();
+        feasible.length = 0;
         return [];
       }
       if (isSuccess(s)) {
@@ -255,8 +258,12 @@ export class ScheduleAlgorithm {
       record.evaluated = { startIndex: start, count: processed, first, last, nextStartIndex: next };
       this.nextStartNodeIndex = next;
     }
-    return feasible;
+    const out = feasible.slice();
+    feasible.length = 0;
+    return out;
   }
+
+  private readonly feasibleBuffer: NodeInfo[] = [];
 
   /** Set when prioritizeNodes returns undefined: the failing plugin's error. */
   private scoreError = '';
@@ -320,25 +327,32 @@ export class ScheduleAlgorithm {
    * list); `lowest-node-name` takes the byte-wise smallest name instead.
    */
   selectHost(totals: { name: string; score: number }[]): string {
+    return totals[this.selectHostIndex(totals)].name;
+  }
+
+  /** selectHost as the index of the chosen entry, so the caller reads its total without a search. */
+  selectHostIndex(totals: { name: string; score: number }[]): number {
     if (this.opts.tieBreak === 'lowest-node-name') {
-      let best = totals[0];
-      for (const t of totals) {
-        if (t.score > best.score || (t.score === best.score && t.name < best.name)) best = t;
+      let best = 0;
+      for (let i = 1; i < totals.length; i++) {
+        const t = totals[i];
+        const b = totals[best];
+        if (t.score > b.score || (t.score === b.score && t.name < b.name)) best = i;
       }
-      return best.name;
+      return best;
     }
-    let selected = totals[0].name;
+    let selected = 0;
     let maxScore = totals[0].score;
     let count = 1;
     for (let i = 1; i < totals.length; i++) {
       const t = totals[i];
       if (t.score > maxScore) {
         maxScore = t.score;
-        selected = t.name;
+        selected = i;
         count = 1;
       } else if (t.score === maxScore) {
         count++;
-        if (this.opts.rng.intn(count) === 0) selected = t.name;
+        if (this.opts.rng.intn(count) === 0) selected = i;
       }
     }
     return selected;

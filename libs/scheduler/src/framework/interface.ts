@@ -159,6 +159,11 @@ export interface NodeInfoLister {
    * lister lives.
    */
   topologyDomains?(key: string): TopologyDomains;
+  /**
+   * Optional: false when no node of list() reports any image (their imageStates are all empty and
+   * stay so while the lister lives), so ImageLocality scores every node alike without visiting them.
+   */
+  anyNodeImages?(): boolean;
 }
 
 /** One pod bound to (delta 1) or removed from (delta -1) a node of the snapshot. */

@@ -76,6 +76,13 @@ export class Snapshot implements NodeInfoLister {
     return d;
   }
 
+  private nodeImages?: boolean;
+
+  /** Image states are assigned once, at construction, so this is decided once. */
+  anyNodeImages(): boolean {
+    return (this.nodeImages ??= this.ordered.some((ni) => ni.imageStates.size > 0));
+  }
+
   get(nodeName: string): NodeInfo | undefined {
     return this.byName.get(nodeName);
   }

@@ -83,7 +83,8 @@ export class ImageLocality implements ScorePlugin {
 
   /** Same numbers as `score`, with the pod's image names normalized once for all nodes. */
   scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    const totalNumNodes = this.handle.snapshot().list().length;
+    const lister = this.handle.snapshot();
+    const totalNumNodes = lister.list().length;
     const images = (pod.spec?.containers ?? []).map((c) => normalizedImageName(c.image ?? ''));
     if (this.handle.features.behaviour.imageLocalityCountsInitContainers) {
       for (const c of pod.spec?.initContainers ?? []) images.push(normalizedImageName(c.image ?? ''));
@@ -91,6 +92,10 @@ export class ImageLocality implements ScorePlugin {
     images.push(...this.volumeImages(pod));
     const numContainers = images.length;
     const withoutImages = calculatePriority(0, numContainers);
+    if (lister.anyNodeImages?.() === false) {
+      for (let i = 0; i < nodes.length; i++) scores[i].score = withoutImages;
+      return null;
+    }
     for (let i = 0; i < nodes.length; i++) {
       const states = nodes[i].imageStates;
       if (states.size === 0) {

@@ -89,7 +89,23 @@ export class ResourceAllocationScorer {
     this.allocatableScratch = new Array(resources.length).fill(0);
     this.weightScratch = new Array(resources.length).fill(0);
     this.allocatedScratch = new Array(resources.length).fill(0);
+    this.kinds = resources.map((r) =>
+      r.name === RESOURCE_CPU
+        ? KIND_CPU
+        : r.name === RESOURCE_MEMORY
+          ? KIND_MEMORY
+          : r.name === RESOURCE_EPHEMERAL_STORAGE
+            ? KIND_EPHEMERAL_STORAGE
+            : isScalarResourceName(r.name)
+              ? KIND_SCALAR
+              : KIND_OTHER,
+    );
+    this.weights = resources.map((r) => r.weight);
   }
+
+  /** Per configured resource, what `score` reads for it: decided once, not per node. */
+  private readonly kinds: number[];
+  private readonly weights: number[];
 
   private requestsPod: Pod | null = null;
   private requests: number[] = [];
@@ -123,37 +139,46 @@ export class ResourceAllocationScorer {
    * counts the class's devices on the node and those allocated.
    */
   score(nodeInfo: NodeInfo, podRequest: readonly number[], dra?: DraResourceTotals): number {
+    const kinds = this.kinds;
+    const n = kinds.length;
+    const requested = this.useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
+    const allocatable = nodeInfo.allocatable;
+    const requestedScratch = this.requestedScratch;
+    const allocatedScratch = this.allocatedScratch;
+    const allocatableScratch = this.allocatableScratch;
+    const weightScratch = this.weightScratch;
     let count = 0;
-    for (let i = 0; i < this.resources.length; i++) {
-      const name = this.resources[i].name;
+    for (let i = 0; i < n; i++) {
+      const kind = kinds[i];
       const req = podRequest[i];
-      // A scalar resource the pod does not ask for takes no part (it would skew every node alike).
-      if (req === 0 && isScalarResourceName(name)) continue;
       let alloc: number;
       let used: number;
-      switch (name) {
-        case RESOURCE_CPU:
-          alloc = nodeInfo.allocatable.milliCPU;
-          used = this.useRequested ? nodeInfo.requested.milliCPU : nodeInfo.nonZeroRequested.milliCPU;
-          break;
-        case RESOURCE_MEMORY:
-          alloc = nodeInfo.allocatable.memory;
-          used = this.useRequested ? nodeInfo.requested.memory : nodeInfo.nonZeroRequested.memory;
-          break;
-        case RESOURCE_EPHEMERAL_STORAGE:
-          alloc = nodeInfo.allocatable.ephemeralStorage;
-          used = nodeInfo.requested.ephemeralStorage;
-          break;
-        default: {
-          const a = nodeInfo.allocatable.scalar.get(name);
-          if (dra && (a ?? 0) === 0) {
-            const [capacity, allocated] = dra(nodeInfo, name);
-            if (capacity > 0) {
-              alloc = capacity;
-              used = allocated;
-              break;
-            }
+      if (kind === KIND_CPU) {
+        alloc = allocatable.milliCPU;
+        used = requested.milliCPU;
+      } else if (kind === KIND_MEMORY) {
+        alloc = allocatable.memory;
+        used = requested.memory;
+      } else if (kind === KIND_EPHEMERAL_STORAGE) {
+        alloc = allocatable.ephemeralStorage;
+        used = nodeInfo.requested.ephemeralStorage;
+      } else {
+        // A scalar resource the pod does not ask for takes no part (it would skew every node alike).
+        if (req === 0 && kind === KIND_SCALAR) continue;
+        const name = this.resources[i].name;
+        const a = allocatable.scalar.get(name);
+        let fromDra = false;
+        alloc = 0;
+        used = 0;
+        if (dra && (a ?? 0) === 0) {
+          const [capacity, allocated] = dra(nodeInfo, name);
+          if (capacity > 0) {
+            alloc = capacity;
+            used = allocated;
+            fromDra = true;
           }
+        }
+        if (!fromDra) {
           if (a === undefined) continue;
           alloc = a;
           used = nodeInfo.requested.scalar.get(name) ?? 0;
@@ -161,21 +186,23 @@ export class ResourceAllocationScorer {
       }
       // Resources the node has none of are left out of the score entirely.
       if (alloc === 0) continue;
-      this.requestedScratch[count] = used + req;
-      this.allocatedScratch[count] = used;
-      this.allocatableScratch[count] = alloc;
-      this.weightScratch[count] = this.resources[i].weight;
+      requestedScratch[count] = used + req;
+      allocatedScratch[count] = used;
+      allocatableScratch[count] = alloc;
+      weightScratch[count] = this.weights[i];
       count++;
     }
-    return this.scorer(
-      this.requestedScratch,
-      this.allocatableScratch,
-      this.weightScratch,
-      count,
-      this.allocatedScratch,
-    );
+    return this.scorer(requestedScratch, allocatableScratch, weightScratch, count, allocatedScratch);
   }
 }
+
+const KIND_CPU = 0;
+const KIND_MEMORY = 1;
+const KIND_EPHEMERAL_STORAGE = 2;
+/** A scalar (extended, hugepages, attachable-volumes) resource: left out when the pod asks none. */
+const KIND_SCALAR = 3;
+/** Any other name: scored when the node advertises it, even if the pod asks none. */
+const KIND_OTHER = 4;
 
 /** Go's int64 division truncates toward zero. */
 export function idiv(a: number, b: number): number {

@@ -1,6 +1,15 @@
 /** Score strategies of NodeResourcesFit and the BalancedAllocation formula, in v1.26 integer semantics. */
-import { MAX_NODE_SCORE } from '../../interface';
-import { idiv, type ResourceScorer } from './resource-allocation';
+import { MAX_NODE_SCORE as MAX_NODE_SCORE_EXPORT } from '../../interface';
+import type { ResourceScorer } from './resource-allocation';
+
+// Module-local copies: the compiled CommonJS reads an imported binding through a getter on every
+// use, and these run for every resource of every node of every pod.
+const MAX_NODE_SCORE = MAX_NODE_SCORE_EXPORT;
+
+/** Go's int64 division truncates toward zero (as resource-allocation's idiv). */
+function idiv(a: number, b: number): number {
+  return Math.trunc(a / b);
+}
 
 /** Free share of the node after placing the pod; an over-committed resource scores 0. */
 export function leastRequestedScore(requested: number, capacity: number): number {
