@@ -226,10 +226,11 @@ export class ScheduleAlgorithm {
       fwk.percentageOfNodesToScore ?? this.opts.percentageOfNodesToScore,
       numAll,
     );
-    // Collected in a buffer kept across attempts and copied out once at its final length:
-    // growing a fresh array node by node reallocates it over and over on large clusters.
-    const feasible = this.feasibleBuffer;
-    feasible.length = 0;
+    // Collected in a buffer kept across attempts (never truncated: V8 would free its storage) and
+    // copied out once at its final length: growing a fresh array node by node reallocates it over
+    // and over on large clusters.
+    const buffer = this.feasibleBuffer;
+    let found = 0;
 
     let first: string | null = null;
     let last: string | null = null;
@@ -240,12 +241,13 @@ export class ScheduleAlgorithm {
       const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
       if (s !== null && s.code === Code.Error) {
         record.error = s.message();
-        feasible.length = 0;
         return [];
       }
       if (isSuccess(s)) {
-        if (feasible.length >= toFind) break;
-        feasible.push(ni);
+        if (found >= toFind) break;
+        if (found < buffer.length) buffer[found] = ni;
+        else buffer.push(ni);
+        found++;
       } else {
         diagnosis.nodeToStatusMap.set(ni.name, s!);
       }
@@ -253,14 +255,12 @@ export class ScheduleAlgorithm {
       last = ni.name;
     }
     if (rotate) {
-      const processed = feasible.length + diagnosis.nodeToStatusMap.size;
+      const processed = found + diagnosis.nodeToStatusMap.size;
       const next = (this.nextStartNodeIndex + processed) % numAll;
       record.evaluated = { startIndex: start, count: processed, first, last, nextStartIndex: next };
       this.nextStartNodeIndex = next;
     }
-    const out = feasible.slice();
-    feasible.length = 0;
-    return out;
+    return buffer.slice(0, found);
   }
 
   private readonly feasibleBuffer: NodeInfo[] = [];

@@ -88,11 +88,10 @@ export class TaintToleration
   }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const taint = findMatchingUntoleratedTaint(
-      nodeInfo.node.spec?.taints ?? [],
-      pod.spec?.tolerations ?? [],
-      isHardTaint,
-    );
+    // Runs for every node: most have no taints, and nothing is allocated for them.
+    const taints = nodeInfo.node.spec?.taints;
+    if (taints === undefined || taints === null || taints.length === 0) return null;
+    const taint = findMatchingUntoleratedTaint(taints, pod.spec?.tolerations ?? [], isHardTaint);
     return taint ? Status.unresolvable(untoleratedTaintReason(taint, this.reasonWithoutKeyValue)) : null;
   }
 
