@@ -9,6 +9,7 @@ import { requestPolicyOf } from '../../request-policy';
 import { RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, type NodeInfo } from '../../types';
 import { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from '@schedlab/k8s';
 import type { DraResourceTotals } from '../dynamicresources/extended-resource-scoring';
+import { PAIR_SCORERS, type PairScorer } from './strategies';
 
 export interface ResourceSpec {
   name: string;
@@ -101,7 +102,22 @@ export class ResourceAllocationScorer {
               : KIND_OTHER,
     );
     this.weights = resources.map((r) => r.weight);
+    // cpu then memory (the default resources, in either order) with a strategy that has a pair form.
+    const pair = PAIR_SCORERS.get(scorer);
+    if (pair !== undefined && resources.length === 2) {
+      if (this.kinds[0] === KIND_CPU && this.kinds[1] === KIND_MEMORY) {
+        this.pair = pair;
+        this.pairCpuFirst = true;
+      } else if (this.kinds[0] === KIND_MEMORY && this.kinds[1] === KIND_CPU) {
+        this.pair = pair;
+        this.pairCpuFirst = false;
+      }
+    }
   }
+
+  /** Set when the configured resources are cpu and memory and the strategy has a pair form. */
+  private readonly pair?: PairScorer;
+  private readonly pairCpuFirst: boolean = true;
 
   /** Per configured resource, what `score` reads for it: decided once, not per node. */
   private readonly kinds: number[];
@@ -131,7 +147,35 @@ export class ResourceAllocationScorer {
     dra?: DraResourceTotals,
   ): void {
     const requests = this.requestsOf(pod, features);
-    for (let i = 0; i < nodes.length; i++) scores[i].score = this.score(nodes[i], requests, dra);
+    const pair = this.pair;
+    if (pair === undefined) {
+      for (let i = 0; i < nodes.length; i++) scores[i].score = this.score(nodes[i], requests, dra);
+      return;
+    }
+    // cpu and memory only: read the four numbers per node and score them directly. A node with
+    // none of either (left out of the mean) takes the general path.
+    const cpuFirst = this.pairCpuFirst;
+    const reqCpu = cpuFirst ? requests[0] : requests[1];
+    const reqMem = cpuFirst ? requests[1] : requests[0];
+    const wCpu = cpuFirst ? this.weights[0] : this.weights[1];
+    const wMem = cpuFirst ? this.weights[1] : this.weights[0];
+    const useRequested = this.useRequested;
+    for (let i = 0; i < nodes.length; i++) {
+      const ni = nodes[i];
+      const alloc = ni.allocatable;
+      const allocCpu = alloc.milliCPU;
+      const allocMem = alloc.memory;
+      if (allocCpu === 0 || allocMem === 0) {
+        scores[i].score = this.score(ni, requests, dra);
+        continue;
+      }
+      const used = useRequested ? ni.requested : ni.nonZeroRequested;
+      const usedCpu = used.milliCPU;
+      const usedMem = used.memory;
+      scores[i].score = cpuFirst
+        ? pair(usedCpu + reqCpu, allocCpu, wCpu, usedMem + reqMem, allocMem, wMem, usedCpu, usedMem)
+        : pair(usedMem + reqMem, allocMem, wMem, usedCpu + reqCpu, allocCpu, wCpu, usedMem, usedCpu);
+    }
   }
 
   /**

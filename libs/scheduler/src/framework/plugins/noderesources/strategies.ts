@@ -39,6 +39,38 @@ function weightedIntegerMean(perResource: (req: number, cap: number) => number):
 export const leastAllocatedScorer: ResourceScorer = weightedIntegerMean(leastRequestedScore);
 export const mostAllocatedScorer: ResourceScorer = weightedIntegerMean(mostRequestedScore);
 
+/**
+ * A strategy for exactly two resources that both take part (allocatable non-zero): the same
+ * number the strategy gives for `requested = [req0, req1]`, `allocatable = [alloc0, alloc1]`,
+ * `weights = [w0, w1]`, `allocated = [used0, used1]`, computed without the scratch arrays. Scoring
+ * cpu and memory (the default resources) over every node of every pod is the hot case.
+ */
+export type PairScorer = (
+  req0: number,
+  alloc0: number,
+  w0: number,
+  req1: number,
+  alloc1: number,
+  w1: number,
+  used0: number,
+  used1: number,
+) => number;
+
+function weightedIntegerMeanOfPair(perResource: (req: number, cap: number) => number): PairScorer {
+  // Same additions in the same order as weightedIntegerMean, so the same doubles.
+  return (req0, alloc0, w0, req1, alloc1, w1) => {
+    const nodeScore = 0 + perResource(req0, alloc0) * w0 + perResource(req1, alloc1) * w1;
+    const weightSum = 0 + w0 + w1;
+    return weightSum === 0 ? 0 : idiv(nodeScore, weightSum);
+  };
+}
+
+/** balanceScore for two resources (its count === 2 branch). */
+function balanceScoreOfPair(req0: number, alloc0: number, req1: number, alloc1: number): number {
+  const std = Math.abs((Math.min(req0 / alloc0, 1) - Math.min(req1 / alloc1, 1)) / 2);
+  return Math.trunc((1 - std) * MAX_NODE_SCORE);
+}
+
 export interface FunctionShapePoint {
   utilization: number;
   score: number;
@@ -140,3 +172,21 @@ export const balanceImprovementScorer: ResourceScorer = (
   const withoutPod = balanceScore(allocated!, allocatable, count);
   return MAX_NODE_SCORE / 2 + idiv(MAX_NODE_SCORE / 2 + withPod - withoutPod, 2);
 };
+
+/** The two-resource forms of the strategies that have one (see PairScorer). */
+export const PAIR_SCORERS: ReadonlyMap<ResourceScorer, PairScorer> = new Map<ResourceScorer, PairScorer>([
+  [leastAllocatedScorer, weightedIntegerMeanOfPair(leastRequestedScore)],
+  [mostAllocatedScorer, weightedIntegerMeanOfPair(mostRequestedScore)],
+  [
+    balancedResourceScorer,
+    (req0, alloc0, _w0, req1, alloc1) => balanceScoreOfPair(req0, alloc0, req1, alloc1),
+  ],
+  [
+    balanceImprovementScorer,
+    (req0, alloc0, _w0, req1, alloc1, _w1, used0, used1) => {
+      const withPod = balanceScoreOfPair(req0, alloc0, req1, alloc1);
+      const withoutPod = balanceScoreOfPair(used0, alloc0, used1, alloc1);
+      return MAX_NODE_SCORE / 2 + idiv(MAX_NODE_SCORE / 2 + withPod - withoutPod, 2);
+    },
+  ],
+]);
