@@ -160,8 +160,25 @@ export class ResourceAllocationScorer {
     const wCpu = cpuFirst ? this.weights[0] : this.weights[1];
     const wMem = cpuFirst ? this.weights[1] : this.weights[0];
     const useRequested = this.useRequested;
+    // A node's score is a function of its allocatable (fixed), what its pods request (changes only
+    // with its generation) and the pod's two requests: kept per node, it is reused while none of
+    // them changed, so pods asking the same as the previous one rescore only the nodes that
+    // changed since (the node the previous pod went to, mostly).
+    if (reqCpu !== this.cachedReqCpu || reqMem !== this.cachedReqMem) {
+      this.cachedReqCpu = reqCpu;
+      this.cachedReqMem = reqMem;
+      this.cacheEpoch++;
+    }
+    const epoch = this.cacheEpoch;
+    const cache = this.nodeCache;
     for (let i = 0; i < nodes.length; i++) {
       const ni = nodes[i];
+      const k = ni.index;
+      const cached = k >= 0 && k < cache.nodes.length;
+      if (cached && cache.epoch[k] === epoch && cache.gen[k] === ni.generation && cache.nodes[k] === ni) {
+        scores[i].score = cache.score[k];
+        continue;
+      }
       const alloc = ni.allocatable;
       const allocCpu = alloc.milliCPU;
       const allocMem = alloc.memory;
@@ -172,11 +189,25 @@ export class ResourceAllocationScorer {
       const used = useRequested ? ni.requested : ni.nonZeroRequested;
       const usedCpu = used.milliCPU;
       const usedMem = used.memory;
-      scores[i].score = cpuFirst
+      const score = cpuFirst
         ? pair(usedCpu + reqCpu, allocCpu, wCpu, usedMem + reqMem, allocMem, wMem, usedCpu, usedMem)
         : pair(usedMem + reqMem, allocMem, wMem, usedCpu + reqCpu, allocCpu, wCpu, usedMem, usedCpu);
+      scores[i].score = score;
+      if (k >= 0) {
+        if (!cached) cache.grow(k + 1);
+        cache.nodes[k] = ni;
+        cache.gen[k] = ni.generation;
+        cache.epoch[k] = epoch;
+        cache.score[k] = score;
+      }
     }
   }
+
+  private cachedReqCpu = NaN;
+  private cachedReqMem = NaN;
+  /** Bumped when the pod's requests differ from the previous pod's: every cached score is stale. */
+  private cacheEpoch = 0;
+  private readonly nodeCache = new NodeScoreCache();
 
   /**
    * `dra` (DRAExtendedResource): a resource the node does not advertise but a DeviceClass maps
@@ -237,6 +268,30 @@ export class ResourceAllocationScorer {
       count++;
     }
     return this.scorer(requestedScratch, allocatableScratch, weightScratch, count, allocatedScratch);
+  }
+}
+
+/**
+ * Per node (by NodeInfo.index) the last score computed, with what it was computed from: the
+ * NodeInfo itself (a snapshot can be replaced), its generation and the scorer's request epoch.
+ */
+class NodeScoreCache {
+  nodes: (NodeInfo | undefined)[] = [];
+  gen: Float64Array = new Float64Array(0);
+  epoch: Float64Array = new Float64Array(0);
+  score: Float64Array = new Float64Array(0);
+
+  grow(length: number): void {
+    const size = Math.max(length, 2 * this.nodes.length, 64);
+    const grown = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(size).fill(-1);
+      b.set(a);
+      return b;
+    };
+    this.gen = grown(this.gen);
+    this.epoch = grown(this.epoch);
+    this.score = grown(this.score);
+    while (this.nodes.length < size) this.nodes.push(undefined);
   }
 }
 
