@@ -104,6 +104,12 @@ export interface ScorePlugin extends Plugin {
    * inputs once per attempt instead of once per node (thousands of nodes per pod).
    */
   scoreNodes?(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus;
+  /**
+   * Optional: when every node would get the same score from this plugin for this attempt, that
+   * score (after any normalization; also its raw score); otherwise undefined. Lets the framework
+   * skip the per-node passes of a plugin that cannot tell the nodes apart.
+   */
+  uniformScore?(state: CycleState, pod: Pod): number | undefined;
   scoreExtensions?(): ScoreExtensions | undefined;
 }
 

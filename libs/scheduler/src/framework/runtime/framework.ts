@@ -401,6 +401,27 @@ export class Framework implements Handle {
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       const raw = breakdown ? this.scoreBuffer(scratch++, nodes.length) : undefined;
+      const uniform = plugin.uniformScore?.(state, pod);
+      if (uniform !== undefined) {
+        // The same score everywhere: no per-node calls, no normalization, and the same checks and
+        // sums as the per-node passes below would make.
+        if (nodes.length > 0 && (uniform > maxScore || uniform < minScore)) {
+          return {
+            status: Status.error(
+              `plugin "${plugin.name}" returns an invalid score ${uniform}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`,
+            ),
+          };
+        }
+        const w = uniform * weight;
+        for (let i = 0; i < nodes.length; i++) sums[i] += w;
+        if (raw) {
+          raw.fill(uniform);
+          const weighted = this.scoreBuffer(scratch++, nodes.length);
+          weighted.fill(w);
+          plugins.push({ plugin: plugin.name, weight, raw, weighted });
+        }
+        continue;
+      }
       if (plugin.scoreNodes) {
         const s = plugin.scoreNodes(state, pod, nodes, scores);
         if (!isSuccess(s)) {

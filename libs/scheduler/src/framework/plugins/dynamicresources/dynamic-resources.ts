@@ -895,6 +895,11 @@ export class DynamicResources
     return [score, null];
   }
 
+  /** Pods without claims score 0 on every node. */
+  uniformScore(state: CycleState): number | undefined {
+    return state.read<DynamicResourcesState>(STATE_KEY)?.hasClaims ? undefined : 0;
+  }
+
   scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
     // Most pods have no claims: every node scores 0 (and stays 0 normalized), with no per-node work.
     if (!state.read<DynamicResourcesState>(STATE_KEY)?.hasClaims) {

@@ -81,6 +81,16 @@ export class ImageLocality implements ScorePlugin {
     return out;
   }
 
+  /** With no image on any node, every node scores as one without the pod's images. */
+  uniformScore(_state: CycleState, pod: Pod): number | undefined {
+    if (this.handle.snapshot().anyNodeImages?.() !== false) return undefined;
+    let numContainers = (pod.spec?.containers ?? []).length;
+    if (this.handle.features.behaviour.imageLocalityCountsInitContainers)
+      numContainers += (pod.spec?.initContainers ?? []).length;
+    numContainers += this.volumeImages(pod).length;
+    return calculatePriority(0, numContainers);
+  }
+
   /** Same numbers as `score`, with the pod's image names normalized once for all nodes. */
   scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
     const lister = this.handle.snapshot();
