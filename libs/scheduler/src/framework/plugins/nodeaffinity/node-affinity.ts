@@ -27,6 +27,7 @@ import {
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
+import { NodeScoreCache } from '../helper/node-score-cache';
 import { defaultNormalizeScore } from '../helper/normalize-score';
 import { PluginNames } from '../names';
 import { NodeAffinityArgs, defaultNodeAffinityArgs, validateNodeAffinityArgs } from './args';
@@ -158,13 +159,31 @@ export class NodeAffinity
     const st = state.read<ImmutableState<Scorer | undefined>>(PRE_SCORE_KEY);
     const preferred = st ? st.value : preferredAffinityOf(pod);
     const added = this.addedPreferred;
+    // A node's score depends only on its Node (labels and name) and the pod's preferred terms, so
+    // it is kept per node and reused for the next pods with the same terms, while the Node is the same.
+    const cache = this.scoreCache;
+    cache.begin(
+      preferred
+        ? JSON.stringify(pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution)
+        : '',
+    );
     for (let i = 0; i < nodes.length; i++) {
-      let count = added ? added.score(nodes[i].node) : 0;
-      if (preferred) count += preferred.score(nodes[i].node);
+      const ni = nodes[i];
+      const node = ni.node;
+      const hit = cache.get(ni.index, node, 0);
+      if (hit !== undefined) {
+        scores[i].score = hit;
+        continue;
+      }
+      let count = added ? added.score(node) : 0;
+      if (preferred) count += preferred.score(node);
       scores[i].score = count;
+      cache.set(ni.index, node, 0, count);
     }
     return null;
   }
+
+  private readonly scoreCache = new NodeScoreCache();
 
   scoreExtensions(): ScoreExtensions {
     return this;

@@ -9,6 +9,7 @@ import { requestPolicyOf } from '../../request-policy';
 import { RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, type NodeInfo } from '../../types';
 import { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from '@schedlab/k8s';
 import type { DraResourceTotals } from '../dynamicresources/extended-resource-scoring';
+import { NodeScoreCache } from '../helper/node-score-cache';
 import { PAIR_SCORERS, type PairScorer } from './strategies';
 
 export interface ResourceSpec {
@@ -164,19 +165,14 @@ export class ResourceAllocationScorer {
     // with its generation) and the pod's two requests: kept per node, it is reused while none of
     // them changed, so pods asking the same as the previous one rescore only the nodes that
     // changed since (the node the previous pod went to, mostly).
-    if (reqCpu !== this.cachedReqCpu || reqMem !== this.cachedReqMem) {
-      this.cachedReqCpu = reqCpu;
-      this.cachedReqMem = reqMem;
-      this.cacheEpoch++;
-    }
-    const epoch = this.cacheEpoch;
     const cache = this.nodeCache;
+    cache.begin(`${reqCpu}/${reqMem}`);
     for (let i = 0; i < nodes.length; i++) {
       const ni = nodes[i];
       const k = ni.index;
-      const cached = k >= 0 && k < cache.nodes.length;
-      if (cached && cache.epoch[k] === epoch && cache.gen[k] === ni.generation && cache.nodes[k] === ni) {
-        scores[i].score = cache.score[k];
+      const hit = cache.get(k, ni, ni.generation);
+      if (hit !== undefined) {
+        scores[i].score = hit;
         continue;
       }
       const alloc = ni.allocatable;
@@ -193,20 +189,10 @@ export class ResourceAllocationScorer {
         ? pair(usedCpu + reqCpu, allocCpu, wCpu, usedMem + reqMem, allocMem, wMem, usedCpu, usedMem)
         : pair(usedMem + reqMem, allocMem, wMem, usedCpu + reqCpu, allocCpu, wCpu, usedMem, usedCpu);
       scores[i].score = score;
-      if (k >= 0) {
-        if (!cached) cache.grow(k + 1);
-        cache.nodes[k] = ni;
-        cache.gen[k] = ni.generation;
-        cache.epoch[k] = epoch;
-        cache.score[k] = score;
-      }
+      cache.set(k, ni, ni.generation, score);
     }
   }
 
-  private cachedReqCpu = NaN;
-  private cachedReqMem = NaN;
-  /** Bumped when the pod's requests differ from the previous pod's: every cached score is stale. */
-  private cacheEpoch = 0;
   private readonly nodeCache = new NodeScoreCache();
 
   /**
@@ -268,30 +254,6 @@ export class ResourceAllocationScorer {
       count++;
     }
     return this.scorer(requestedScratch, allocatableScratch, weightScratch, count, allocatedScratch);
-  }
-}
-
-/**
- * Per node (by NodeInfo.index) the last score computed, with what it was computed from: the
- * NodeInfo itself (a snapshot can be replaced), its generation and the scorer's request epoch.
- */
-class NodeScoreCache {
-  nodes: (NodeInfo | undefined)[] = [];
-  gen: Float64Array = new Float64Array(0);
-  epoch: Float64Array = new Float64Array(0);
-  score: Float64Array = new Float64Array(0);
-
-  grow(length: number): void {
-    const size = Math.max(length, 2 * this.nodes.length, 64);
-    const grown = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(size).fill(-1);
-      b.set(a);
-      return b;
-    };
-    this.gen = grown(this.gen);
-    this.epoch = grown(this.epoch);
-    this.score = grown(this.score);
-    while (this.nodes.length < size) this.nodes.push(undefined);
   }
 }
 
