@@ -1,6 +1,7 @@
 /**
- * The batch scoring (ScorePlugin.scoreNodes) and filter short-cut (filterPassesAllNodes) paths
- * must decide exactly what the plain per-node Score/Filter calls decide. Replays golden inputs
+ * The batch scoring (ScorePlugin.scoreNodes, with its per-node score caches), uniform scores
+ * (ScorePlugin.uniformScore) and filter short-cut (filterPassesAllNodes) paths must decide exactly
+ * what the plain per-node Score/Filter calls decide. Replays golden inputs
  * both ways and compares every result field.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -21,6 +22,7 @@ function withoutFastPaths(registry: ReadonlyMap<string, PluginDescriptor>): Map<
       create: (args, handle) => {
         const plugin = d.create(args, handle) as unknown as Record<string, unknown>;
         plugin.scoreNodes = undefined;
+        plugin.uniformScore = undefined;
         plugin.filterPassesAllNodes = undefined;
         return plugin as never;
       },

@@ -96,6 +96,12 @@ export interface ScoreExtensions {
   normalizeScore(state: CycleState, pod: Pod, scores: NodeScore[]): MaybeStatus;
 }
 
+/** See ScorePlugin.uniformScore. */
+export interface UniformScore {
+  raw: number;
+  score: number;
+}
+
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus];
   /**
@@ -105,11 +111,11 @@ export interface ScorePlugin extends Plugin {
    */
   scoreNodes?(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus;
   /**
-   * Optional: when every node would get the same score from this plugin for this attempt, that
-   * score (after any normalization; also its raw score); otherwise undefined. Lets the framework
-   * skip the per-node passes of a plugin that cannot tell the nodes apart.
+   * Optional: when every node given to Score in this attempt would get the same score from this
+   * plugin, that score before (`raw`) and after normalization (`score`); otherwise undefined. Lets
+   * the framework skip the per-node passes of a plugin that cannot tell the nodes apart.
    */
-  uniformScore?(state: CycleState, pod: Pod): number | undefined;
+  uniformScore?(state: CycleState, pod: Pod): UniformScore | undefined;
   scoreExtensions?(): ScoreExtensions | undefined;
 }
 

@@ -405,17 +405,18 @@ export class Framework implements Handle {
       if (uniform !== undefined) {
         // The same score everywhere: no per-node calls, no normalization, and the same checks and
         // sums as the per-node passes below would make.
-        if (nodes.length > 0 && (uniform > maxScore || uniform < minScore)) {
+        const sc = uniform.score;
+        if (nodes.length > 0 && (sc > maxScore || sc < minScore)) {
           return {
             status: Status.error(
-              `plugin "${plugin.name}" returns an invalid score ${uniform}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`,
+              `plugin "${plugin.name}" returns an invalid score ${sc}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`,
             ),
           };
         }
-        const w = uniform * weight;
+        const w = sc * weight;
         for (let i = 0; i < nodes.length; i++) sums[i] += w;
         if (raw) {
-          raw.fill(uniform);
+          raw.fill(uniform.raw);
           const weighted = this.scoreBuffer(scratch++, nodes.length);
           weighted.fill(w);
           plugins.push({ plugin: plugin.name, weight, raw, weighted });

@@ -66,6 +66,7 @@ import type {
   PreBindPlugin,
   ScorePlugin,
   NodeScore,
+  UniformScore,
 } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
@@ -896,8 +897,8 @@ export class DynamicResources
   }
 
   /** Pods without claims score 0 on every node. */
-  uniformScore(state: CycleState): number | undefined {
-    return state.read<DynamicResourcesState>(STATE_KEY)?.hasClaims ? undefined : 0;
+  uniformScore(state: CycleState): UniformScore | undefined {
+    return state.read<DynamicResourcesState>(STATE_KEY)?.hasClaims ? undefined : ZERO_SCORE;
   }
 
   scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
@@ -915,6 +916,8 @@ export class DynamicResources
     return undefined;
   }
 }
+
+const ZERO_SCORE: UniformScore = Object.freeze({ raw: 0, score: 0 });
 
 export const descriptor: PluginDescriptor<DynamicResourcesArgs> = {
   name: PluginNames.DynamicResources,

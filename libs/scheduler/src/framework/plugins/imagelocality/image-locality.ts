@@ -4,7 +4,13 @@
  */
 import type { Container, Pod } from '@schedlab/k8s';
 import type { CycleState } from '../../cycle-state';
-import { MAX_NODE_SCORE, type Handle, type NodeScore, type ScorePlugin } from '../../interface';
+import {
+  MAX_NODE_SCORE,
+  type Handle,
+  type NodeScore,
+  type ScorePlugin,
+  type UniformScore,
+} from '../../interface';
 import type { MaybeStatus } from '../../status';
 import type { ImageStateSummary, NodeInfo } from '../../types';
 import { PluginNames } from '../names';
@@ -82,13 +88,14 @@ export class ImageLocality implements ScorePlugin {
   }
 
   /** With no image on any node, every node scores as one without the pod's images. */
-  uniformScore(_state: CycleState, pod: Pod): number | undefined {
+  uniformScore(_state: CycleState, pod: Pod): UniformScore | undefined {
     if (this.handle.snapshot().anyNodeImages?.() !== false) return undefined;
     let numContainers = (pod.spec?.containers ?? []).length;
     if (this.handle.features.behaviour.imageLocalityCountsInitContainers)
       numContainers += (pod.spec?.initContainers ?? []).length;
     numContainers += this.volumeImages(pod).length;
-    return calculatePriority(0, numContainers);
+    const score = calculatePriority(0, numContainers);
+    return { raw: score, score };
   }
 
   /** Same numbers as `score`, with the pod's image names normalized once for all nodes. */

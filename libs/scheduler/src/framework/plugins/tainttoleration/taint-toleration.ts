@@ -23,6 +23,7 @@ import {
   PreScorePlugin,
   ScoreExtensions,
   ScorePlugin,
+  UniformScore,
 } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
@@ -33,6 +34,8 @@ import { PluginNames } from '../names';
 const PRE_SCORE_KEY = `PreScore${PluginNames.TaintToleration}`;
 
 /** The Filter reason: from 1.34.2 upstream stopped naming the taint. */
+const UNTAINTED_SCORE: UniformScore = Object.freeze({ raw: 0, score: MAX_NODE_SCORE });
+
 export function untoleratedTaintReason(taint: Taint, withoutKeyValue = false): string {
   return withoutKeyValue
     ? 'node(s) had untolerated taint(s)'
@@ -87,10 +90,16 @@ export class TaintToleration
     return undefined;
   }
 
-  filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+  /** The attempt (cycle state) Filter last ran in, and the last one it met a node with taints in. */
+  private filteredIn?: CycleState;
+  private taintsSeenIn?: CycleState;
+
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
+    this.filteredIn = state;
     // Runs for every node: most have no taints, and nothing is allocated for them.
     const taints = nodeInfo.node.spec?.taints;
     if (taints === undefined || taints === null || taints.length === 0) return null;
+    this.taintsSeenIn = state;
     const taint = findMatchingUntoleratedTaint(taints, pod.spec?.tolerations ?? [], isHardTaint);
     return taint ? Status.unresolvable(untoleratedTaintReason(taint, this.reasonWithoutKeyValue)) : null;
   }
@@ -112,6 +121,17 @@ export class TaintToleration
       if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint)) intolerable++;
     }
     return [intolerable, null];
+  }
+
+  /**
+   * The nodes scored in an attempt are the ones that passed its Filter, every plugin's (this one
+   * is never skipped at PreFilter): when none of the nodes Filter met in this attempt had a taint,
+   * each scores 0 intolerable taints, which normalizes to MaxNodeScore everywhere.
+   */
+  uniformScore(state: CycleState): UniformScore | undefined {
+    if (this.filteredIn !== state || this.taintsSeenIn === state) return undefined;
+    if (!state.read<ImmutableState<Toleration[]>>(PRE_SCORE_KEY)) return undefined;
+    return UNTAINTED_SCORE;
   }
 
   scoreNodes(state: CycleState, _pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
