@@ -58,12 +58,16 @@ export function settleImmediateClaims(
         phases: false,
       });
   const o = state.cluster.objects;
-  const volumes = o.persistentVolumes.list();
-  const claims = o.persistentVolumeClaims.list();
-  const storage = [...volumes, ...claims] as unknown as KubeObject[];
   // Every other object (workloads, namespaces, quotas…) stays as the dump had it, in its order.
+  // (concat: spreading tens of thousands of objects into a literal grows it step by step.)
+  const settled = items
+    .filter((x) => !STORAGE_KINDS.has(x.kind))
+    .concat(
+      o.persistentVolumes.list() as unknown as KubeObject[],
+      o.persistentVolumeClaims.list() as unknown as KubeObject[],
+    );
   return {
-    items: [...items.filter((x) => !STORAGE_KINDS.has(x.kind)), ...storage],
+    items: settled,
     events: [...state.events],
     errors: state.errors,
     ...(known

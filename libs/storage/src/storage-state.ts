@@ -186,8 +186,13 @@ export class StorageState {
     const o = this.cluster.objects;
     // Volumes first (so freed ones are Available to the claims), claims, then volumes again (claims just bound or deleted).
     this.syncVolumes();
-    for (const pvc of o.persistentVolumeClaims.list()) {
-      const fresh = o.persistentVolumeClaims.get(h.namespaceOf(pvc), pvc.metadata?.name ?? '');
+    // Each object looked up again (an earlier sync may have replaced it) by its store key: the
+    // same lookup as by its name without comparing names character by character.
+    for (const [key, pvc] of [...o.persistentVolumeClaims.entries()]) {
+      const fresh =
+        pvc.metadata?.namespace === ''
+          ? o.persistentVolumeClaims.get(h.namespaceOf(pvc), pvc.metadata.name ?? '')
+          : o.persistentVolumeClaims.getByKey(key);
       if (fresh) syncClaim(this.ctx, fresh);
     }
     this.syncVolumes();
@@ -195,8 +200,8 @@ export class StorageState {
 
   private syncVolumes(): void {
     const o = this.cluster.objects;
-    for (const pv of o.persistentVolumes.list()) {
-      const fresh = o.persistentVolumes.get(pv.metadata?.name ?? '');
+    for (const [name] of [...o.persistentVolumes.entries()]) {
+      const fresh = o.persistentVolumes.get(name);
       if (!fresh) continue;
       const fate = syncVolume(this.ctx, fresh);
       if (fate) this.noteFate(fate);
