@@ -161,7 +161,7 @@ export class RunResultRepository {
       FROM pod_explanations e
       JOIN unnest(${pods.map((p) => p.namespace)}::text[], ${pods.map((p) => p.name)}::text[]) AS k(namespace, name)
         ON e.namespace = k.namespace AND e.name = k.name
-      WHERE e.run_id = ${runId}::uuid AND e.attempt = ${attempt} AND e.explanation ? 'claims'`;
+      WHERE e.run_id = ${runId}::uuid AND e.attempt = ${attempt} AND e.explanation->'claims' IS NOT NULL`;
     return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.claims]));
   }
 
