@@ -96,6 +96,11 @@ function pathOf(frame: Frame | undefined, last?: string | number): string {
 /** Past this maxDepth the recursive check could exhaust the stack: only the iterative walk runs. */
 const FAST_WALK_MAX_DEPTH = 1000;
 
+/** A string within maxStringBytes and, unless known already, well-formed. */
+function stringFits(s: string, max: number, wellFormed: boolean): boolean {
+  return utf8Length(s, max) <= max && (wellFormed || isWellFormedText(s));
+}
+
 /**
  * True if no string (key or value) under `value` breaks a limit and nothing nests too deeply.
  * `wellFormed`: every string is known to be well-formed already (not checked again).
@@ -103,12 +108,11 @@ const FAST_WALK_MAX_DEPTH = 1000;
 function withinLimits(value: object, depth: number, limits: InputLimits, wellFormed: boolean): boolean {
   if (depth > limits.maxDepth) return false;
   const max = limits.maxStringBytes;
-  const fits = (s: string) => utf8Length(s, max) <= max && (wellFormed || isWellFormedText(s));
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
       if (typeof child === 'string') {
-        if (!fits(child)) return false;
+        if (!stringFits(child, max, wellFormed)) return false;
       } else if (
         typeof child === 'object' &&
         child !== null &&
@@ -120,10 +124,10 @@ function withinLimits(value: object, depth: number, limits: InputLimits, wellFor
   }
   for (const key in value) {
     if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    if (!fits(key)) return false;
+    if (!stringFits(key, max, wellFormed)) return false;
     const child: unknown = (value as Record<string, unknown>)[key];
     if (typeof child === 'string') {
-      if (!fits(child)) return false;
+      if (!stringFits(child, max, wellFormed)) return false;
     } else if (
       typeof child === 'object' &&
       child !== null &&
