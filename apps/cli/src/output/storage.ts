@@ -120,19 +120,22 @@ function pinnedNode(pv: PersistentVolume, nodes: readonly Node[]): string | unde
 const missingClaimReason = (claim: string) =>
   `persistentvolumeclaim "${claim.slice(claim.indexOf('/') + 1)}" not found`;
 
+const mountsClaim = (pod: Pod) => pod.spec?.volumes?.some((v) => h.claimNameOfVolume(pod, v)) ?? false;
+
 /**
  * The storage document for a run, or undefined when the cluster has no claims at all (neither
  * PVC objects nor pods mounting one).
  */
 export function storageDocument(input: StorageInput): StorageDocument | undefined {
   const { objects, nodes, pods, results } = input;
+  const claims = objects.persistentVolumeClaims.list();
+  // A cluster without storage (most large dumps) needs none of the pod lookups below.
+  if (claims.length === 0 && !pods.some(mountsClaim)) return undefined;
   // Each pod's key, where it runs, who mounts which claim and each volume's zone, worked out
   // once for the summary and the rows.
   const lookups = podLookups(pods, results);
   const { keys, placements } = lookups;
   const users = lookups.distinctKeys ? lookups.users : claimUsers(pods, keys);
-  const claims = objects.persistentVolumeClaims.list();
-  if (claims.length === 0 && users.size === 0) return undefined;
 
   const zoneOf = zoneMemo(nodes);
   const parseBytes = bytesMemo();
