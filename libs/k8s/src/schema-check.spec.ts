@@ -188,6 +188,15 @@ describe('conformsTo', () => {
     ['Infinity for a number', z.number(), Infinity, false],
     ['NaN for a number', z.number(), NaN, false],
     ['an empty array under min(1)', z.array(z.string()).min(1), [], false],
+    ['one surrogate pair under min(2) (one code point)', z.string().min(2), '\ud83d\ude00', false],
+    ['two code points, three units, under min(2)', z.string().min(2), 'a\ud83d\ude00', true],
+    ['a lone surrogate pair half counts one', z.string().min(2), '\ud83da', true],
+    ['exactly the inclusive bound', z.number().int().min(1).max(65535), 65535, true],
+    ['past the inclusive bound', z.number().int().min(1).max(65535), 65536, false],
+    ['at an exclusive bound', z.number().gt(0), 0, false],
+    ['above an exclusive bound', z.number().lt(10).gt(0), 9.5, true],
+    ['an unsafe integer for int()', z.number().int(), 2 ** 53, false],
+    ['a record with a symbol key', z.record(z.string(), z.string()), { a: 'x', [Symbol('s')]: 'y' }, false],
     ['a number in a string record', z.record(z.string(), z.string()), { a: 1 }, false],
     ['a null-prototype record', z.record(z.string(), z.string()), Object.create(null) as unknown, true],
     ['a Date as a record', z.record(z.string(), z.string()), new Date(0), false],
@@ -226,5 +235,32 @@ describe('conformsTo', () => {
   ])('%s', (_, schema, value, expected) => {
     expect(conformsTo(schema as z.ZodType, value)).toBe(expected);
     if (expected) expect((schema as z.ZodType).safeParse(value).success).toBe(true);
+  });
+
+  it('judges min length, bounds and integers as zod does, for every value of a grid', () => {
+    const schemas = [
+      z.string().min(1),
+      z.string().min(3),
+      z.array(z.number()).min(2),
+      z.number().int(),
+      z.number().min(-1).max(1),
+      z.number().gt(-1).lt(1),
+    ];
+    const values = [
+      '',
+      'a',
+      'ab',
+      'abc',
+      '\ud83d\ude00',
+      '\ud83d\ude00\ud83d\ude00',
+      '\udc00\ud800',
+      [],
+      [1],
+      [1, 2],
+    ];
+    const numbers = [-2, -1, -0.5, 0, 0.5, 1, 2, 2 ** 53 - 1, 2 ** 53, -(2 ** 53)];
+    for (const schema of schemas)
+      for (const value of [...values, ...numbers])
+        expect([value, conformsTo(schema, value)]).toEqual([value, schema.safeParse(value).success]);
   });
 });

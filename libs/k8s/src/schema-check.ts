@@ -72,19 +72,12 @@ function withChecks(schema: z.ZodType, base: Check): Check {
   if (checks.length === 0) return base;
   // An overwrite check (trim, toLowerCase…) changes the value later checks see: not modelled.
   if (checks.some((c) => c._zod.def.check === 'overwrite')) return reject;
+  // Every check runs, even one zod would skip (`when`, after an aborting issue): passing them
+  // all is enough for zod, which runs a subset on the same value.
+  const steps = checks.map((c) => nativeCheck(c) ?? zodCheck(c));
   const run = (value: unknown): boolean => {
     if (!base(value)) return false;
-    // Every check runs, even one zod would skip (`when`, after an aborting issue): passing them
-    // all is enough for zod, which runs a subset on the same value.
-    const payload = { value, issues: [] as unknown[] };
-    try {
-      for (const c of checks) {
-        if (c._zod.check(payload) instanceof Promise) return false;
-        if (payload.issues.length > 0) return false;
-      }
-    } catch {
-      return false; // zod's own run throws (or reports) the same: let it
-    }
+    for (let i = 0; i < steps.length; i++) if (!steps[i](value)) return false;
     return true;
   };
   if (!checks.every((c) => c._zod.def.check === 'custom')) return run;
@@ -100,6 +93,70 @@ function withChecks(schema: z.ZodType, base: Check): Check {
     passed.add(value);
     return true;
   };
+}
+
+/** One zod check by zod's own code, on a payload of its own. */
+function zodCheck(c: ZodCheck): Check {
+  return (value) => {
+    const payload = { value, issues: [] as unknown[] };
+    try {
+      return !(c._zod.check(payload) instanceof Promise) && payload.issues.length === 0;
+    } catch {
+      return false; // zod's own run throws (or reports) the same: let it
+    }
+  };
+}
+
+/**
+ * The checks the kind schemas use on nearly every object (min length, integer, bounds), as zod
+ * 4 judges them but without a payload and issue list per value; anything else, or any value of
+ * another type, goes to zod's own check.
+ */
+function nativeCheck(c: ZodCheck): Check | undefined {
+  const def = c._zod.def as ZodCheck['_zod']['def'] & {
+    minimum?: unknown;
+    value?: unknown;
+    inclusive?: boolean;
+    format?: string;
+  };
+  const zod = zodCheck(c);
+  switch (def.check) {
+    case 'min_length': {
+      const min = def.minimum;
+      if (typeof min !== 'number') return undefined;
+      return (v) =>
+        typeof v === 'string' ? codePointLength(v) >= min : Array.isArray(v) ? v.length >= min : zod(v);
+    }
+    case 'greater_than':
+    case 'less_than': {
+      const bound = def.value;
+      if (typeof bound !== 'number') return undefined;
+      const above = def.check === 'greater_than';
+      return (v) => {
+        if (typeof v !== 'number') return zod(v);
+        if (above) return def.inclusive ? v >= bound : v > bound;
+        return def.inclusive ? v <= bound : v < bound;
+      };
+    }
+    case 'number_format':
+      return def.format === 'safeint'
+        ? (v) => (typeof v === 'number' ? Number.isSafeInteger(v) : zod(v))
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Code points as zod counts a string's length: a surrogate pair is one, a lone surrogate one. */
+function codePointLength(s: string): number {
+  let count = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    if ((s.charCodeAt(i) & 0xfc00) === 0xd800 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      count--;
+      i++;
+    }
+  }
+  return count;
 }
 
 function typeCheck(schema: z.ZodType): Check {
@@ -143,10 +200,11 @@ function typeCheck(schema: z.ZodType): Check {
       const value = checkerOf(def.valueType);
       return (v) => {
         if (!isPlainData(v)) return false;
-        for (const k of Reflect.ownKeys(v)) {
-          if (!Object.prototype.propertyIsEnumerable.call(v, k)) continue;
-          if (!key(k) || !value(v[k])) return false;
-        }
+        // for…in, not Reflect.ownKeys: no key array per record (labels, requests, capacity…).
+        // It visits the own enumerable string keys (the prototype is Object.prototype or null);
+        // a symbol key, which zod's record would judge too, is left to zod.
+        if (Object.getOwnPropertySymbols(v).length > 0) return false;
+        for (const k in v) if (!key(k) || !value(v[k])) return false;
         return true;
       };
     }
