@@ -291,8 +291,32 @@ export function hasPodLevelRequests(pod: Pod): boolean {
  * requests overriding, plus overhead. Values: cpu millicores, others whole units (rounded up).
  */
 export function podRequests(pod: Pod, opts: PodRequestsOptions = {}): Map<string, number> {
+  const single = singleContainerRequests(pod, opts);
+  if (single) return single;
   const out = new Map<string, number>();
   for (const [k, v] of podRequestsNanos(pod, opts)) out.set(k, nanosToResourceAmount(k, v));
+  return out;
+}
+
+/**
+ * podRequests of the commonest pod, without the exact nanos sums: one container, no init
+ * containers, overhead, pod-level requests or resize status. Its requests are the container's,
+ * and the per-container defaults fill what it lacks. Undefined for any other pod.
+ */
+function singleContainerRequests(pod: Pod, opts: PodRequestsOptions): Map<string, number> | undefined {
+  const spec = pod.spec;
+  const containers = spec?.containers;
+  if (containers?.length !== 1 || spec?.initContainers?.length) return undefined;
+  if (!opts.excludeOverhead && spec?.overhead) return undefined;
+  if (!opts.skipPodLevelResources && hasPodLevelRequests(pod)) return undefined;
+  if (
+    opts.useStatusResources &&
+    (isPodResizeInfeasible(pod) || reportsResources(pod.status as PodStatusLike | undefined))
+  )
+    return undefined;
+  const out = resourceListAmounts(containers[0].resources?.requests as ResourceList);
+  const defaults = opts.nonMissingContainerRequests;
+  if (defaults) for (const k of Object.keys(defaults)) if (!out.has(k)) out.set(k, defaults[k]);
   return out;
 }
 
