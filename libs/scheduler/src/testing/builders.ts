@@ -1,5 +1,5 @@
 /** Terse pod and node builders for unit tests (in the spirit of upstream's st.MakePod()). */
-import type { Node, Pod } from '@schedlab/k8s';
+import type { KubeObject, Node, Pod } from '@schedlab/k8s';
 
 export interface PodSpecLite {
   name: string;
@@ -55,4 +55,22 @@ export function makeNode(n: NodeSpecLite): Node {
     spec: { taints: n.taints, unschedulable: n.unschedulable },
     status: { capacity: allocatable, allocatable, images: n.images },
   };
+}
+
+/**
+ * A ResourceSlice of driver gpu.example.com on `node`, its own pool, with `devices` devices
+ * gpu-0, gpu-1…: what the DRA specs put on a node to give it devices.
+ */
+export function makeGpuSlice(node: string, devices = 1): KubeObject {
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceSlice',
+    metadata: { name: `${node}-gpus` },
+    spec: {
+      nodeName: node,
+      driver: 'gpu.example.com',
+      pool: { name: node, resourceSliceCount: 1 },
+      devices: Array.from({ length: devices }, (_, i) => ({ name: `gpu-${i}` })),
+    },
+  } as KubeObject;
 }

@@ -5,7 +5,7 @@
  */
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import { simulate } from '../../../../simulation/simulate';
-import { makeNode, makePod } from '../../../../testing/builders';
+import { makeGpuSlice, makeNode, makePod } from '../../../../testing/builders';
 
 const claim = (name: string, extra: Record<string, unknown> = {}): KubeObject =>
   ({
@@ -20,18 +20,7 @@ const deviceClass: KubeObject = {
   kind: 'DeviceClass',
   metadata: { name: 'gpu.example.com' },
 } as KubeObject;
-const slice = (node: string): KubeObject =>
-  ({
-    apiVersion: 'resource.k8s.io/v1',
-    kind: 'ResourceSlice',
-    metadata: { name: `${node}-gpus` },
-    spec: {
-      nodeName: node,
-      driver: 'gpu.example.com',
-      pool: { name: node, resourceSliceCount: 1 },
-      devices: [{ name: 'gpu-0' }],
-    },
-  }) as KubeObject;
+const slice = (node: string): KubeObject => makeGpuSlice(node);
 const podWith = (claimName: string): Pod =>
   makePod({
     name: 'p',

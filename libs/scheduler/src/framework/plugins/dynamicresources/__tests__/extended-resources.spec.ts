@@ -10,7 +10,7 @@ import type { Pod } from '@schedlab/k8s';
 import { ClusterObjects, ClusterStore } from '../../../../backend/cache/cluster-objects';
 import { bindingWritesObjects } from '../../../../simulation/fast-forward';
 import { simulate } from '../../../../simulation/simulate';
-import { makeNode, makePod } from '../../../../testing/builders';
+import { makeGpuSlice, makeNode, makePod } from '../../../../testing/builders';
 import {
   extendedResourceClaimName,
   extendedResourceClasses,
@@ -285,17 +285,6 @@ describe('fast-forward replays', () => {
 });
 
 describe('extended resources in a simulation', () => {
-  const gpuSlice = (node: string, devices: number) => ({
-    apiVersion: 'resource.k8s.io/v1',
-    kind: 'ResourceSlice',
-    metadata: { name: `${node}-gpus` },
-    spec: {
-      nodeName: node,
-      driver: 'gpu.example.com',
-      pool: { name: node, resourceSliceCount: 1 },
-      devices: Array.from({ length: devices }, (_, i) => ({ name: `gpu-${i}` })),
-    },
-  });
   const items = (pods: unknown[], pluginGpus = '1') => [
     // n1: a device plugin advertises the GPUs; n2: only DRA slices.
     makeNode({ name: 'n1', allocatable: { cpu: '4', memory: '8Gi', pods: '110', [GPU]: pluginGpus } }),
@@ -309,7 +298,7 @@ describe('extended resources in a simulation', () => {
         selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }],
       },
     },
-    gpuSlice('n2', 2),
+    makeGpuSlice('n2', 2),
     ...pods,
   ];
   const gpuPod = (name: string, count: string, resource = GPU) =>
@@ -402,7 +391,7 @@ describe('extended resources in a simulation', () => {
     const pod = makePod({ name: 'p', requests: [{ [GPU]: '1' }] });
     (pod.spec as { resourceClaims?: unknown[] }).resourceClaims = [{ name: 'own', resourceClaimName: 'own' }];
     // n1's plugin serves the GPU and its slice the claim: the extended-resource claim has no requests.
-    const list = [...items([pod, own]), gpuSlice('n1', 1)];
+    const list = [...items([pod, own]), makeGpuSlice('n1', 1)];
     const out = run('1.37.2', list);
     expect(out.results[0]).toMatchObject({
       outcome: 'error',

@@ -6,7 +6,7 @@
  */
 import type { KubeObject, Pod } from '@schedlab/k8s';
 import { simulate } from '../../../../simulation/simulate';
-import { makeNode, makePod } from '../../../../testing/builders';
+import { makeGpuSlice, makeNode, makePod } from '../../../../testing/builders';
 import type { Device, DeviceTaint, SliceObject } from '../allocator';
 import { slicesWithTaintRules, type DeviceTaintRule, type DeviceTaintSelector } from '../taint-rules';
 
@@ -115,17 +115,7 @@ describe('DeviceTaintRule in a simulation', () => {
     makeNode({ name: 'n1' }),
     makeNode({ name: 'n2' }),
     { apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: 'gpu.example.com' } },
-    ...['n1', 'n2'].map((node) => ({
-      apiVersion: 'resource.k8s.io/v1',
-      kind: 'ResourceSlice',
-      metadata: { name: `${node}-gpus` },
-      spec: {
-        nodeName: node,
-        driver: 'gpu.example.com',
-        pool: { name: node, resourceSliceCount: 1 },
-        devices: [{ name: 'gpu-0' }],
-      },
-    })),
+    ...['n1', 'n2'].map((node) => makeGpuSlice(node)),
     {
       apiVersion: 'resource.k8s.io/v1',
       kind: 'DeviceTaintRule',
