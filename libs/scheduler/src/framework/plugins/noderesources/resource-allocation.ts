@@ -264,8 +264,3 @@ const KIND_EPHEMERAL_STORAGE = 2;
 const KIND_SCALAR = 3;
 /** Any other name: scored when the node advertises it, even if the pod asks none. */
 const KIND_OTHER = 4;
-
-/** Go's int64 division truncates toward zero. */
-export function idiv(a: number, b: number): number {
-  return Math.trunc(a / b);
-}

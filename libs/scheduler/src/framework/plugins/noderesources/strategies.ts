@@ -6,7 +6,7 @@ import type { ResourceScorer } from './resource-allocation';
 // use, and these run for every resource of every node of every pod.
 const MAX_NODE_SCORE = MAX_NODE_SCORE_EXPORT;
 
-/** Go's int64 division truncates toward zero (as resource-allocation's idiv). */
+/** Go's int64 division truncates toward zero. */
 function idiv(a: number, b: number): number {
   return Math.trunc(a / b);
 }
@@ -137,12 +137,9 @@ export const balancedResourceScorer: ResourceScorer = (requested, allocatable, _
   balanceScore(requested, allocatable, count);
 
 function balanceScore(requested: readonly number[], allocatable: readonly number[], count: number): number {
+  if (count === 2) return balanceScoreOfPair(requested[0], allocatable[0], requested[1], allocatable[1]);
   let std = 0;
-  if (count === 2) {
-    std = Math.abs(
-      (Math.min(requested[0] / allocatable[0], 1) - Math.min(requested[1] / allocatable[1], 1)) / 2,
-    );
-  } else if (count > 2) {
+  if (count > 2) {
     let total = 0;
     for (let i = 0; i < count; i++) total += Math.min(requested[i] / allocatable[i], 1);
     const mean = total / count;
@@ -170,8 +167,13 @@ export const balanceImprovementScorer: ResourceScorer = (
 ) => {
   const withPod = balanceScore(requested, allocatable, count);
   const withoutPod = balanceScore(allocated!, allocatable, count);
-  return MAX_NODE_SCORE / 2 + idiv(MAX_NODE_SCORE / 2 + withPod - withoutPod, 2);
+  return balanceImprovement(withPod, withoutPod);
 };
+
+/** Both balances lie in [50, 100]: their difference mapped back into [50, 100]. */
+function balanceImprovement(withPod: number, withoutPod: number): number {
+  return MAX_NODE_SCORE / 2 + idiv(MAX_NODE_SCORE / 2 + withPod - withoutPod, 2);
+}
 
 /** The two-resource forms of the strategies that have one (see PairScorer). */
 export const PAIR_SCORERS: ReadonlyMap<ResourceScorer, PairScorer> = new Map<ResourceScorer, PairScorer>([
@@ -183,10 +185,10 @@ export const PAIR_SCORERS: ReadonlyMap<ResourceScorer, PairScorer> = new Map<Res
   ],
   [
     balanceImprovementScorer,
-    (req0, alloc0, _w0, req1, alloc1, _w1, used0, used1) => {
-      const withPod = balanceScoreOfPair(req0, alloc0, req1, alloc1);
-      const withoutPod = balanceScoreOfPair(used0, alloc0, used1, alloc1);
-      return MAX_NODE_SCORE / 2 + idiv(MAX_NODE_SCORE / 2 + withPod - withoutPod, 2);
-    },
+    (req0, alloc0, _w0, req1, alloc1, _w1, used0, used1) =>
+      balanceImprovement(
+        balanceScoreOfPair(req0, alloc0, req1, alloc1),
+        balanceScoreOfPair(used0, alloc0, used1, alloc1),
+      ),
   ],
 ]);
