@@ -902,11 +902,6 @@ export class DynamicResources
   }
 
   scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    // Most pods have no claims: every node scores 0 (and stays 0 normalized), with no per-node work.
-    if (!state.read<DynamicResourcesState>(STATE_KEY)?.hasClaims) {
-      for (let i = 0; i < scores.length; i++) scores[i].score = 0;
-      return null;
-    }
     for (let i = 0; i < scores.length; i++) scores[i].score = this.score(state, pod, nodes[i])[0];
     defaultNormalizeScore(100, false, scores);
     return null;

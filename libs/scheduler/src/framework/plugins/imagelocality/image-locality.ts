@@ -87,32 +87,29 @@ export class ImageLocality implements ScorePlugin {
     return out;
   }
 
-  /** With no image on any node, every node scores as one without the pod's images. */
-  uniformScore(_state: CycleState, pod: Pod): UniformScore | undefined {
-    if (this.handle.snapshot().anyNodeImages?.() !== false) return undefined;
-    let numContainers = (pod.spec?.containers ?? []).length;
-    if (this.handle.features.behaviour.imageLocalityCountsInitContainers)
-      numContainers += (pod.spec?.initContainers ?? []).length;
-    numContainers += this.volumeImages(pod).length;
-    const score = calculatePriority(0, numContainers);
-    return { raw: score, score };
-  }
-
-  /** Same numbers as `score`, with the pod's image names normalized once for all nodes. */
-  scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    const lister = this.handle.snapshot();
-    const totalNumNodes = lister.list().length;
+  /** The images `score` counts for the pod, normalized: its containers' and image volumes'. */
+  private podImages(pod: Pod): string[] {
     const images = (pod.spec?.containers ?? []).map((c) => normalizedImageName(c.image ?? ''));
     if (this.handle.features.behaviour.imageLocalityCountsInitContainers) {
       for (const c of pod.spec?.initContainers ?? []) images.push(normalizedImageName(c.image ?? ''));
     }
     images.push(...this.volumeImages(pod));
+    return images;
+  }
+
+  /** With no image on any node, every node scores as one without the pod's images. */
+  uniformScore(_state: CycleState, pod: Pod): UniformScore | undefined {
+    if (this.handle.snapshot().anyNodeImages?.() !== false) return undefined;
+    const score = calculatePriority(0, this.podImages(pod).length);
+    return { raw: score, score };
+  }
+
+  /** Same numbers as `score`, with the pod's image names normalized once for all nodes. */
+  scoreNodes(_state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
+    const totalNumNodes = this.handle.snapshot().list().length;
+    const images = this.podImages(pod);
     const numContainers = images.length;
     const withoutImages = calculatePriority(0, numContainers);
-    if (lister.anyNodeImages?.() === false) {
-      for (let i = 0; i < nodes.length; i++) scores[i].score = withoutImages;
-      return null;
-    }
     for (let i = 0; i < nodes.length; i++) {
       const states = nodes[i].imageStates;
       if (states.size === 0) {

@@ -33,9 +33,10 @@ import { PluginNames } from '../names';
 
 const PRE_SCORE_KEY = `PreScore${PluginNames.TaintToleration}`;
 
-/** The Filter reason: from 1.34.2 upstream stopped naming the taint. */
+/** Score where no node has a taint: 0 intolerable taints, normalized (reversed) to MaxNodeScore. */
 const UNTAINTED_SCORE: UniformScore = Object.freeze({ raw: 0, score: MAX_NODE_SCORE });
 
+/** The Filter reason: from 1.34.2 upstream stopped naming the taint. */
 export function untoleratedTaintReason(taint: Taint, withoutKeyValue = false): string {
   return withoutKeyValue
     ? 'node(s) had untolerated taint(s)'
