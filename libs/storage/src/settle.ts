@@ -42,21 +42,16 @@ export function settleImmediateClaims(
     return { items: [...items], events: [], errors: [], ...(known ? { state: known } : {}) };
   // The controller reads claims, volumes, classes and nodes, never pods: no need to build
   // (default and admit) every pod of a large dump here only to drop it again.
-  const state = known
-    ? StorageState.fromCluster(
-        {
-          ...known,
-          objects: known.objects.withOwnStorage(),
-          runningPods: [],
-          pendingPods: [],
-          orphanPods: [],
-        },
-        options,
-        { phases: false },
-      )
-    : StorageState.fromCluster(buildClusterState(items.filter((o) => o.kind !== 'Pod')), options, {
-        phases: false,
-      });
+  const cluster: ClusterState = known
+    ? {
+        ...known,
+        objects: known.objects.withOwnStorage(),
+        runningPods: [],
+        pendingPods: [],
+        orphanPods: [],
+      }
+    : buildClusterState(items.filter((o) => o.kind !== 'Pod'));
+  const state = StorageState.fromCluster(cluster, options, { phases: false });
   const o = state.cluster.objects;
   // Every other object (workloads, namespaces, quotas…) stays as the dump had it, in its order.
   // (concat: spreading tens of thousands of objects into a literal grows it step by step.)
@@ -70,10 +65,6 @@ export function settleImmediateClaims(
     items: settled,
     events: [...state.events],
     errors: state.errors,
-    ...(known
-      ? {
-          state: withStorageObjects(known, o),
-        }
-      : {}),
+    ...(known ? { state: withStorageObjects(known, o) } : {}),
   };
 }
