@@ -135,4 +135,21 @@ describe('defaulted objects are deep copies of their input', () => {
     expect(out.spec?.containers[0].resources?.requests).toEqual({ cpu: '1' });
     expect((input.spec as Pod['spec'])?.containers[0].resources?.requests).toBeUndefined();
   });
+
+  it('copies an object under an own "__proto__" key too, and keeps every key in its order', () => {
+    const input = JSON.parse(
+      '{"kind":"Widget","metadata":{"name":"w","namespace":"n"},"2":0,"z":[{"a":[1,{"b":null}]}],"__proto__":{"x":{"y":1}},"1":true}',
+    ) as KubeObject;
+    const out = defaultObject(input) as unknown as Record<string, unknown>;
+    expect(out).toEqual(input);
+    expect(Object.keys(out)).toEqual(Object.keys(input));
+    const own = (o: unknown, key: string) => Object.getOwnPropertyDescriptor(o, key)?.value as unknown;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(own(out, '__proto__')).toEqual({ x: { y: 1 } });
+    expect(own(out, '__proto__')).not.toBe(own(input, '__proto__'));
+    expect(own(own(out, '__proto__'), 'x')).not.toBe(own(own(input, '__proto__'), 'x'));
+    const inner = (o: unknown) => (o as { z: { a: unknown[] }[] }).z[0].a[1] as object;
+    expect(inner(out)).toEqual({ b: null });
+    expect(inner(out)).not.toBe(inner(input));
+  });
 });

@@ -50,15 +50,23 @@ function clone<T>(v: T): T {
     return out as T;
   }
   if (Object.getPrototypeOf(v) !== Object.prototype) return structuredClone(v);
-  const out: Record<string, unknown> = {};
-  // for…in, not Object.keys: no key array per object (~1.5× faster over a 45,000-object dump).
-  // With Object.prototype as the prototype it visits the same keys: the own enumerable ones.
-  for (const key in v) {
-    const value = clone((v as Record<string, unknown>)[key]);
-    // An own "__proto__" key (JSON.parse makes one) stays a key, as structuredClone keeps it.
+  // A spread copies every own enumerable key at once (an own "__proto__" key stays a key, as
+  // structuredClone keeps it) and gives the copy the original's hidden class; only the values
+  // that are objects are then replaced by their copies, in place.
+  const out: Record<string, unknown> = { ...v };
+  // for…in, not Object.keys: no key array per object. With Object.prototype as the prototype it
+  // visits the same keys as the spread: the own enumerable ones.
+  for (const key in out) {
+    const value = out[key];
+    if (typeof value !== 'object' || value === null) continue;
     if (key === '__proto__')
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
+      Object.defineProperty(out, key, {
+        value: clone(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = clone(value);
   }
   return out as T;
 }
