@@ -53,7 +53,7 @@ function clone<T>(v: T): T {
   // A spread copies every own enumerable key at once (an own "__proto__" key stays a key, as
   // structuredClone keeps it) and gives the copy the original's hidden class; only the values
   // that are objects are then replaced by their copies, in place.
-  const out: Record<string, unknown> = { ...v };
+  const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
   // for…in, not Object.keys: no key array per object. With Object.prototype as the prototype it
   // visits the same keys as the spread: the own enumerable ones.
   for (const key in out) {
