@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseKubernetesObjects, type KubeObject } from './parse';
-import { conformsTo } from './schema-check';
+import { conformsTo, refinedAs } from './schema-check';
 import { KIND_SCHEMAS, metadataSchema } from './schemas';
 
 const examples = join(__dirname, '../../../examples');
@@ -175,6 +175,36 @@ describe('conformsTo', () => {
     const answers = ['ok', 'ok', 'bad', 'bad', 1, 1, 0, -0].map((v) => conformsTo(schema, v));
     expect(answers).toEqual([true, true, false, false, true, true, false, false]);
     expect(calls).toBe(6);
+  });
+
+  it("runs a schema's native stand-in instead of its refinements, after its type check", () => {
+    let refinements = 0;
+    const judged: unknown[] = [];
+    const schema = refinedAs(
+      z.record(z.string(), z.number()).superRefine(() => void refinements++),
+      (v) => (judged.push(v), !('bad' in (v as object))),
+    );
+    expect([{ a: 1 }, { bad: 1 }, { a: 'x' }, 5].map((v) => conformsTo(schema, v))).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(refinements).toBe(0);
+    expect(judged).toEqual([{ a: 1 }, { bad: 1 }]);
+  });
+
+  it.each([
+    ['a negative quantity in a resource list', KIND_SCHEMAS.Node, { status: { capacity: { cpu: '-1' } } }],
+    ['a quantity past the exact range', KIND_SCHEMAS.Node, { status: { allocatable: { memory: '9E' } } }],
+    [
+      'a negative request',
+      KIND_SCHEMAS.Pod,
+      { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '-1Mi' } } }] } },
+    ],
+  ])('resource lists: %s is left to zod, which rejects it', (_, schema, value) => {
+    expect(conformsTo(schema, value)).toBe(false);
+    expect(schema.safeParse(value).success).toBe(false);
   });
 
   it.each([

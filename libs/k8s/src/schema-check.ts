@@ -46,6 +46,20 @@ function isPlainData(v: unknown): v is Record<PropertyKey, unknown> {
 
 const compiled = new WeakMap<z.ZodType, Check>();
 
+/** Native stand-ins for schemas' refinements, registered by refinedAs. */
+const nativeRefinements = new WeakMap<z.ZodType, Check>();
+
+/**
+ * Declares `passes` a stand-in for all of `schema`'s own checks (its refinements): for a value
+ * the schema's type accepts, it answers true only where every one of them would pass. conformsTo
+ * then runs it instead of zod's checks, which build a payload, an issue list and a context per
+ * value (a resource list on every container and node of a dump).
+ */
+export function refinedAs<T extends z.ZodType>(schema: T, passes: Check): T {
+  nativeRefinements.set(schema, passes);
+  return schema;
+}
+
 /** True only if `schema.safeParse(value)` would succeed (false may still be a success). */
 export function conformsTo(schema: z.ZodType, value: unknown): boolean {
   return checkerOf(schema)(value);
@@ -64,6 +78,8 @@ function checkerOf(schema: z.ZodType): Check {
 
 /** The schema's refinements and checks (min, int, superRefine…) after its type test, all of them. */
 function withChecks(schema: z.ZodType, base: Check): Check {
+  const native = nativeRefinements.get(schema);
+  if (native) return (value) => base(value) && native(value);
   const zod = internals(schema);
   const checks = [
     ...(zod.traits.has('$ZodCheck') ? [schema as unknown as ZodCheck] : []),
@@ -124,8 +140,13 @@ function nativeCheck(c: ZodCheck): Check | undefined {
     case 'min_length': {
       const min = def.minimum;
       if (typeof min !== 'number') return undefined;
+      // A code point is at most two units: a string of twice `min` units needs no count.
       return (v) =>
-        typeof v === 'string' ? codePointLength(v) >= min : Array.isArray(v) ? v.length >= min : zod(v);
+        typeof v === 'string'
+          ? v.length >= 2 * min || codePointLength(v) >= min
+          : Array.isArray(v)
+            ? v.length >= min
+            : zod(v);
     }
     case 'greater_than':
     case 'less_than': {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseQuantity, QuantityError } from './quantity';
 import { LabelSelectorError, selectorFromLabelSelector } from './labels';
 import type { LabelSelector } from './types';
+import { refinedAs } from './schema-check';
 
 type Ctx = z.RefinementCtx;
 
@@ -90,17 +91,34 @@ function quantityProblem(resource: string, value: string | number): string | und
   return undefined;
 }
 
-const resourceList = z
-  .record(z.string(), quantitySchema)
-  .nullish()
-  .superRefine((list, ctx: Ctx) => {
-    if (!list) return;
-    for (const [resource, value] of Object.entries(list)) {
-      if (typeof value !== 'string' && typeof value !== 'number') continue;
-      const problem = resourceQuantityProblem(resource, value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [resource] });
+const resourceList = refinedAs(
+  z
+    .record(z.string(), quantitySchema)
+    .nullish()
+    .superRefine((list, ctx: Ctx) => {
+      if (!list) return;
+      for (const [resource, value] of Object.entries(list)) {
+        if (typeof value !== 'string' && typeof value !== 'number') continue;
+        const problem = resourceQuantityProblem(resource, value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [resource] });
+      }
+    }),
+  // The same judgement, for a list the record type accepted (plain data: for…in visits the keys
+  // Object.entries lists), without zod's payload and context and an entries array per list.
+  (list) => {
+    if (!list) return true;
+    const amounts = list as Record<string, unknown>;
+    for (const resource in amounts) {
+      const value = amounts[resource];
+      if (
+        (typeof value === 'string' || typeof value === 'number') &&
+        resourceQuantityProblem(resource, value)
+      )
+        return false;
     }
-  });
+    return true;
+  },
+);
 
 function oneOf(values: readonly string[], allowEmpty = false) {
   const allowed = allowEmpty ? ['', ...values] : values;
