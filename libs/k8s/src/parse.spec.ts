@@ -318,6 +318,39 @@ describe('parseKubernetesObjects: validation names the field', () => {
   });
 });
 
+describe('parseKubernetesObjects: where a non-object or one object too many sits', () => {
+  const pod = (name: string) => ({ kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c' }] } });
+  it.each([
+    ['an element of a JSON array', JSON.stringify([pod('a'), 5]), '[1]'],
+    ['an item of a List', JSON.stringify({ kind: 'List', items: [pod('a'), 'x'] }), '.items[1]'],
+    [
+      'an array in a typed list in an array',
+      JSON.stringify([[pod('a')], { kind: 'PodList', items: [{ ...pod('b'), kind: undefined }, [7]] }]),
+      '[1].items[1][0]',
+    ],
+    [
+      'a list in a list of the second YAML document',
+      `${podYaml('a')}---\nkind: List\nitems:\n- kind: List\n  items: [true]\n`,
+      'document[1].items[0].items[0]',
+    ],
+  ])('%s', (_n, text, field) => {
+    const e = validationError(text);
+    expect(e.field).toBe(field);
+    expect(e.message).toContain(`: ${field}: expected a Kubernetes object, got `);
+  });
+
+  it('the object past maxObjects, inside a nested list', () => {
+    const text = JSON.stringify({
+      kind: 'List',
+      items: [pod('a'), pod('b'), { kind: 'List', items: [pod('c')] }],
+    });
+    expect(() => parseKubernetesObjects(text, { limits: { maxObjects: 2 } })).toThrow(
+      expect.objectContaining({ field: '.items[2].items[0]' }),
+    );
+    expect(parseKubernetesObjects(text, { limits: { maxObjects: 3 } }).objects).toHaveLength(3);
+  });
+});
+
 describe('objectKey', () => {
   it('namespace/name or name', () => {
     expect(objectKey({ metadata: { name: 'a', namespace: 'ns' } })).toBe('ns/a');

@@ -320,6 +320,24 @@ function validateNames(obj: KubeObject): void {
   }
 }
 
+/** How a value's path follows from its parent's: the path itself, `[i]`, or `.items[i]`. */
+const PathStep = { Self: 0, Element: 1, Item: 2 } as const;
+type PathStep = (typeof PathStep)[keyof typeof PathStep];
+
+function pathOf(base: string, step: PathStep, index: number): string {
+  if (step === PathStep.Element) return `${base}[${index}]`;
+  if (step === PathStep.Item) return `${base}.items[${index}]`;
+  return base;
+}
+
+function namesOf(seen: Map<string, Map<string, Set<string>>>, kind: string, namespace: string): Set<string> {
+  let byNamespace = seen.get(kind);
+  if (byNamespace === undefined) seen.set(kind, (byNamespace = new Map()));
+  let names = byNamespace.get(namespace);
+  if (names === undefined) byNamespace.set(namespace, (names = new Set()));
+  return names;
+}
+
 /**
  * Parses a JSON object (single object or List), a JSON array, or multi-document YAML (documents may
  * be Lists; empty documents are ignored). Known kinds are validated; unknown kinds are skipped.
@@ -339,11 +357,22 @@ export function parseKubernetesObjects(
     checkValueLimits(r, limits, roots.length > 1 ? `document[${i}]` : '', { stringsWellFormed }),
   );
   const result: ParseResult = { objects: [], skipped: [] };
-  const seen = new Set<string>();
-  const visit = (value: unknown, where: string, inherited?: { kind?: string; apiVersion?: string }) => {
+  // kind → namespace ('' when cluster-scoped) → names seen: no key string per object.
+  const seen = new Map<string, Map<string, Set<string>>>();
+  // A value's path is its parent's `base` and, for an element or list item, its index: built
+  // only when a message needs it, not for each of a dump's items.
+  const visit = (
+    value: unknown,
+    base: string,
+    step: PathStep,
+    index: number,
+    inherited?: { kind?: string; apiVersion?: string },
+  ) => {
     if (value === null || value === undefined) return;
     if (Array.isArray(value)) {
-      value.forEach((v, i) => visit(v, `${where}[${i}]`));
+      const where = pathOf(base, step, index);
+      // A hole is undefined here, and visiting undefined does nothing (as forEach skipping it).
+      for (let i = 0; i < value.length; i++) visit(value[i], where, PathStep.Element, i);
       return;
     }
     if (!isRecord(value)) {
@@ -351,7 +380,7 @@ export function parseKubernetesObjects(
         '',
         undefined,
         undefined,
-        where,
+        pathOf(base, step, index),
         `expected a Kubernetes object, got ${JSON.stringify(value)}`,
       );
     }
@@ -360,10 +389,13 @@ export function parseKubernetesObjects(
       // Items of a typed list (PodList) may omit kind/apiVersion; they inherit them from the list.
       const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
       const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : undefined;
-      value.items.forEach((item, i) => {
-        if (isRecord(item)) visit(item, `${where}.items[${i}]`, { kind: itemKind, apiVersion });
-        else visit(item, `${where}.items[${i}]`);
-      });
+      const fromList = { kind: itemKind, apiVersion };
+      const where = pathOf(base, step, index);
+      const items = value.items;
+      for (let i = 0; i < items.length; i++) {
+        const item: unknown = items[i];
+        visit(item, where, PathStep.Item, i, isRecord(item) ? fromList : undefined);
+      }
       return;
     }
     const meta = isRecord(value.metadata) ? value.metadata : undefined;
@@ -378,7 +410,12 @@ export function parseKubernetesObjects(
     const obj = (value.kind === kind && !inheritsApiVersion ? value : { ...value, kind }) as KubeObject;
     if (inheritsApiVersion) obj.apiVersion = inherited.apiVersion;
     if (result.objects.length + result.skipped.length >= limits.maxObjects) {
-      throw new InputLimitError('maxObjects', limits.maxObjects, where, 'too many objects');
+      throw new InputLimitError(
+        'maxObjects',
+        limits.maxObjects,
+        pathOf(base, step, index),
+        'too many objects',
+      );
     }
     if (!KNOWN_KINDS.has(kind)) {
       const meant = misspeltKind(kind, typeof obj.apiVersion === 'string' ? obj.apiVersion : undefined);
@@ -403,8 +440,9 @@ export function parseKubernetesObjects(
     // The apiserver holds one object per kind, namespace and name: a second one is a broken dump.
     const clusterScoped = CLUSTER_SCOPED_KINDS.has(kind);
     const namespace = clusterScoped ? undefined : (ns ?? 'default');
-    const key = `${kind}/${namespace ?? ''}/${name}`;
-    if (seen.has(key)) {
+    // Validated: the name is a non-empty string.
+    const names = namesOf(seen, kind, namespace ?? '');
+    if (names.has(name!)) {
       const scope = clusterScoped ? 'name' : 'namespace and name';
       throw new ObjectValidationError(
         kind,
@@ -414,9 +452,9 @@ export function parseKubernetesObjects(
         `Duplicate value: ${JSON.stringify(name)}: another ${kind} in this dump has the same ${scope}`,
       );
     }
-    seen.add(key);
+    names.add(name!);
     result.objects.push(obj);
   };
-  roots.forEach((r, i) => visit(r, roots.length > 1 ? `document[${i}]` : ''));
+  roots.forEach((r, i) => visit(r, roots.length > 1 ? `document[${i}]` : '', PathStep.Self, 0));
   return result;
 }
