@@ -8,6 +8,7 @@ import {
   isScalarResourceName,
   nodeAllocatable,
   podRequests,
+  resourceListAmounts,
 } from './resources';
 
 const c = (requests?: Record<string, string>, extra: Partial<Container> = {}): Container => ({
@@ -202,6 +203,20 @@ describe('nodeAllocatable', () => {
   it('falls back to capacity', () => {
     expect(obj(nodeAllocatable({ status: { capacity: { cpu: '4' } } }))).toEqual({ cpu: 4000 });
     expect(obj(nodeAllocatable({}))).toEqual({});
+  });
+});
+
+describe('resourceListAmounts', () => {
+  it('gives the same text its own amount per unit, and again after many other texts', () => {
+    const amounts = (list: Record<string, string | number>) => obj(resourceListAmounts(list));
+    expect(amounts({ cpu: '1', memory: '1' })).toEqual({ cpu: 1000, memory: 1 });
+    expect(amounts({ memory: '1', cpu: '1', pods: 1 })).toEqual({ memory: 1, cpu: 1000, pods: 1 });
+    expect(amounts({ cpu: '0.5', 'example.com/gpu': '0.5' })).toEqual({ cpu: 500, 'example.com/gpu': 1 });
+    for (let i = 0; i < 10_000; i++)
+      expect(amounts({ cpu: `${i}m`, memory: `${i}Ki` })).toEqual({ cpu: i, memory: i * 1024 });
+    expect(amounts({ cpu: '1', memory: '1' })).toEqual({ cpu: 1000, memory: 1 });
+    expect(() => resourceListAmounts({ cpu: '1x' })).toThrow();
+    expect(() => resourceListAmounts({ cpu: '1x' })).toThrow();
   });
 });
 

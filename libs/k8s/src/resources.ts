@@ -320,13 +320,33 @@ function singleContainerRequests(pod: Pod, opts: PodRequestsOptions): Map<string
   return out;
 }
 
+/**
+ * Amounts of the quantity strings converted so far, in millicores (cpu) and in whole units (the
+ * rest): a dump repeats a handful ("500m", "512Mi") over thousands of pods, and each conversion
+ * divides BigInts. Bounded, since a dump may also hold many distinct amounts.
+ */
+const milliAmounts = new Map<string, number>();
+const unitAmounts = new Map<string, number>();
+const AMOUNTS_LIMIT = 4096;
+
+function listedAmount(resourceName: string, value: string | number): number {
+  if (typeof value !== 'string') return nanosToResourceAmount(resourceName, parseQuantity(value).nanos);
+  const amounts = resourceName === 'cpu' ? milliAmounts : unitAmounts;
+  let amount = amounts.get(value);
+  if (amount === undefined) {
+    amount = nanosToResourceAmount(resourceName, parseQuantity(value).nanos);
+    if (amounts.size >= AMOUNTS_LIMIT) amounts.clear();
+    amounts.set(value, amount);
+  }
+  return amount;
+}
+
 /** A resource list (requests, capacity, ...) in resourceAmount units. */
 export function resourceListAmounts(
   list: Record<string, string | number> | undefined | null,
 ): Map<string, number> {
   const out = new Map<string, number>();
-  if (list)
-    for (const k of Object.keys(list)) out.set(k, nanosToResourceAmount(k, parseQuantity(list[k]).nanos));
+  if (list) for (const k of Object.keys(list)) out.set(k, listedAmount(k, list[k]));
   return out;
 }
 

@@ -50,7 +50,8 @@ export class Resource {
 
   static fromList(list: Map<string, number>): Resource {
     const r = new Resource();
-    for (const [name, v] of list) r.set(name, v);
+    // forEach, not for…of: no [name, amount] pair per entry (every pod's requests come here).
+    list.forEach((v, name) => r.set(name, v));
     return r;
   }
 
