@@ -146,6 +146,8 @@ describe('the schedlab bin', () => {
     expect(simulate).not.toContain('libs/report'); // only with --report
     expect(simulate).not.toContain('libs/db'); // Prisma: only `tenant`
     expect(simulate).not.toContain('libs/descheduler'); // lazy import (scripts/build.cjs LAZY_IMPORTS)
+    // Lazy import too, and nothing builds a schema from it at load (run options, timeline input).
+    expect(simulate).not.toContain('libs/scenarios');
   });
 
   it('fails with usage help on an unknown command', () => {

@@ -5,7 +5,7 @@
  */
 import { nodeTemplateSchema } from '@schedlab/scenarios';
 import { z } from 'zod';
-import type { RunType } from './registry';
+import { RUN_TYPES, type RunType } from './registry';
 
 /** Engine options any run type takes. */
 export const schedulingOptionsSchema = z
@@ -36,49 +36,68 @@ export const schedulingOptionsSchema = z
 export type SchedulingOptionName = keyof typeof schedulingOptionsSchema.shape;
 export const SCHEDULING_OPTION_NAMES = Object.keys(schedulingOptionsSchema.shape) as SchedulingOptionName[];
 
-const objectValue = z.record(z.string(), z.unknown());
+/** The options of each run type, built together (see RUN_OPTIONS). */
+function runOptionSchemas() {
+  const objectValue = z.record(z.string(), z.unknown());
+  return {
+    simulate: schedulingOptionsSchema,
+    capacity: schedulingOptionsSchema
+      .extend({
+        podTemplate: objectValue,
+        maxReplicas: z.number().int().min(1).max(100_000).optional(),
+      })
+      .strict(),
+    'nodes-needed': schedulingOptionsSchema
+      .extend({
+        /** The CLI's node template schema (--templates), so a bad template is refused at submit. */
+        templates: z.array(nodeTemplateSchema).min(1),
+        maxNodes: z.number().int().min(1).max(10_000).optional(),
+      })
+      .strict(),
+    resilience: schedulingOptionsSchema.extend({ by: z.enum(['node', 'zone']).optional() }).strict(),
+    compare: schedulingOptionsSchema
+      .extend({
+        /** The "after" side's profile ("name@version"); resolved to its configuration at submit. */
+        afterProfile: z.string().optional(),
+        /** Further engine options for the "after" side. */
+        after: schedulingOptionsSchema.optional(),
+      })
+      .strict(),
+    deschedule: schedulingOptionsSchema
+      .extend({
+        /** A DeschedulerPolicy (descheduler/v1alpha2) as an object; validated when the run starts. */
+        policy: objectValue,
+        /** Descheduling rounds at most; they stop early once one evicts nothing. */
+        rounds: z.number().int().min(1).max(100).optional(),
+        /** The descheduler's clock (PodLifeTime, minPodAge); default the snapshot's newest timestamp. */
+        now: z.iso.datetime({ offset: true }).optional(),
+        /** Seconds between rounds (the descheduler's interval); default 300. */
+        intervalSeconds: z.number().int().min(1).max(86_400).optional(),
+      })
+      .strict(),
+    timeline: schedulingOptionsSchema
+      .extend({
+        /** A timeline document (docs/timeline.md, docs/timeline.schema.json); validated when the run starts. */
+        timeline: objectValue,
+      })
+      .strict(),
+  } satisfies Record<RunType, z.ZodType<Record<string, unknown>>>;
+}
 
-/** Options per run type; unknown fields are rejected so typos do not pass silently. */
-export const RUN_OPTIONS = {
-  simulate: schedulingOptionsSchema,
-  capacity: schedulingOptionsSchema
-    .extend({
-      podTemplate: objectValue,
-      maxReplicas: z.number().int().min(1).max(100_000).optional(),
-    })
-    .strict(),
-  'nodes-needed': schedulingOptionsSchema
-    .extend({
-      /** The CLI's node template schema (--templates), so a bad template is refused at submit. */
-      templates: z.array(nodeTemplateSchema).min(1),
-      maxNodes: z.number().int().min(1).max(10_000).optional(),
-    })
-    .strict(),
-  resilience: schedulingOptionsSchema.extend({ by: z.enum(['node', 'zone']).optional() }).strict(),
-  compare: schedulingOptionsSchema
-    .extend({
-      /** The "after" side's profile ("name@version"); resolved to its configuration at submit. */
-      afterProfile: z.string().optional(),
-      /** Further engine options for the "after" side. */
-      after: schedulingOptionsSchema.optional(),
-    })
-    .strict(),
-  deschedule: schedulingOptionsSchema
-    .extend({
-      /** A DeschedulerPolicy (descheduler/v1alpha2) as an object; validated when the run starts. */
-      policy: objectValue,
-      /** Descheduling rounds at most; they stop early once one evicts nothing. */
-      rounds: z.number().int().min(1).max(100).optional(),
-      /** The descheduler's clock (PodLifeTime, minPodAge); default the snapshot's newest timestamp. */
-      now: z.iso.datetime({ offset: true }).optional(),
-      /** Seconds between rounds (the descheduler's interval); default 300. */
-      intervalSeconds: z.number().int().min(1).max(86_400).optional(),
-    })
-    .strict(),
-  timeline: schedulingOptionsSchema
-    .extend({
-      /** A timeline document (docs/timeline.md, docs/timeline.schema.json); validated when the run starts. */
-      timeline: objectValue,
-    })
-    .strict(),
-} satisfies Record<RunType, z.ZodType<Record<string, unknown>>>;
+type RunOptionSchemas = ReturnType<typeof runOptionSchemas>;
+let runOptions: RunOptionSchemas | undefined;
+
+/**
+ * Options per run type; unknown fields are rejected so typos do not pass silently. Built on first
+ * read: every process that loads @schedlab/analysis (the CLI's simulate too) would otherwise pay
+ * for these zod schemas and, through nodeTemplateSchema, for loading @schedlab/scenarios.
+ */
+export const RUN_OPTIONS = Object.defineProperties(
+  {} as RunOptionSchemas,
+  Object.fromEntries(
+    RUN_TYPES.map((type) => [
+      type,
+      { enumerable: true, get: () => (runOptions ??= runOptionSchemas())[type] },
+    ]),
+  ),
+);

@@ -21,89 +21,6 @@ export function parseDurationMs(input: string | number): number | undefined {
   return total;
 }
 
-const duration = z
-  .union([z.string(), z.number()])
-  .refine(
-    (v) => parseDurationMs(v) !== undefined,
-    'must be a duration such as "90s", "10m", "1h30m" or seconds',
-  );
-
-/** When an event happens: a duration after the start, or a time of day ("09:00") on the start's date (UTC). */
-const instant = z
-  .union([z.string(), z.number()])
-  .refine(
-    (v) => parseDurationMs(v) !== undefined || (typeof v === 'string' && /^\d{1,2}:\d{2}(:\d{2})?$/.test(v)),
-    'must be a duration after the start ("120s", "1h") or a time of day ("09:00")',
-  );
-
-const objectValue = z.record(z.string(), z.unknown());
-const resourceList = z.record(
-  z.string(),
-  z
-    .union([z.string(), z.number()])
-    .refine((v) => tryParseQuantity(v) !== undefined, 'must be a quantity such as "500m" or "1Gi"'),
-);
-const podName = z.string().regex(/^[^/]+\/[^/]+$|^[^/]+$/, 'must be "namespace/name" or "name"');
-
-const arrival = {
-  /** A pod template name (podTemplates) or a whole Pod object. */
-  template: z.string().optional(),
-  pod: objectValue.optional(),
-  /** Pods run this long once bound, then complete and free their resources (a Job's pod). */
-  runFor: duration.optional(),
-  /** Generated names are `<namePrefix>-<n>`; default the template's name. */
-  namePrefix: z.string().optional(),
-};
-
-const taint = z.strictObject({
-  key: z.string().min(1),
-  value: z.string().optional(),
-  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']),
-});
-
-const eventSchema = z
-  .strictObject({
-    at: instant,
-    /** Explicit arrivals: `count` pods (default 1) of the template or pod, at `at`. */
-    arrive: z
-      .strictObject({ ...arrival, count: z.number().int().min(1).max(1_000_000).optional() })
-      .optional(),
-    /** N pods at once. */
-    burst: z.strictObject({ ...arrival, count: z.number().int().min(1).max(1_000_000) }).optional(),
-    /** Arrivals as a Poisson process from `at` for `duration`, `perMinute` on average (seeded). */
-    poisson: z
-      .strictObject({ ...arrival, perMinute: z.number().positive().max(1_000_000), duration })
-      .optional(),
-    addNode: objectValue.optional(),
-    removeNode: z.string().min(1).optional(),
-    cordon: z.string().min(1).optional(),
-    uncordon: z.string().min(1).optional(),
-    taint: z.strictObject({ node: z.string().min(1), taints: z.array(taint).min(1) }).optional(),
-    untaint: z.strictObject({ node: z.string().min(1), keys: z.array(z.string().min(1)).min(1) }).optional(),
-    /** Lifts scheduling gates of a pending pod (all of them unless `gates` names some). */
-    ungate: z.strictObject({ pod: podName, gates: z.array(z.string()).optional() }).optional(),
-    /** Deletes a pod (pending or running) at `at`. */
-    deletePod: podName.optional(),
-    /** Any scenario step (docs/scenarios.md), applied at `at`. */
-    step: stepSchema.optional(),
-  })
-  .superRefine((e, ctx) => {
-    const kinds = EVENT_KINDS.filter((k) => e[k] !== undefined);
-    if (kinds.length !== 1)
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          kinds.length === 0
-            ? `needs one of ${EVENT_KINDS.join(', ')}`
-            : `has ${kinds.join(' and ')}: one event per entry`,
-      });
-    for (const k of ['arrive', 'burst', 'poisson'] as const) {
-      const a = e[k];
-      if (a && (a.template === undefined) === (a.pod === undefined))
-        ctx.addIssue({ code: 'custom', path: [k], message: 'needs either template or pod' });
-    }
-  });
-
 export const EVENT_KINDS = [
   'arrive',
   'burst',
@@ -119,44 +36,140 @@ export const EVENT_KINDS = [
   'step',
 ] as const;
 
-export const timelineSchema = z.strictObject({
-  apiVersion: z.string().optional(),
-  kind: z.literal('Timeline').optional(),
-  /** The simulated clock's start (RFC 3339); default 2030-01-01T00:00:00Z. */
-  start: z.string().datetime({ offset: true }).optional(),
-  /** How long to run; default until nothing is pending and no event is left. */
-  duration: duration.optional(),
-  /** Time step of the pending and utilization series; default 60s. */
-  sampleEvery: duration.optional(),
-  /** The unschedulable pool's timeout (kube-scheduler --pod-max-in-unschedulable-pods-duration); default 300. */
-  podMaxInUnschedulablePodsSeconds: z.number().int().positive().optional(),
-  /** Node templates the scenario steps' addNodes refer to (as in a scenario file). */
-  nodeTemplates: z.array(nodeTemplateSchema).optional(),
-  /**
-   * What the kubelets enforce when a bound pod is admitted: capacity − systemReserved −
-   * kubeReserved − evictionHard per resource, for the named nodes (every node when `nodes` is
-   * absent). A pod the scheduler placed but the kubelet cannot admit fails as OutOf<resource>.
-   */
-  kubelet: z
-    .array(
-      z.strictObject({
-        nodes: z.array(z.string().min(1)).optional(),
-        systemReserved: resourceList.optional(),
-        kubeReserved: resourceList.optional(),
-        evictionHard: resourceList.optional(),
-      }),
-    )
-    .optional(),
-  /** Named pod templates (Pod objects or pod specs) the arrivals refer to. */
-  podTemplates: z.record(z.string(), objectValue).optional(),
-  events: z.array(eventSchema),
-});
+/**
+ * The timeline document's schema. Built on first use: every process that loads @schedlab/analysis
+ * (the CLI's simulate too) would otherwise pay for its zod schemas and for loading
+ * @schedlab/scenarios, whose step and node template schemas it embeds.
+ */
+function buildTimelineSchema() {
+  const duration = z
+    .union([z.string(), z.number()])
+    .refine(
+      (v) => parseDurationMs(v) !== undefined,
+      'must be a duration such as "90s", "10m", "1h30m" or seconds',
+    );
 
-export type TimelineDocument = z.infer<typeof timelineSchema>;
+  /** When an event happens: a duration after the start, or a time of day ("09:00") on the start's date (UTC). */
+  const instant = z
+    .union([z.string(), z.number()])
+    .refine(
+      (v) =>
+        parseDurationMs(v) !== undefined || (typeof v === 'string' && /^\d{1,2}:\d{2}(:\d{2})?$/.test(v)),
+      'must be a duration after the start ("120s", "1h") or a time of day ("09:00")',
+    );
+
+  const objectValue = z.record(z.string(), z.unknown());
+  const resourceList = z.record(
+    z.string(),
+    z
+      .union([z.string(), z.number()])
+      .refine((v) => tryParseQuantity(v) !== undefined, 'must be a quantity such as "500m" or "1Gi"'),
+  );
+  const podName = z.string().regex(/^[^/]+\/[^/]+$|^[^/]+$/, 'must be "namespace/name" or "name"');
+
+  const arrival = {
+    /** A pod template name (podTemplates) or a whole Pod object. */
+    template: z.string().optional(),
+    pod: objectValue.optional(),
+    /** Pods run this long once bound, then complete and free their resources (a Job's pod). */
+    runFor: duration.optional(),
+    /** Generated names are `<namePrefix>-<n>`; default the template's name. */
+    namePrefix: z.string().optional(),
+  };
+
+  const taint = z.strictObject({
+    key: z.string().min(1),
+    value: z.string().optional(),
+    effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']),
+  });
+
+  const eventSchema = z
+    .strictObject({
+      at: instant,
+      /** Explicit arrivals: `count` pods (default 1) of the template or pod, at `at`. */
+      arrive: z
+        .strictObject({ ...arrival, count: z.number().int().min(1).max(1_000_000).optional() })
+        .optional(),
+      /** N pods at once. */
+      burst: z.strictObject({ ...arrival, count: z.number().int().min(1).max(1_000_000) }).optional(),
+      /** Arrivals as a Poisson process from `at` for `duration`, `perMinute` on average (seeded). */
+      poisson: z
+        .strictObject({ ...arrival, perMinute: z.number().positive().max(1_000_000), duration })
+        .optional(),
+      addNode: objectValue.optional(),
+      removeNode: z.string().min(1).optional(),
+      cordon: z.string().min(1).optional(),
+      uncordon: z.string().min(1).optional(),
+      taint: z.strictObject({ node: z.string().min(1), taints: z.array(taint).min(1) }).optional(),
+      untaint: z
+        .strictObject({ node: z.string().min(1), keys: z.array(z.string().min(1)).min(1) })
+        .optional(),
+      /** Lifts scheduling gates of a pending pod (all of them unless `gates` names some). */
+      ungate: z.strictObject({ pod: podName, gates: z.array(z.string()).optional() }).optional(),
+      /** Deletes a pod (pending or running) at `at`. */
+      deletePod: podName.optional(),
+      /** Any scenario step (docs/scenarios.md), applied at `at`. */
+      step: stepSchema.optional(),
+    })
+    .superRefine((e, ctx) => {
+      const kinds = EVENT_KINDS.filter((k) => e[k] !== undefined);
+      if (kinds.length !== 1)
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            kinds.length === 0
+              ? `needs one of ${EVENT_KINDS.join(', ')}`
+              : `has ${kinds.join(' and ')}: one event per entry`,
+        });
+      for (const k of ['arrive', 'burst', 'poisson'] as const) {
+        const a = e[k];
+        if (a && (a.template === undefined) === (a.pod === undefined))
+          ctx.addIssue({ code: 'custom', path: [k], message: 'needs either template or pod' });
+      }
+    });
+
+  return z.strictObject({
+    apiVersion: z.string().optional(),
+    kind: z.literal('Timeline').optional(),
+    /** The simulated clock's start (RFC 3339); default 2030-01-01T00:00:00Z. */
+    start: z.string().datetime({ offset: true }).optional(),
+    /** How long to run; default until nothing is pending and no event is left. */
+    duration: duration.optional(),
+    /** Time step of the pending and utilization series; default 60s. */
+    sampleEvery: duration.optional(),
+    /** The unschedulable pool's timeout (kube-scheduler --pod-max-in-unschedulable-pods-duration); default 300. */
+    podMaxInUnschedulablePodsSeconds: z.number().int().positive().optional(),
+    /** Node templates the scenario steps' addNodes refer to (as in a scenario file). */
+    nodeTemplates: z.array(nodeTemplateSchema).optional(),
+    /**
+     * What the kubelets enforce when a bound pod is admitted: capacity − systemReserved −
+     * kubeReserved − evictionHard per resource, for the named nodes (every node when `nodes` is
+     * absent). A pod the scheduler placed but the kubelet cannot admit fails as OutOf<resource>.
+     */
+    kubelet: z
+      .array(
+        z.strictObject({
+          nodes: z.array(z.string().min(1)).optional(),
+          systemReserved: resourceList.optional(),
+          kubeReserved: resourceList.optional(),
+          evictionHard: resourceList.optional(),
+        }),
+      )
+      .optional(),
+    /** Named pod templates (Pod objects or pod specs) the arrivals refer to. */
+    podTemplates: z.record(z.string(), objectValue).optional(),
+    events: z.array(eventSchema),
+  });
+}
+
+let builtSchema: ReturnType<typeof buildTimelineSchema> | undefined;
+const timelineSchema = () => (builtSchema ??= buildTimelineSchema());
+
+export type TimelineDocument = z.infer<ReturnType<typeof timelineSchema>>;
 
 /** The published JSON Schema of a timeline file (docs/timeline.schema.json is generated from it). */
 export function timelineJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(timelineSchema, { unrepresentable: 'any' }) as Record<string, unknown>;
+  return z.toJSONSchema(timelineSchema(), { unrepresentable: 'any' }) as Record<string, unknown>;
 }
 export type TimelineEventInput = TimelineDocument['events'][number];
 
@@ -205,7 +218,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
 
 /** Validates and expands a timeline document; errors name the field ("events[2].burst.count: …"). */
 export function parseTimeline(input: unknown, seed = 0): Timeline {
-  const parsed = timelineSchema.safeParse(input);
+  const parsed = timelineSchema().safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new TimelineError(`${fieldPath(issue.path) || 'timeline'}: ${issue.message}`);
