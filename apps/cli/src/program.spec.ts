@@ -150,6 +150,15 @@ describe('the schedlab bin', () => {
     expect(simulate).not.toContain('libs/scenarios');
   });
 
+  it('runs compiled modules that require exact files, aliases included (scripts/build.cjs)', () => {
+    const compiled = readFileSync(
+      path.join(__dirname, '../../../dist/apps/cli/src/engine/run-simulation.js'),
+      'utf8',
+    );
+    expect(compiled).toContain('require("../../../../libs/analysis/src/index.js")');
+    expect(compiled).toContain('require("./workloads.js")');
+  });
+
   it('fails with usage help on an unknown command', () => {
     expect(() => execFileSync(process.execPath, [bin, 'no-such-command'], { stdio: 'pipe' })).toThrow(
       /unknown command 'no-such-command'/,
