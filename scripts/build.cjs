@@ -78,25 +78,73 @@ function swcOptions(file) {
 let cachedKey;
 /**
  * Changes whenever compiled output could: this script, the aliases, the SWC version. A plain
- * JavaScript hash: every start computes it, and node:crypto costs ~20 ms to load.
+ * JavaScript hash: node:crypto costs ~20 ms to load. A start computes it only when one of its
+ * inputs' size or mtime differs from the stamp's (keyInputsUnchanged).
  */
 function compilerKey() {
-  cachedKey ??= textHash(
-    [
-      fs.readFileSync(__filename),
-      fs.readFileSync(path.join(workspaceRoot, 'tsconfig.base.json')),
-      readJson(require.resolve('@swc/core/package.json', { paths: [workspaceRoot] })).version,
-    ].join('\0'),
-  );
+  return keyAndInputs().key;
+}
+
+/**
+ * The compiler key and the [workspace-relative path, size, mtimeMs] of each of its inputs (this
+ * script, tsconfig.base.json, @swc/core's package.json), stat'ed before they are read: a stamp
+ * records those, so an input edited meanwhile differs from the record and the key is recomputed.
+ */
+function keyAndInputs() {
+  if (!cachedKey) {
+    const files = [
+      __filename,
+      path.join(workspaceRoot, 'tsconfig.base.json'),
+      require.resolve('@swc/core/package.json', { paths: [workspaceRoot] }),
+    ];
+    const inputs = files.map((file) => {
+      const stat = fs.statSync(file);
+      return [path.relative(workspaceRoot, file), stat.size, stat.mtimeMs];
+    });
+    cachedKey = { key: textHash(files.map((file) => fs.readFileSync(file)).join('\0')), inputs };
+  }
   return cachedKey;
 }
 
-/** The project's compiled sources, workspace-relative, sorted. */
+const statsByPath = new Map();
+/** A stat per path and process (every stamp of a closure names the same key inputs). */
+function statOnce(rel) {
+  if (!statsByPath.has(rel))
+    statsByPath.set(rel, fs.statSync(`${workspaceRoot}/${rel}`, { throwIfNoEntry: false }));
+  return statsByPath.get(rel);
+}
+
+/** Whether the stamp's record of compilerKey()'s inputs still matches them, stat for stat. */
+function keyInputsUnchanged(stamp) {
+  return (
+    Array.isArray(stamp.keyInputs) &&
+    stamp.keyInputs.length > 0 &&
+    stamp.keyInputs.every(([rel, size, mtimeMs]) => {
+      const stat = statOnce(rel);
+      return stat !== undefined && stat.size === size && stat.mtimeMs === mtimeMs;
+    })
+  );
+}
+
+/**
+ * A folder whose mtime is this recent may change again within the same timestamp tick (coarse
+ * clocks, 2 s on some filesystems) without its mtime moving: its listing is not trusted.
+ */
+const RACY_FOLDER_MS = 3000;
+
+/**
+ * The project's compiled sources, workspace-relative, sorted, and the mtime of each folder listed
+ * (taken before listing it; null when racy): a folder's mtime changes when an entry is added,
+ * removed or renamed in it, so while they all match, the same listing would give the same sources.
+ */
 function listSources(projectRoot) {
   const files = [];
+  const dirs = {};
   const walk = (dir) => {
     let entries;
     try {
+      const { mtimeMs } = fs.statSync(`${workspaceRoot}/${dir}`);
+      dirs[dir] = Date.now() - mtimeMs > RACY_FOLDER_MS ? mtimeMs : null;
       entries = fs.readdirSync(`${workspaceRoot}/${dir}`, { withFileTypes: true });
     } catch (error) {
       if (error.code === 'ENOENT') return;
@@ -117,7 +165,19 @@ function listSources(projectRoot) {
     }
   };
   walk(`${projectRoot}/src`);
-  return files.sort();
+  return { files: files.sort(), dirs };
+}
+
+/** Whether every folder the stamp's sources were listed from has its recorded mtime. */
+function foldersUnchanged(stamp) {
+  const dirs = Object.entries(stamp.dirs ?? {});
+  return (
+    dirs.length > 0 &&
+    dirs.every(
+      ([dir, mtimeMs]) =>
+        fs.statSync(`${workspaceRoot}/${dir}`, { throwIfNoEntry: false })?.mtimeMs === mtimeMs,
+    )
+  );
 }
 
 const stampPath = (projectRoot) => path.join(distRoot, projectRoot, STAMP);
@@ -132,13 +192,27 @@ function readStamp(projectRoot) {
   }
 }
 
-/** Why the project's build is out of date, or null if it is not. */
+/**
+ * Why the project's build is out of date, or null if it is not. Costs a stat per source and per
+ * source folder when nothing changed: the folders' entries are listed again only when one of
+ * their mtimes moved, and the compiler key is recomputed only when one of its inputs' did.
+ */
 function staleReason(projectRoot, stamp = readStamp(projectRoot)) {
   if (!stamp) return 'not built';
-  if (stamp.key !== compilerKey()) return 'build settings changed';
-  const sources = listSources(projectRoot);
-  if (sources.length !== Object.keys(stamp.files).length) return 'sources added or removed';
   let restamped = false;
+  if (!keyInputsUnchanged(stamp)) {
+    if (stamp.key !== compilerKey()) return 'build settings changed';
+    stamp.keyInputs = keyAndInputs().inputs; // touched, same key
+    restamped = true;
+  }
+  let sources = Object.keys(stamp.files);
+  if (!foldersUnchanged(stamp)) {
+    const listed = listSources(projectRoot);
+    if (listed.files.length !== sources.length) return 'sources added or removed';
+    sources = listed.files;
+    stamp.dirs = listed.dirs; // an entry came and went, or a file outside the sources did
+    restamped = true;
+  }
   for (const rel of sources) {
     const recorded = stamp.files[rel];
     if (!recorded) return `${rel} is new`;
@@ -181,7 +255,7 @@ function staleProjects(projectRoot) {
 /** Compiles one project into dist/, replacing its previous output file by file. */
 async function buildProject(projectRoot) {
   const swc = require('@swc/core');
-  const sources = listSources(projectRoot);
+  const { files: sources, dirs } = listSources(projectRoot);
   if (sources.length === 0) throw new Error(`${projectRoot}/src has no TypeScript sources to build`);
   const files = {};
   const deps = new Set();
@@ -205,7 +279,13 @@ async function buildProject(projectRoot) {
     }),
   );
   removeOrphans(path.join(distRoot, projectRoot, 'src'), new Set(sources.map(outputOf)));
-  const stamp = { key: compilerKey(), deps: [...deps].sort(), files: sortedObject(files) };
+  const stamp = {
+    key: compilerKey(),
+    keyInputs: keyAndInputs().inputs,
+    deps: [...deps].sort(),
+    dirs,
+    files: sortedObject(files),
+  };
   writeAtomic(stampPath(projectRoot), JSON.stringify(stamp));
 }
 

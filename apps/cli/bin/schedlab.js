@@ -2,7 +2,7 @@
 // Runs the compiled CLI, dist/apps/cli/src/main.js (scripts/build.cjs: SWC, @schedlab/* aliases
 // rewritten to relative requires). `npm ci` compiles everything (the `prepare` script); on top of
 // that, each start compares dist/ with the TypeScript sources of the CLI and the libraries it
-// imports (a stat per source file, tens of milliseconds) and recompiles what changed first, so
+// imports (a stat per source file and folder) and recompiles what changed first, so
 // an edited source or a `git pull` never runs stale code. Without sources (a dist-only copy) it
 // just runs dist/.
 const fs = require('node:fs');
