@@ -285,6 +285,29 @@ describe('NodeAffinity', () => {
       )?.code,
     ).toBe(Code.Skip);
   });
+
+  it('scores each pod by its own preferred terms when consecutive pods reuse or change them', () => {
+    const prefer = (zone: string, weight: number) =>
+      affinityPod({
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: [zone] }] } },
+        ],
+      });
+    const handle = new FakeHandle({ nodes });
+    const plugin = new NodeAffinity({}, handle);
+    const rawScores = (pod: ReturnType<typeof prefer>) => {
+      const st = state();
+      expect(plugin.preScore(st, pod)).toBeNull();
+      const list = handle.snapshot().list();
+      const scores = list.map((ni) => ({ name: ni.name, score: -1 }));
+      expect(plugin.scoreNodes(st, pod, list, scores)).toBeNull();
+      return scores.map((s) => s.score);
+    };
+    expect(rawScores(prefer('b', 5))).toEqual([0, 5]);
+    expect(rawScores(prefer('b', 5))).toEqual([0, 5]);
+    expect(rawScores(prefer('a', 7))).toEqual([7, 0]);
+    expect(rawScores(prefer('b', 5))).toEqual([0, 5]);
+  });
 });
 
 describe('PrioritySort and SchedulingGates', () => {

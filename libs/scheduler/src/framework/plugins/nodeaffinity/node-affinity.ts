@@ -139,34 +139,45 @@ export class NodeAffinity
   }
 
   preScore(state: CycleState, pod: Pod): MaybeStatus {
-    const preferred = preferredAffinityOf(pod);
+    const preferred = this.preferredTermsOf(pod);
     if (!preferred && !this.addedPreferred && this.handle.features.behaviour.nodeAffinityPreScoreSkips) {
       return Status.skip();
     }
-    state.write(PRE_SCORE_KEY, new ImmutableState<Scorer | undefined>(preferred));
+    state.write(PRE_SCORE_KEY, new ImmutableState<PreferredTerms | undefined>(preferred));
     return null;
+  }
+
+  /** The last pod's preferred terms, compiled: the next pods of a workload have the same terms. */
+  private lastPreferred?: PreferredTerms;
+
+  /** The pod's preferred terms compiled, reusing the last pod's when their JSON is the same. */
+  private preferredTermsOf(pod: Pod): PreferredTerms | undefined {
+    const terms = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution;
+    if (!terms || terms.length === 0) return undefined;
+    const key = JSON.stringify(terms);
+    if (this.lastPreferred?.key !== key) {
+      this.lastPreferred = { key, scorer: compilePreferredSchedulingTerms(terms) };
+    }
+    return this.lastPreferred;
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): [number, MaybeStatus] {
     let count = this.addedPreferred?.score(nodeInfo.node) ?? 0;
-    const st = state.read<ImmutableState<Scorer | undefined>>(PRE_SCORE_KEY);
-    const preferred = st ? st.value : preferredAffinityOf(pod);
-    if (preferred) count += preferred.score(nodeInfo.node);
+    const st = state.read<ImmutableState<PreferredTerms | undefined>>(PRE_SCORE_KEY);
+    const preferred = st ? st.value : this.preferredTermsOf(pod);
+    if (preferred) count += preferred.scorer.score(nodeInfo.node);
     return [count, null];
   }
 
   scoreNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
-    const st = state.read<ImmutableState<Scorer | undefined>>(PRE_SCORE_KEY);
-    const preferred = st ? st.value : preferredAffinityOf(pod);
+    const st = state.read<ImmutableState<PreferredTerms | undefined>>(PRE_SCORE_KEY);
+    const preferred = st ? st.value : this.preferredTermsOf(pod);
+    const scorer = preferred?.scorer;
     const added = this.addedPreferred;
     // A node's score depends only on its Node (labels and name) and the pod's preferred terms, so
     // it is kept per node and reused for the next pods with the same terms, while the Node is the same.
     const cache = this.scoreCache;
-    cache.begin(
-      preferred
-        ? JSON.stringify(pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution)
-        : '',
-    );
+    cache.begin(preferred ? preferred.key : '');
     for (let i = 0; i < nodes.length; i++) {
       const ni = nodes[i];
       const node = ni.node;
@@ -176,7 +187,7 @@ export class NodeAffinity
         continue;
       }
       let count = added ? added.score(node) : 0;
-      if (preferred) count += preferred.score(node);
+      if (scorer) count += scorer.score(node);
       scores[i].score = count;
       cache.set(ni.index, node, 0, count);
     }
@@ -195,9 +206,10 @@ export class NodeAffinity
   }
 }
 
-function preferredAffinityOf(pod: Pod): Scorer | undefined {
-  const terms = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution;
-  return terms && terms.length > 0 ? compilePreferredSchedulingTerms(terms) : undefined;
+/** A pod's preferred terms compiled, with their JSON: the key of the compiled terms and of the score cache. */
+interface PreferredTerms {
+  readonly key: string;
+  readonly scorer: Scorer;
 }
 
 export const descriptor: PluginDescriptor<NodeAffinityArgs> = {
