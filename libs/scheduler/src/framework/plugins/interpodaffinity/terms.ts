@@ -97,7 +97,9 @@ const foldedInfos = new WeakMap<PodInfo, PodInfo>();
  * without label keys (nearly all), that is the PodInfo itself; otherwise a cached re-parse.
  */
 export function effectivePodInfo(pi: PodInfo, labelKeysEnabled: boolean): PodInfo {
-  if (!labelKeysEnabled) return pi;
+  // A pod without affinity has no terms to fold: answered without the WeakMap, whose entries
+  // cost more than the check (the first PreFilter visits every running pod).
+  if (!labelKeysEnabled || !pi.pod.spec?.affinity) return pi;
   const cached = foldedInfos.get(pi);
   if (cached) return cached;
   const eff = podUsesLabelKeys(pi.pod) ? new PodInfo(podWithLabelKeysFolded(pi.pod)) : pi;
