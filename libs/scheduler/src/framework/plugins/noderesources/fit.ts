@@ -25,6 +25,7 @@ import type {
   ScorePlugin,
 } from '../../interface';
 import { Status, type MaybeStatus } from '../../status';
+import { StateSlot } from '../helper/state-slot';
 import { NodeInfo, Resource } from '../../types';
 import { PluginNames } from '../names';
 import {
@@ -377,8 +378,8 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
         ),
       };
     }
-    state.write(
-      PRE_FILTER_STATE_KEY,
+    this.preFilterState.write(
+      state,
       new FitPreFilterState(
         computePodResourceRequest(pod, !this.handle.features.enabled('PodLevelResources')),
       ),
@@ -390,8 +391,10 @@ export class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, Score
     return undefined;
   }
 
+  private readonly preFilterState = new StateSlot<FitPreFilterState>(PRE_FILTER_STATE_KEY);
+
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const s = state.read<FitPreFilterState>(PRE_FILTER_STATE_KEY);
+    const s = this.preFilterState.read(state);
     if (!(s instanceof FitPreFilterState)) {
       return Status.error(`error reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
     }

@@ -24,6 +24,7 @@ import type {
   ScorePlugin,
 } from '../../interface';
 import { MaybeStatus, Status } from '../../status';
+import { StateSlot } from '../helper/state-slot';
 import type { NodeInfo, PodInfo } from '../../types';
 import { PluginNames } from '../names';
 import {
@@ -240,7 +241,7 @@ export class PodTopologySpread
     }
     const s = computePreFilterState(pod, constraints, this.handle.snapshot().list(), this.opts, this.counts);
     // Written even when skipping, so PreFilter extensions find a state whatever the runtime does.
-    state.write(PRE_FILTER_STATE_KEY, s);
+    this.preFilterState.write(state, s);
     if (constraints.length === 0 && this.skipsWithoutConstraints) return { status: Status.skip() };
     return { status: null };
   }
@@ -281,8 +282,10 @@ export class PodTopologySpread
     return s !== undefined && s.constraints.length === 0;
   }
 
+  private readonly preFilterState = new StateSlot<PreFilterState>(PRE_FILTER_STATE_KEY);
+
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
+    const s = this.preFilterState.read(state);
     if (s === undefined) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
     if (s.constraints.length === 0) return null;
     if (nodeInfo.index >= 0) {
