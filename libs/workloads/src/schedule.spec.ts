@@ -401,6 +401,86 @@ spec:
     expect(r.pods).toEqual([]);
     expect(r.alreadyRunning).toEqual(['ReplicaSet default/web-abc']);
   });
+
+  it('a workload runs already only where its controller reference matches kind, name and namespace', () => {
+    const rs = (name: string, namespace = 'default'): KubeObject => ({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name, namespace },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: container() } },
+      },
+    });
+    const pod = (name: string, owner: Record<string, unknown>, namespace?: string): KubeObject =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, ...(namespace ? { namespace } : {}), ownerReferences: [owner] },
+        spec: { nodeName: 'node-a', containers: container() },
+      }) as unknown as KubeObject;
+    const ref = (name: string, extra: Record<string, unknown> = {}) => ({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name,
+      uid: `u-${name}`,
+      controller: true,
+      ...extra,
+    });
+    const items = [
+      ...nodes,
+      rs('a'),
+      rs('b'),
+      rs('c', 'other'),
+      rs('d'),
+      rs('e'),
+      rs('f', 'other'),
+      pod('a-1', ref('a')), // no namespace: "default"
+      pod('b-1', ref('b', { controller: false })),
+      pod('c-1', ref('c'), 'default'),
+      pod('d-1', ref('d', { kind: 'StatefulSet' })),
+      pod('e-1', ref('e', { name: 42 })),
+      pod('f-1', ref('f'), 'other'),
+    ];
+    const r = expandWorkloads(items, { bestEffort: true });
+    expect(r.alreadyRunning).toEqual(['ReplicaSet default/a', 'ReplicaSet other/f']);
+    expect(r.pods.map((p) => p.metadata!.name!.split('-')[0]).sort()).toEqual(['b', 'c', 'd', 'e']);
+    // A Deployment runs already once a ReplicaSet it controls is in the input.
+    const owned = {
+      ...rs('web-1'),
+      metadata: { name: 'web-1', ownerReferences: [ref('web', { kind: 'Deployment' })] },
+    };
+    const withSet = expandWorkloads([...nodes, deployment('web', 1, { app: 'web' }), owned]);
+    expect(withSet.alreadyRunning).toEqual(['Deployment default/web']);
+    expect(expandWorkloads([...nodes, deployment('web', 1, { app: 'web' })]).alreadyRunning).toEqual([]);
+  });
+
+  it('an owner reference list that is not a list of objects fails as before, and only where it is read', () => {
+    const set: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'a', namespace: 'default' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'a' } },
+        template: { metadata: { labels: { app: 'a' } }, spec: { containers: container() } },
+      },
+    };
+    const stray = (namespace: string, ownerReferences: unknown): KubeObject =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'stray', namespace, ownerReferences },
+        spec: { nodeName: 'node-a', containers: container() },
+      }) as KubeObject;
+    // In another namespace the scan never reads it.
+    expect(expandWorkloads([...nodes, set, stray('other', { a: 1 })]).pods).toHaveLength(1);
+    expect(expandWorkloads([...nodes, set, stray('other', [null])]).pods).toHaveLength(1);
+    // In the workload's namespace it does, and fails.
+    expect(() => expandWorkloads([...nodes, set, stray('default', { a: 1 })])).toThrow(TypeError);
+    expect(() => expandWorkloads([...nodes, set, stray('default', [null])])).toThrow(TypeError);
+  });
 });
 
 const draItems = (replicas: number): KubeObject[] => {
