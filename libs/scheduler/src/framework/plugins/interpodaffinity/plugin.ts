@@ -21,6 +21,7 @@ import type {
   ScorePlugin,
 } from '../../interface';
 import { type MaybeStatus, Status } from '../../status';
+import { StateSlot } from '../helper/state-slot';
 import { type AffinityTerm, type NodeInfo, PodInfo, affinityTermMatches } from '../../types';
 import { PluginNames } from '../names';
 import type { InterPodAffinityArgs } from './args';
@@ -198,7 +199,7 @@ export class InterPodAffinity
     ) {
       return { status: Status.skip() };
     }
-    state.write(PRE_FILTER_STATE_KEY, new PreFilterState(incoming, existing, affinity, antiAffinity));
+    this.preFilterState.write(state, new PreFilterState(incoming, existing, affinity, antiAffinity));
     return { status: null };
   }
 
@@ -296,9 +297,20 @@ export class InterPodAffinity
 
   // ---- Filter ----
 
+  private readonly preFilterState = new StateSlot<PreFilterState>(PRE_FILTER_STATE_KEY);
+  /**
+   * The Filter rejections, allocated once per plugin: a cycle at 100 % of nodes may reject
+   * thousands of nodes, and a Status is never changed after the framework names this plugin in it.
+   */
+  private readonly affinityNotMatch = Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
+  private readonly antiAffinityNotMatch = Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+  private readonly existingAntiAffinityNotMatch = Status.unschedulable(
+    ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
+  );
+
   /** Order as upstream: the pod's affinity (unresolvable), its anti-affinity, then existing pods' anti-affinity. */
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    const s = state.read<PreFilterState>(PRE_FILTER_STATE_KEY);
+    const s = this.preFilterState.read(state);
     if (!s) return Status.error(`reading "${PRE_FILTER_STATE_KEY}" from cycleState: not found`);
     if (nodeInfo.index >= 0) {
       let plan = s.filterPlan;
@@ -314,20 +326,19 @@ export class InterPodAffinity
           case 0:
             return null;
           case 1:
-            return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
+            return this.affinityNotMatch;
           case 2:
-            return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+            return this.antiAffinityNotMatch;
           case 3:
-            return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+            return this.existingAntiAffinityNotMatch;
         }
       }
     }
     const labels = nodeInfo.node.metadata?.labels;
-    if (!satisfiesPodAffinity(s, labels)) return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
-    if (!satisfiesPodAntiAffinity(s, labels))
-      return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+    if (!satisfiesPodAffinity(s, labels)) return this.affinityNotMatch;
+    if (!satisfiesPodAntiAffinity(s, labels)) return this.antiAffinityNotMatch;
     if (!satisfiesExistingPodsAntiAffinity(s, labels)) {
-      return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+      return this.existingAntiAffinityNotMatch;
     }
     return null;
   }
