@@ -96,11 +96,12 @@ export class TaintToleration
   private taintsSeenIn?: CycleState;
 
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    this.filteredIn = state;
-    // Runs for every node: most have no taints, and nothing is allocated for them.
+    // Runs for every node: stored once per cycle (a store of the young cycle into this old plugin
+    // takes the write barrier's slow path), and nothing is allocated for untainted nodes.
+    if (this.filteredIn !== state) this.filteredIn = state;
     const taints = nodeInfo.node.spec?.taints;
     if (taints === undefined || taints === null || taints.length === 0) return null;
-    this.taintsSeenIn = state;
+    if (this.taintsSeenIn !== state) this.taintsSeenIn = state;
     const taint = findMatchingUntoleratedTaint(taints, pod.spec?.tolerations ?? [], isHardTaint);
     return taint ? Status.unresolvable(untoleratedTaintReason(taint, this.reasonWithoutKeyValue)) : null;
   }
