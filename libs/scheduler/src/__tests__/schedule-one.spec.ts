@@ -184,3 +184,34 @@ describe('simulate', () => {
     expect(res.summary.preempted).toBe(1);
   });
 });
+
+describe('score lists reused from cycle to cycle', () => {
+  it("name each pod's own feasible nodes when consecutive pods are feasible on different nodes", () => {
+    const nodes = ['n1', 'n2', 'n3', 'n4'].map((name) =>
+      makeNode({ name, labels: { group: name === 'n2' || name === 'n4' ? 'even' : 'odd' } }),
+    );
+    const pinned = (name: string, group?: string) =>
+      makePod({ name, spec: { containers: [], ...(group ? { nodeSelector: { group } } : {}) } });
+    const pods = [
+      pinned('p1'),
+      pinned('p2', 'even'),
+      pinned('p3', 'odd'),
+      pinned('p4'),
+      pinned('p5', 'even'),
+    ];
+    const { results } = simulate([...nodes, ...pods], {
+      compatibilityVersion: '1.37',
+      explain: 'full',
+      percentageOfNodesToScore: 100,
+    });
+    const scored = results.map((r) => Object.keys(r.scores).sort());
+    expect(scored).toEqual([
+      ['n1', 'n2', 'n3', 'n4'],
+      ['n2', 'n4'],
+      ['n1', 'n3'],
+      ['n1', 'n2', 'n3', 'n4'],
+      ['n2', 'n4'],
+    ]);
+    results.forEach((r, i) => expect(scored[i]).toContain(r.node));
+  });
+});
