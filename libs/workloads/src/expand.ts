@@ -178,21 +178,23 @@ function controlledExists(
 /** The admission plugins' objects (priority classes, limit ranges, runtime classes, quotas) of `items`. */
 export function admissionPolicy(items: readonly KubeObject[]): AdmissionPolicy {
   const byKind = (k: string) => items.filter((o) => o.kind === k);
-  const existing: CountedObject[] = items.filter(
-    (o) =>
-      (o.kind === 'Pod' && (o as Pod).spec?.nodeName) ||
-      o.kind === 'PersistentVolumeClaim' ||
-      o.kind === 'Service',
-  ) as CountedObject[];
   const withNs = <T extends KubeObject>(o: T) => ({ ...o, metadata: { ...o.metadata, namespace: nsOf(o) } });
+  const quotas = byKind('ResourceQuota').map(withNs) as unknown as ResourceQuota[];
+  // Only quotas count the objects already in the cluster: without one, no copy of every running pod.
+  const existing: CountedObject[] =
+    quotas.length === 0
+      ? []
+      : (items.filter(
+          (o) =>
+            (o.kind === 'Pod' && (o as Pod).spec?.nodeName) ||
+            o.kind === 'PersistentVolumeClaim' ||
+            o.kind === 'Service',
+        ) as CountedObject[]);
   return {
     priorityClasses: byKind('PriorityClass') as unknown as PriorityClass[],
     limitRanges: byKind('LimitRange').map(withNs) as unknown as LimitRange[],
     runtimeClasses: byKind('RuntimeClass') as unknown as RuntimeClass[],
-    quotas: new QuotaTracker(
-      byKind('ResourceQuota').map(withNs) as unknown as ResourceQuota[],
-      existing.map((o) => withNs(o as KubeObject)) as CountedObject[],
-    ),
+    quotas: new QuotaTracker(quotas, existing.map((o) => withNs(o as KubeObject)) as CountedObject[]),
   };
 }
 

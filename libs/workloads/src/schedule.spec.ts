@@ -456,6 +456,29 @@ spec:
     expect(expandWorkloads([...nodes, deployment('web', 1, { app: 'web' })]).alreadyRunning).toEqual([]);
   });
 
+  it('a ResourceQuota counts the pods already running in its namespace (a pod without one is in "default")', () => {
+    const quota: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'pods' },
+      spec: { hard: { pods: '2' } },
+    };
+    const running = (name: string, namespace?: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, ...(namespace ? { namespace } : {}) },
+      spec: { nodeName: 'node-a', containers: container() },
+    });
+    const expansion = (...items: KubeObject[]) =>
+      expandWorkloads([...nodes, quota, ...items, deployment('web', 2, { app: 'web' })]);
+    expect(expansion().pods).toHaveLength(2);
+    expect(expansion(running('a', 'other'), running('b', 'other')).pods).toHaveLength(2);
+    const counted = expansion(running('a'), running('b', 'other'));
+    expect(counted.pods).toHaveLength(1);
+    expect(counted.rejected.map((r) => r.plugin)).toEqual(['ResourceQuota']);
+    expect(expansion(running('a'), running('b', 'default')).pods).toHaveLength(0);
+  });
+
   it('an owner reference list that is not a list of objects fails as before, and only where it is read', () => {
     const set: KubeObject = {
       apiVersion: 'apps/v1',
