@@ -71,7 +71,7 @@ describe('scripts/build.cjs freshness check', () => {
     writeFileSync(src('sub/a.ts'), 'export const a = 2;\n');
     age(src('sub'));
     expect(ensureBuilt()).toBe('libs/tiny/src/sub/a.ts changed');
-    expect(readFileSync(path.join(root, 'dist/libs/tiny/src/sub/a.js'), 'utf8')).toContain('a = 2');
+    expect(readFileSync(path.join(root, 'dist/libs/tiny/src/sub/a.js'), 'utf8')).toMatch(/\ba\s*=\s*2\b/);
     expect(ensureBuilt()).toBeNull();
   });
 

@@ -150,13 +150,19 @@ describe('the schedlab bin', () => {
     expect(simulate).not.toContain('libs/scenarios');
   });
 
-  it('runs compiled modules that require exact files, aliases included (scripts/build.cjs)', () => {
+  it('runs compiled modules without comments that require exact files, aliases included (scripts/build.cjs)', () => {
     const compiled = readFileSync(
       path.join(__dirname, '../../../dist/apps/cli/src/engine/run-simulation.js'),
       'utf8',
     );
     expect(compiled).toContain('require("../../../../libs/analysis/src/index.js")');
     expect(compiled).toContain('require("./workloads.js")');
+    const documented = readFileSync(
+      path.join(__dirname, '../../../dist/libs/analysis/src/run-options.js'),
+      'utf8',
+    );
+    expect(documented).toContain('RUN_OPTIONS');
+    expect(documented).not.toContain('/**');
   });
 
   it('fails with usage help on an unknown command', () => {
