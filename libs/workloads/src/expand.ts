@@ -126,53 +126,66 @@ function nsOf(o: KubeObject): string {
 }
 
 /**
- * Which controllers the pods and ReplicaSets of the items name: item kind → namespace → owner
- * kind → owner names, so that "does this workload have its pods (its ReplicaSet) already" is a
- * lookup, not a scan of every item per workload (200 ReplicaSets × 22,000 objects).
+ * Which controllers the pods and ReplicaSets of the items name (item kind → namespace → owner
+ * kind → owner names), so that "does this workload have its pods (its ReplicaSet) already" is a
+ * lookup, not a scan of every item per workload. The items are indexed in order only as far as a
+ * question needs, as the scan stopped at the first match: a dump that lists each workload's pods
+ * early is not indexed to its end.
  */
-type ControllerIndex = Map<string, Map<string, Map<string, Set<string>>>>;
+class ControllerIndex {
+  private readonly owners = new Map<string, Map<string, Map<string, Set<string>>>>();
+  /** Items before it are indexed. */
+  private next = 0;
+  /** An owner reference list that is not an array of objects was met: the scan answers from then on. */
+  private malformed = false;
 
-/**
- * The index of `items`, or undefined when an owner reference list is not an array of objects:
- * the scan (ownedBy) then meets it as before, and throws or not as it did.
- */
-function controllerIndex(items: readonly KubeObject[]): ControllerIndex | undefined {
-  const index: ControllerIndex = new Map();
-  for (const o of items) {
-    if (o.kind !== 'Pod' && o.kind !== 'ReplicaSet') continue;
+  constructor(private readonly items: readonly KubeObject[]) {}
+
+  /** Whether some item of `kind` in namespace `ns` has the controller `ownerKind` `ownerName`. */
+  has(kind: 'Pod' | 'ReplicaSet', ownerKind: string, ownerName: string, ns: string): boolean {
+    // The scan (ownedBy) meets a malformed list as before, and throws or not as it did.
+    if (this.malformed)
+      return this.items.some((o) => o.kind === kind && ownedBy(o, ownerKind, ownerName, ns));
+    if (this.lookup(kind, ns, ownerKind, ownerName)) return true;
+    while (this.next < this.items.length) {
+      const o = this.items[this.next];
+      if (!this.add(o)) {
+        this.malformed = true;
+        return this.has(kind, ownerKind, ownerName, ns);
+      }
+      this.next++;
+      if (o.kind === kind && this.lookup(kind, ns, ownerKind, ownerName)) return true;
+    }
+    return false;
+  }
+
+  private lookup(kind: string, ns: string, ownerKind: string, ownerName: string): boolean {
+    return this.owners.get(kind)?.get(ns)?.get(ownerKind)?.has(ownerName) ?? false;
+  }
+
+  /** Indexes `o`; false when its owner reference list is not an array of objects. */
+  private add(o: KubeObject): boolean {
+    if (o.kind !== 'Pod' && o.kind !== 'ReplicaSet') return true;
     const refs: unknown = o.metadata?.ownerReferences;
-    if (refs === undefined || refs === null) continue;
-    if (!Array.isArray(refs)) return undefined;
+    if (refs === undefined || refs === null) return true;
+    if (!Array.isArray(refs)) return false;
     for (let i = 0; i < refs.length; i++) {
       const r: unknown = refs[i];
-      if (typeof r !== 'object' || r === null) return undefined;
-      const { controller, kind, name } = r as { controller?: unknown; kind?: unknown; name?: unknown };
-      if (controller !== true || typeof kind !== 'string' || typeof name !== 'string') continue;
-      let byNamespace = index.get(o.kind);
-      if (!byNamespace) index.set(o.kind, (byNamespace = new Map()));
+      if (typeof r !== 'object' || r === null) return false;
+    }
+    for (const r of refs as { controller?: unknown; kind?: unknown; name?: unknown }[]) {
+      if (r.controller !== true || typeof r.kind !== 'string' || typeof r.name !== 'string') continue;
+      let byNamespace = this.owners.get(o.kind);
+      if (!byNamespace) this.owners.set(o.kind, (byNamespace = new Map()));
       const ns = namespaceOf(o);
       let byOwnerKind = byNamespace.get(ns);
       if (!byOwnerKind) byNamespace.set(ns, (byOwnerKind = new Map()));
-      let names = byOwnerKind.get(kind);
-      if (!names) byOwnerKind.set(kind, (names = new Set()));
-      names.add(name);
+      let names = byOwnerKind.get(r.kind);
+      if (!names) byOwnerKind.set(r.kind, (names = new Set()));
+      names.add(r.name);
     }
+    return true;
   }
-  return index;
-}
-
-/** Whether some item of `kind` in namespace `ns` has the controller `ownerKind` `ownerName`. */
-function controlledExists(
-  ctx: Ctx,
-  kind: 'Pod' | 'ReplicaSet',
-  ownerKind: string,
-  ownerName: string,
-  ns: string,
-): boolean {
-  if (ctx.controllers === null) ctx.controllers = controllerIndex(ctx.items);
-  if (ctx.controllers === undefined)
-    return ctx.items.some((o) => o.kind === kind && ownedBy(o, ownerKind, ownerName, ns));
-  return ctx.controllers.get(kind)?.get(ns)?.get(ownerKind)?.has(ownerName) ?? false;
 }
 
 /** The admission plugins' objects (priority classes, limit ranges, runtime classes, quotas) of `items`. */
@@ -233,8 +246,7 @@ interface Ctx {
   nodes: readonly Node[];
   items: readonly KubeObject[];
   options: ExpandOptions;
-  /** Built on first use (null until then); undefined when the items need the scan. */
-  controllers: ControllerIndex | undefined | null;
+  controllers: ControllerIndex;
 }
 
 function expandJob(job: Job, ctx: Ctx): void {
@@ -247,8 +259,8 @@ function expandOne(obj: KubeObject, ctx: Ctx): void {
   const { out, random } = ctx;
   const ns = nsOf(obj);
   const name = obj.metadata?.name ?? '';
-  const podsExist = controlledExists(ctx, 'Pod', obj.kind, name, ns);
-  if (obj.kind === 'Deployment' ? controlledExists(ctx, 'ReplicaSet', 'Deployment', name, ns) : podsExist) {
+  const podsExist = ctx.controllers.has('Pod', obj.kind, name, ns);
+  if (obj.kind === 'Deployment' ? ctx.controllers.has('ReplicaSet', 'Deployment', name, ns) : podsExist) {
     out.alreadyRunning.push(describe(obj));
     return;
   }
@@ -357,7 +369,7 @@ export function expandWorkloads(items: readonly KubeObject[], options: ExpandOpt
     nodes: options.nodes ?? (items.filter((o) => o.kind === 'Node') as unknown as Node[]),
     items,
     options,
-    controllers: null,
+    controllers: new ControllerIndex(items),
   };
   const invalid: RejectedObject[] = [];
   for (const obj of items) {

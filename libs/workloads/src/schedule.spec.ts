@@ -503,6 +503,23 @@ spec:
     // In the workload's namespace it does, and fails.
     expect(() => expandWorkloads([...nodes, set, stray('default', { a: 1 })])).toThrow(TypeError);
     expect(() => expandWorkloads([...nodes, set, stray('default', [null])])).toThrow(TypeError);
+    // Unless the workload's own pod comes first: the search stops there.
+    const own: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'a-1',
+        namespace: 'default',
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'u', controller: true },
+        ],
+      },
+      spec: { nodeName: 'node-a', containers: container() },
+    };
+    expect(expandWorkloads([...nodes, set, own, stray('default', { a: 1 })]).alreadyRunning).toEqual([
+      'ReplicaSet default/a',
+    ]);
+    expect(() => expandWorkloads([...nodes, set, stray('default', { a: 1 }), own])).toThrow(TypeError);
   });
 });
 
