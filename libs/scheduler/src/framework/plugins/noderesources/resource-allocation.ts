@@ -166,7 +166,7 @@ export class ResourceAllocationScorer {
     // them changed, so pods asking the same as the previous one rescore only the nodes that
     // changed since (the node the previous pod went to, mostly).
     const cache = this.nodeCache;
-    cache.begin(`${reqCpu}/${reqMem}`);
+    cache.begin(`${reqCpu}/${reqMem}`, nodes.length);
     for (let i = 0; i < nodes.length; i++) {
       const ni = nodes[i];
       const k = ni.index;
