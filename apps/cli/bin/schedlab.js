@@ -80,10 +80,14 @@ deferZodLocales();
 const root = path.resolve(__dirname, '..', '..', '..');
 const main = () => require(path.join(root, 'dist', 'apps', 'cli', 'src', 'main.js'));
 
-if (!fs.existsSync(path.join(root, 'apps', 'cli', 'src'))) {
+const build = () => require(path.join(root, 'scripts', 'build.cjs'));
+
+// Fresh, the CLI loads while this module runs: Node keeps module stats in a cache only during a
+// top-level module's evaluation, not for a require from a later callback (~300 stats fewer).
+if (!fs.existsSync(path.join(root, 'apps', 'cli', 'src')) || build().staleProjects('apps/cli').length === 0) {
   main();
 } else {
-  require(path.join(root, 'scripts', 'build.cjs'))
+  build()
     .ensureBuilt('apps/cli', {
       onBuild: (stale) => {
         if (process.stderr.isTTY) {

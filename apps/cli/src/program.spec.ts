@@ -165,6 +165,19 @@ describe('the schedlab bin', () => {
     expect(documented).not.toContain('/**');
   });
 
+  it('loads the CLI within its own evaluation when dist/ is fresh (Node caches stats only then)', () => {
+    execFileSync(process.execPath, [bin, '--version']); // fresh from here on
+    const script = [
+      `process.argv.splice(1, 0, ${JSON.stringify(bin)}, '--version');`,
+      `process.exit = () => undefined;`,
+      `require(${JSON.stringify(bin)});`,
+      `const main = Object.keys(require.cache).some((f) => /[/\\\\]dist[/\\\\]apps[/\\\\]cli[/\\\\]src[/\\\\]main\\.js$/.test(f));`,
+      `process.stderr.write('\\nmain loaded: ' + main + '\\n');`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toContain('main loaded: true');
+  });
+
   it('fails with usage help on an unknown command', () => {
     expect(() => execFileSync(process.execPath, [bin, 'no-such-command'], { stdio: 'pipe' })).toThrow(
       /unknown command 'no-such-command'/,
