@@ -356,8 +356,8 @@ export class Framework implements Handle {
 
   /** Score lists and breakdown buffers, reused from one scheduling cycle to the next. */
   private readonly scoreBuffers: Float64Array[] = [];
-  private readonly totalsList = new ScoreList();
-  private readonly pluginScoreList = new ScoreList();
+  private readonly totalsList: NodeScore[] = [];
+  private readonly pluginScoreList: NodeScore[] = [];
 
   private sums = new Float64Array(64);
 
@@ -388,7 +388,7 @@ export class Framework implements Handle {
     nodes: NodeInfo[],
     breakdown = true,
   ): { result?: ScoreResult; status: MaybeStatus } {
-    const totals = this.totalsList.reuse(nodes);
+    const totals = reuseScoreList(this.totalsList, nodes);
     // Summed here, in plugin order as before, and written to the totals' entries once at the end.
     const sums = this.sumBuffer(nodes.length);
     // Read once: the compiled module reads an imported binding through a getter.
@@ -397,7 +397,7 @@ export class Framework implements Handle {
     const plugins: PluginScoreBreakdown[] = [];
     let scratch = 0;
     // One score list reused by every plugin: each plugin overwrites all entries before use.
-    const scores = this.pluginScoreList.reuse(nodes);
+    const scores = reuseScoreList(this.pluginScoreList, nodes);
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       const raw = breakdown ? this.scoreBuffer(scratch++, nodes.length) : undefined;
@@ -522,36 +522,16 @@ export class Framework implements Handle {
   }
 }
 
-/**
- * A score list reused from cycle to cycle, with the nodes its entries are named after. At 100 % of
- * nodes every cycle scores the same nodes in the same order: comparing the node lists (one
- * contiguous array each) then stands in for renaming every entry, which read each NodeInfo and
- * wrote each entry twice per cycle.
- */
-class ScoreList {
-  private readonly entries: NodeScore[] = [];
-  private readonly namedFor: NodeInfo[] = [];
-
-  /** One entry per node, in order, named after it, score 0. */
-  reuse(nodes: readonly NodeInfo[]): NodeScore[] {
-    const list = this.entries;
-    const named = this.namedFor;
-    list.length = Math.min(list.length, nodes.length);
-    named.length = list.length;
-    for (let i = 0; i < nodes.length; i++) {
-      const ni = nodes[i];
-      const entry = list[i];
-      if (entry === undefined) {
-        list.push({ name: ni.name, score: 0 });
-        named.push(ni);
-        continue;
-      }
-      if (named[i] !== ni) {
-        entry.name = ni.name;
-        named[i] = ni;
-      }
+/** `list` holding one entry per node, score 0, reusing the entries of earlier cycles. */
+function reuseScoreList(list: NodeScore[], nodes: readonly NodeInfo[]): NodeScore[] {
+  list.length = Math.min(list.length, nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const entry = list[i];
+    if (entry === undefined) list.push({ name: nodes[i].name, score: 0 });
+    else {
+      entry.name = nodes[i].name;
       entry.score = 0;
     }
-    return list;
   }
+  return list;
 }
