@@ -21,22 +21,26 @@ export type RandomAlgorithm = 'mulberry32' | 'splitmix32';
  * every random tie-break of every seed, so it keeps that mixer.
  */
 export class SeededRandom implements RandomSource {
-  private state: number;
+  /**
+   * The 32-bit counter, kept in a typed array: V8 holds a plain field's number above 2^30 as a
+   * heap object, so every draw would allocate one (a tie-break draws once per tied node).
+   */
+  private readonly state = new Uint32Array(1);
 
   constructor(
     seed: number,
     private readonly algorithm: RandomAlgorithm = 'mulberry32',
   ) {
-    this.state = seed >>> 0;
+    this.state[0] = seed >>> 0;
   }
 
   /** The stream's whole state: restoring it repeats every later draw (replays resume from it). */
   get counter(): number {
-    return this.state;
+    return this.state[0];
   }
 
   set counter(value: number) {
-    this.state = value >>> 0;
+    this.state[0] = value >>> 0;
   }
 
   next(): number {
@@ -49,16 +53,16 @@ export class SeededRandom implements RandomSource {
   }
 
   private mulberry32(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
+    let t = (this.state[0] + 0x6d2b79f5) >>> 0;
+    this.state[0] = t;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
   private splitmix32(): number {
-    this.state = (this.state + 0x9e3779b9) >>> 0;
-    let z = this.state;
+    let z = (this.state[0] + 0x9e3779b9) >>> 0;
+    this.state[0] = z;
     z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
     z = (z ^ (z >>> 16)) >>> 0;

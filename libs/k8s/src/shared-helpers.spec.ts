@@ -29,6 +29,17 @@ describe('SeededRandom', () => {
     ]);
   });
 
+  it('keeps a 32-bit counter that wraps: seeds and counters past 2^31, past 2^32 or negative', () => {
+    const negative = new SeededRandom(-1);
+    expect([0, 1, 2, 3].map(() => negative.intn(1_000_000))).toEqual([896422, 189478, 715652, 944059]);
+    expect(negative.counter).toBe(3031295955);
+    const wide = new SeededRandom(2 ** 32 + 5, 'splitmix32');
+    expect([0, 1, 2, 3].map(() => wide.intn(1_000_000))).toEqual([344317, 741812, 823620, 90228]);
+    const nearTop = new SeededRandom(0xfffffff0, 'splitmix32');
+    expect([0, 1, 2, 3].map(() => nearTop.intn(1_000_000))).toEqual([737010, 731120, 192260, 495756]);
+    expect(nearTop.counter).toBe(2027808468);
+  });
+
   it('a restored counter repeats the later draws', () => {
     const a = new SeededRandom(3);
     a.next();
