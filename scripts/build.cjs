@@ -5,10 +5,12 @@
  * @schedlab/* aliases of tsconfig.base.json into relative requires and plain `node dist/...` runs
  * with no register hook. Relative imports compile to the exact file (`./a/b.js`, a folder's
  * `index.js`): Node then finds each module with one stat instead of probing the path, its
- * extensions and a package.json first (hundreds of modules at every CLI start). Decorators and their metadata compile as tsc would with
- * experimentalDecorators + emitDecoratorMetadata (NestJS needs both), with the settings the apps
- * used under @swc-node/register (ES2022, define semantics for class fields, class names kept).
- * Nothing is type-checked here: that is `npm run typecheck` (tsc), which CI runs.
+ * extensions and a package.json first (hundreds of modules at every CLI start). Output keeps no
+ * comments or layout (names and code as written; source maps lead back to the TypeScript).
+ * Decorators and their metadata compile as tsc would with experimentalDecorators +
+ * emitDecoratorMetadata (NestJS needs both), with the settings the apps used under
+ * @swc-node/register (ES2022, define semantics for class fields, class names kept). Nothing is
+ * type-checked here: that is `npm run typecheck` (tsc), which CI runs.
  *
  * Specs, `__tests__/` and `testing/` folders (test helpers) are not compiled: tests run from the
  * TypeScript sources under Jest.
