@@ -199,7 +199,7 @@ describe('score lists reused from cycle to cycle', () => {
       pinned('p4'),
       pinned('p5', 'even'),
     ];
-    const { results } = simulate([...nodes, ...pods], {
+    const { results } = simulate([...nodes, ...pods] as never, {
       compatibilityVersion: '1.37',
       explain: 'full',
       percentageOfNodesToScore: 100,
