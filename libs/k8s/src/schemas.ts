@@ -91,33 +91,42 @@ function quantityProblem(resource: string, value: string | number): string | und
   return undefined;
 }
 
+/**
+ * Whether every amount of a resource list is usable for its resource (values that are no string
+ * or number are the quantity schema's to refuse); `onProblem` hears each one that is not, and
+ * without it the walk stops at the first. for…in visits the keys Object.entries lists: the list is
+ * plain data.
+ */
+function resourceAmountsUsable(
+  list: Record<string, unknown>,
+  onProblem?: (resource: string, problem: string) => void,
+): boolean {
+  let usable = true;
+  for (const resource in list) {
+    const value = list[resource];
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const problem = resourceQuantityProblem(resource, value);
+    if (problem === undefined) continue;
+    if (!onProblem) return false;
+    usable = false;
+    onProblem(resource, problem);
+  }
+  return usable;
+}
+
+// The native stand-in is the same judgement without zod's payload and context per list (every
+// container and node of a dump has one).
 const resourceList = refinedAs(
   z
     .record(z.string(), quantitySchema)
     .nullish()
     .superRefine((list, ctx: Ctx) => {
-      if (!list) return;
-      for (const [resource, value] of Object.entries(list)) {
-        if (typeof value !== 'string' && typeof value !== 'number') continue;
-        const problem = resourceQuantityProblem(resource, value);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [resource] });
-      }
+      if (list)
+        resourceAmountsUsable(list, (resource, message) =>
+          ctx.addIssue({ code: 'custom', message, path: [resource] }),
+        );
     }),
-  // The same judgement, for a list the record type accepted (plain data: for…in visits the keys
-  // Object.entries lists), without zod's payload and context and an entries array per list.
-  (list) => {
-    if (!list) return true;
-    const amounts = list as Record<string, unknown>;
-    for (const resource in amounts) {
-      const value = amounts[resource];
-      if (
-        (typeof value === 'string' || typeof value === 'number') &&
-        resourceQuantityProblem(resource, value)
-      )
-        return false;
-    }
-    return true;
-  },
+  (list) => !list || resourceAmountsUsable(list as Record<string, unknown>),
 );
 
 function oneOf(values: readonly string[], allowEmpty = false) {
