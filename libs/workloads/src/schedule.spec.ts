@@ -29,6 +29,38 @@ const deployment = (
   },
 });
 const nodes = [node('node-a', 'z1'), node('node-b', 'z1'), node('node-c', 'z2')];
+/** A ReplicaSet of one replica whose pods carry `app: <app>`. */
+const replicaSet = (name: string, { app = name, namespace = 'default' } = {}): KubeObject => ({
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  metadata: { name, namespace },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app } },
+    template: { metadata: { labels: { app } }, spec: { containers: container() } },
+  },
+});
+/** A controller reference to the ReplicaSet `name`; `extra` overrides any field. */
+const controllerRef = (name: string, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  name,
+  uid: `u-${name}`,
+  controller: true,
+  ...extra,
+});
+/** A pod bound to node-a, with these owner references (well-formed or not) when given. */
+const runningPod = (name: string, ownerReferences?: unknown, namespace?: string): KubeObject =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      ...(namespace ? { namespace } : {}),
+      ...(ownerReferences === undefined ? {} : { ownerReferences }),
+    },
+    spec: { nodeName: 'node-a', containers: container() },
+  }) as KubeObject;
 
 describe('end to end with the engine', () => {
   it('system default spreading: Deployment pods are constrained through their ReplicaSet, bare pods with the same labels are not', () => {
@@ -375,59 +407,18 @@ spec:
   });
 
   it('workloads whose pods are already in the input are not expanded again', () => {
-    const rs: KubeObject = {
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      metadata: { name: 'web-abc', namespace: 'default' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: container() } },
-      },
-    };
-    const pod: KubeObject = {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        name: 'web-abc-xyz12',
-        namespace: 'default',
-        ownerReferences: [
-          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'u', controller: true },
-        ],
-      },
-      spec: { nodeName: 'node-a', containers: container() },
-    };
+    const rs = replicaSet('web-abc', { app: 'web' });
+    const pod = runningPod('web-abc-xyz12', [controllerRef('web-abc')], 'default');
     const r = expandWorkloads([...nodes, rs, pod]);
     expect(r.pods).toEqual([]);
     expect(r.alreadyRunning).toEqual(['ReplicaSet default/web-abc']);
   });
 
   it('a workload runs already only where its controller reference matches kind, name and namespace', () => {
-    const rs = (name: string, namespace = 'default'): KubeObject => ({
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      metadata: { name, namespace },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: name } },
-        template: { metadata: { labels: { app: name } }, spec: { containers: container() } },
-      },
-    });
-    const pod = (name: string, owner: Record<string, unknown>, namespace?: string): KubeObject =>
-      ({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name, ...(namespace ? { namespace } : {}), ownerReferences: [owner] },
-        spec: { nodeName: 'node-a', containers: container() },
-      }) as unknown as KubeObject;
-    const ref = (name: string, extra: Record<string, unknown> = {}) => ({
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      name,
-      uid: `u-${name}`,
-      controller: true,
-      ...extra,
-    });
+    const rs = (name: string, namespace = 'default') => replicaSet(name, { namespace });
+    const pod = (name: string, owner: Record<string, unknown>, namespace?: string) =>
+      runningPod(name, [owner], namespace);
+    const ref = controllerRef;
     const items = [
       ...nodes,
       rs('a'),
@@ -463,12 +454,7 @@ spec:
       metadata: { name: 'pods' },
       spec: { hard: { pods: '2' } },
     };
-    const running = (name: string, namespace?: string): KubeObject => ({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, ...(namespace ? { namespace } : {}) },
-      spec: { nodeName: 'node-a', containers: container() },
-    });
+    const running = (name: string, namespace?: string) => runningPod(name, undefined, namespace);
     const expansion = (...items: KubeObject[]) =>
       expandWorkloads([...nodes, quota, ...items, deployment('web', 2, { app: 'web' })]);
     expect(expansion().pods).toHaveLength(2);
@@ -480,23 +466,9 @@ spec:
   });
 
   it('an owner reference list that is not a list of objects fails as before, and only where it is read', () => {
-    const set: KubeObject = {
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      metadata: { name: 'a', namespace: 'default' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: 'a' } },
-        template: { metadata: { labels: { app: 'a' } }, spec: { containers: container() } },
-      },
-    };
-    const stray = (namespace: string, ownerReferences: unknown): KubeObject =>
-      ({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'stray', namespace, ownerReferences },
-        spec: { nodeName: 'node-a', containers: container() },
-      }) as KubeObject;
+    const set = replicaSet('a');
+    const stray = (namespace: string, ownerReferences: unknown) =>
+      runningPod('stray', ownerReferences, namespace);
     // In another namespace the scan never reads it.
     expect(expandWorkloads([...nodes, set, stray('other', { a: 1 })]).pods).toHaveLength(1);
     expect(expandWorkloads([...nodes, set, stray('other', [null])]).pods).toHaveLength(1);
@@ -504,18 +476,7 @@ spec:
     expect(() => expandWorkloads([...nodes, set, stray('default', { a: 1 })])).toThrow(TypeError);
     expect(() => expandWorkloads([...nodes, set, stray('default', [null])])).toThrow(TypeError);
     // Unless the workload's own pod comes first: the search stops there.
-    const own: KubeObject = {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        name: 'a-1',
-        namespace: 'default',
-        ownerReferences: [
-          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'u', controller: true },
-        ],
-      },
-      spec: { nodeName: 'node-a', containers: container() },
-    };
+    const own = runningPod('a-1', [controllerRef('a')], 'default');
     expect(expandWorkloads([...nodes, set, own, stray('default', { a: 1 })]).alreadyRunning).toEqual([
       'ReplicaSet default/a',
     ]);
