@@ -14,6 +14,7 @@ import { errorClassOf, isDeterministicError } from './deterministic-errors';
 import { writeResultRows } from './result-writer';
 import { replayScenarioReport } from './scenario-report';
 import { syntheticSnapshotContent } from './synthetic-cluster';
+import { ProgressThrottle } from './progress-throttle';
 
 /**
  * A full collection once a run is over. What a run allocated is garbage once its result is
@@ -33,14 +34,9 @@ const collectGarbage: () => void = (() => {
 const PROGRESS_INTERVAL_MS = 200;
 
 async function run(job: EngineJob): Promise<void> {
-  let lastSent = 0;
+  const throttle = new ProgressThrottle(PROGRESS_INTERVAL_MS);
   const report = (progress: EngineProgress) => {
-    const now = Date.now();
-    const last = progress.podsTotal > 0 && progress.podsProcessed === progress.podsTotal;
-    const frequent = progress.phase === 'scheduling' || progress.phase === 'writing';
-    if (!last && frequent && now - lastSent < PROGRESS_INTERVAL_MS) return;
-    lastSent = now;
-    parentPort!.postMessage({ type: 'progress', progress });
+    if (throttle.passes(progress, Date.now())) parentPort!.postMessage({ type: 'progress', progress });
   };
   const output = executeEngineJob(job, report);
   if (job.write) {

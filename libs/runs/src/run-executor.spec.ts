@@ -4,6 +4,7 @@ import { createPrismaClient, packSnapshotItems } from '@schedlab/db';
 import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/queues';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
 import { RunExecutor } from './run-executor';
+import { ProgressReporter } from './run-progress';
 import { syntheticCluster } from './synthetic-cluster';
 
 /** RunExecutor against real PostgreSQL and Redis (the engine on real worker threads). */
@@ -67,7 +68,7 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
   it('succeeds once, publishing progress; a duplicate execution afterwards changes nothing', async () => {
     const id = await newRun([5, 30]);
     const subscriber = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
-    const messages: { status: string; percent: number }[] = [];
+    const messages: { status: string; percent: number; phase?: string }[] = [];
     await subscriber.subscribe(runProgressChannel(id));
     subscriber.on('message', (_channel, text: string) => messages.push(JSON.parse(text)));
     try {
@@ -85,9 +86,36 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
       await new Promise((resolve) => setTimeout(resolve, 100)); // let the last published message arrive
       expect(messages.at(-1)).toMatchObject({ status: 'succeeded', percent: 100 });
       expect(messages.some((m) => m.status === 'running')).toBe(true);
+      // Every phase shows, each once where it starts, however short: writing 60 rows takes a few ms.
+      const phases = messages.filter((m) => m.status === 'running').map((m) => m.phase);
+      expect(phases.filter((phase, i) => phase !== phases[i - 1])).toEqual([
+        'starting',
+        'loading',
+        'workloads',
+        'scheduling',
+        'writing',
+      ]);
     } finally {
       subscriber.disconnect();
     }
+  });
+
+  it("persists the start of each phase at once, however soon after the last write, under the execution's claim", async () => {
+    const id = await newRun([5, 30]);
+    await prisma.run.update({ where: { id }, data: { status: 'running', attempts: 1 } });
+    const reporter = new ProgressReporter(prisma, redis, id, 1);
+    reporter.report({ phase: 'scheduling', podsProcessed: 1, podsTotal: 30 });
+    reporter.report({ phase: 'scheduling', podsProcessed: 2, podsTotal: 30 });
+    await reporter.flush();
+    expect(await row(id)).toMatchObject({ phase: 'scheduling', podsProcessed: 1 });
+    reporter.report({ phase: 'writing', podsProcessed: 0, podsTotal: 60 });
+    await reporter.flush();
+    expect(await row(id)).toMatchObject({ phase: 'writing', podsProcessed: 0, podsTotal: 60 });
+    // A superseded execution's reports change nothing.
+    const stale = new ProgressReporter(prisma, redis, id, 0);
+    stale.report({ phase: 'loading', podsProcessed: 0, podsTotal: 0 });
+    await stale.flush();
+    expect(await row(id)).toMatchObject({ phase: 'writing' });
   });
 
   it('stops a running run soon after cancellation is requested, terminating the engine thread', async () => {

@@ -1,13 +1,15 @@
 /**
  * A run's progress: published to Redis (runProgressChannel) as the engine reports it, persisted
- * to PostgreSQL at most once a second. Writes are conditioned on the execution's claim (attempts),
- * so a superseded execution cannot overwrite its successor's progress.
+ * to PostgreSQL at the start of each phase and otherwise at most once a second. Writes are
+ * conditioned on the execution's claim (attempts), so a superseded execution cannot overwrite its
+ * successor's progress.
  */
 import type { Redis } from 'ioredis';
 import { type RunProgress, runProgressChannel } from '@schedlab/queues';
 import { RunRepository } from '@schedlab/db';
 import type { DbClient } from '@schedlab/webhooks';
 import type { EngineProgress } from './engine-job';
+import { ProgressThrottle } from './progress-throttle';
 
 export const PROGRESS_PERSIST_INTERVAL_MS = 1000;
 
@@ -20,7 +22,7 @@ export async function publishProgress(redis: Redis, message: RunProgress): Promi
 }
 
 export class ProgressReporter {
-  private lastPersisted = 0;
+  private readonly persistThrottle = new ProgressThrottle(PROGRESS_PERSIST_INTERVAL_MS);
   private pending: Promise<unknown> = Promise.resolve();
   private readonly runs = new RunRepository();
 
@@ -42,10 +44,7 @@ export class ProgressReporter {
       podsTotal: progress.podsTotal || null,
     };
     void publishProgress(this.redis, message).catch(() => undefined); // progress is best effort
-    const now = Date.now();
-    const frequent = progress.phase === 'scheduling' || progress.phase === 'writing';
-    if (now - this.lastPersisted < PROGRESS_PERSIST_INTERVAL_MS && frequent) return;
-    this.lastPersisted = now;
+    if (!this.persistThrottle.passes(progress, Date.now())) return;
     this.pending = this.pending
       .then(() =>
         this.runs.saveProgress(this.prisma, this.runId, this.claim, {
