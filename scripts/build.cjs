@@ -59,6 +59,9 @@ function aliases() {
  */
 const LAZY_IMPORTS = ['@schedlab/scenarios', '@schedlab/descheduler'];
 
+/** The project roots of LAZY_IMPORTS ('libs/scenarios', …): CLI packs leave them out. */
+const lazyProjectRoots = () => LAZY_IMPORTS.map((alias) => aliases().get(alias));
+
 function swcOptions(file) {
   return {
     filename: file,
@@ -416,7 +419,7 @@ function sortedObject(object) {
   return Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-module.exports = { buildProjects, ensureBuilt, staleProjects, workspaceRoot, distRoot };
+module.exports = { buildProjects, ensureBuilt, staleProjects, lazyProjectRoots, workspaceRoot, distRoot };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -82,10 +82,23 @@ const main = () => require(path.join(root, 'dist', 'apps', 'cli', 'src', 'main.j
 
 const build = () => require(path.join(root, 'scripts', 'build.cjs'));
 
+/**
+ * Runs the CLI from the command's pack (scripts/cli-pack.cjs: its modules in one file, written
+ * from dist/ when missing or out of date), or from dist/ when there is none to be had.
+ */
+function run() {
+  const packs = require(path.join(root, 'scripts', 'cli-pack.cjs'));
+  const pack = packs.packFor(build().distRoot, process.argv[2], build().lazyProjectRoots());
+  if (pack) packs.runPack(build().distRoot, pack);
+  else main();
+}
+
 // Fresh, the CLI loads while this module runs: Node keeps module stats in a cache only during a
 // top-level module's evaluation, not for a require from a later callback (~300 stats fewer).
-if (!fs.existsSync(path.join(root, 'apps', 'cli', 'src')) || build().staleProjects('apps/cli').length === 0) {
-  main();
+if (!fs.existsSync(path.join(root, 'apps', 'cli', 'src'))) {
+  main(); // a dist-only copy: nothing to check dist/ or a pack against
+} else if (build().staleProjects('apps/cli').length === 0) {
+  run();
 } else {
   build()
     .ensureBuilt('apps/cli', {
@@ -96,7 +109,7 @@ if (!fs.existsSync(path.join(root, 'apps', 'cli', 'src')) || build().staleProjec
         }
       },
     })
-    .then(main, (error) => {
+    .then(run, (error) => {
       // SWC's syntax errors carry a code frame, then a native backtrace nobody needs.
       const reason = String(error?.message ?? error)
         .split('\n\nStack backtrace:')[0]

@@ -1,0 +1,188 @@
+/**
+ * CLI packs: one file per `schedlab` command holding the compiled modules that command loads
+ * from dist/ (dist/apps/cli/packs/<command>.js). A start from dist/ resolves, stats, reads and
+ * looks up in the compile cache some 250 files, one by one; from a pack it reads one. Each module
+ * is a parenthesised function, which V8 compiles with the file, so the compile cache keeps every
+ * module's top level as it does for separate files.
+ *
+ * A pack holds the CLI's entry, the command's module, and every dist/ module they reach through a
+ * relative require, except the other commands' modules (the command list requires them all) and
+ * the libraries build.cjs loads on first use (lazyProjectRoots): those, and every package under node_modules, load from disk as before.
+ * Packed modules go into require.cache under their dist/ file names, so a module loaded from disk
+ * later shares their instances.
+ *
+ * A pack records the size and mtime of the build stamp of every project it took modules from.
+ * build.cjs rewrites a project's stamp whenever it compiles or restamps it, so a pack whose record
+ * differs from the stamps on disk is never run: it is written again from dist/ first.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
+
+const ENTRY = 'apps/cli/src/main.js';
+const COMMANDS_DIR = 'apps/cli/src/commands/';
+const COMMAND_LIST = `${COMMANDS_DIR}index.js`;
+const PACKS_DIR = 'apps/cli/packs';
+/** Node's resolution of a relative request, for the files dist/ has: the file, then .js, then a folder's index. */
+const CANDIDATE_SUFFIXES = ['', '.js', '/index.js'];
+const RELATIVE_REQUIRE = /\brequire\("(\.\.?\/[^"]+)"\)/g;
+const COMMAND_NAME = /^[a-z][a-z-]*$/;
+
+/** 'libs/k8s/src/parse.js' → 'libs/k8s'. */
+const projectOf = (rel) => rel.slice(0, rel.indexOf('/src/'));
+
+/**
+ * The dist/-relative files `command`'s pack holds, sorted; undefined when the CLI has no such
+ * command module.
+ */
+function packedFiles(distRoot, command, leftOutProjects) {
+  const commandFile = `${COMMANDS_DIR}${command}.js`;
+  if (!fs.existsSync(path.join(distRoot, commandFile))) return undefined;
+  const packed = new Set([ENTRY, commandFile]);
+  for (const rel of packed) {
+    const code = fs.readFileSync(path.join(distRoot, rel), 'utf8');
+    for (const [, request] of code.matchAll(RELATIVE_REQUIRE)) {
+      const target = existingTarget(distRoot, path.posix.join(path.posix.dirname(rel), request));
+      if (!target || target.startsWith('..') || !target.includes('/src/')) continue;
+      // The command list requires every command's module; only this command's is packed.
+      if (rel === COMMAND_LIST && target !== commandFile) continue;
+      if (!leftOutProjects.includes(projectOf(target))) packed.add(target);
+    }
+  }
+  return [...packed].sort();
+}
+
+function existingTarget(distRoot, rel) {
+  for (const suffix of CANDIDATE_SUFFIXES) {
+    const stat = fs.statSync(path.join(distRoot, rel + suffix), { throwIfNoEntry: false });
+    if (stat?.isFile()) return rel + suffix;
+  }
+  return undefined;
+}
+
+/** [size, mtimeMs] of each project's build stamp, as a pack records them; null for a missing one. */
+function stampRecord(distRoot, projects) {
+  const record = {};
+  for (const project of projects) {
+    const stat = fs.statSync(path.join(distRoot, project, 'build-stamp.json'), { throwIfNoEntry: false });
+    record[project] = stat ? [stat.size, stat.mtimeMs] : null;
+  }
+  return record;
+}
+
+function stampsUnchanged(distRoot, recorded) {
+  if (!recorded || typeof recorded !== 'object') return false;
+  const projects = Object.keys(recorded);
+  const now = stampRecord(distRoot, projects);
+  return projects.every(
+    (p) => recorded[p] !== null && now[p]?.[0] === recorded[p][0] && now[p][1] === recorded[p][1],
+  );
+}
+
+/** Writes `command`'s pack from dist/ (atomically): false when there is no such command. */
+function writePack(distRoot, command, leftOutProjects) {
+  const files = packedFiles(distRoot, command, leftOutProjects);
+  if (!files) return false;
+  // Stamps first: a project compiled while the modules are read leaves a record that no longer
+  // matches, so the next start writes the pack again.
+  const stamps = stampRecord(distRoot, [...new Set(files.map(projectOf))].sort());
+  if (Object.values(stamps).includes(null)) return false; // not compiled by build.cjs
+  const parts = [`"use strict";\nexports.stamps = ${JSON.stringify(stamps)};\nexports.modules = {\n`];
+  for (const rel of files) {
+    // Each module's compiled text, unchanged, as the body of the function Node would wrap it in;
+    // its source map comment is dropped (it would name the pack).
+    const code = fs
+      .readFileSync(path.join(distRoot, rel), 'utf8')
+      .replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
+    parts.push(
+      `${JSON.stringify(rel)}: (function (exports, require, module, __filename, __dirname) {\n${code}\n}),\n`,
+    );
+  }
+  parts.push('};\n');
+  const file = packPath(distRoot, command);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, parts.join(''));
+    fs.renameSync(tmp, file);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  return true;
+}
+
+const packPath = (distRoot, command) => path.join(distRoot, PACKS_DIR, `${command}.js`);
+
+function readPack(distRoot, command) {
+  const file = packPath(distRoot, command);
+  delete require.cache[file];
+  try {
+    return require(file);
+  } catch {
+    return undefined; // missing, or torn by a crash before the rename: written again
+  }
+}
+
+/**
+ * A pack of `command` that matches dist/, written first where missing or out of date; undefined
+ * when there is none to be had (no such command, dist/ not writable): the caller runs dist/.
+ */
+function packFor(distRoot, command, leftOutProjects) {
+  if (!COMMAND_NAME.test(command ?? '')) return undefined;
+  try {
+    let pack = readPack(distRoot, command);
+    if (!pack || !stampsUnchanged(distRoot, pack.stamps)) {
+      if (!writePack(distRoot, command, leftOutProjects)) return undefined;
+      pack = readPack(distRoot, command);
+      if (!pack || !stampsUnchanged(distRoot, pack.stamps)) return undefined; // compiled meanwhile
+    }
+    return pack;
+  } catch {
+    return undefined; // an optimisation only
+  }
+}
+
+/**
+ * Loads `rel` from the pack as Node would load its file: a Module under the dist/ file name in
+ * require.cache, evaluated once, its relative requires served by the pack where it holds them.
+ */
+function loadPacked(distRoot, modules, rel, parent) {
+  const filename = path.join(distRoot, rel);
+  const cached = require.cache[filename];
+  if (cached) return cached.exports;
+  const mod = new Module(filename, parent);
+  mod.filename = filename;
+  const dir = path.posix.dirname(rel);
+  let fromDisk;
+  const requireFromPack = (request) => {
+    if (request.startsWith('./') || request.startsWith('../')) {
+      const target = path.posix.join(dir, request);
+      for (const suffix of CANDIDATE_SUFFIXES) {
+        if (Object.hasOwn(modules, target + suffix))
+          return loadPacked(distRoot, modules, target + suffix, mod);
+      }
+    }
+    fromDisk ??= Module.createRequire(filename);
+    return fromDisk(request);
+  };
+  requireFromPack.resolve = (request, options) =>
+    (fromDisk ??= Module.createRequire(filename)).resolve(request, options);
+  requireFromPack.cache = require.cache;
+  requireFromPack.main = require.main;
+  require.cache[filename] = mod;
+  try {
+    modules[rel].call(mod.exports, mod.exports, requireFromPack, mod, filename, path.dirname(filename));
+  } catch (error) {
+    delete require.cache[filename];
+    throw error;
+  }
+  mod.loaded = true;
+  return mod.exports;
+}
+
+/** Runs the CLI's entry from `pack` (it reads the command from process.argv itself). */
+function runPack(distRoot, pack) {
+  loadPacked(distRoot, pack.modules, ENTRY, module);
+}
+
+module.exports = { packFor, runPack, packedFiles, ENTRY, PACKS_DIR };
