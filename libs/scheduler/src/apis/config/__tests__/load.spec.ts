@@ -446,6 +446,45 @@ profiles:
     expect(c.profiles[0].schedulerName).toBe('batch');
     expect(c.profiles[0].plugins.score[0]).toEqual({ name: 'NodeResourcesFit', weight: 9 });
   });
+  it('reads JSON text as the YAML parser would, colons and quotes in strings included', () => {
+    const config = {
+      apiVersion: 'kubescheduler.config.k8s.io/v1',
+      kind: 'KubeSchedulerConfiguration',
+      percentageOfNodesToScore: 50,
+      profiles: [
+        {
+          schedulerName: 'a: "quoted", \\ and : colons',
+          plugins: { score: { enabled: [{ name: 'NodeResourcesFit', weight: 9 }], disabled: [] } },
+        },
+      ],
+    };
+    const options = { registry: emptyRegistry, features: v126 };
+    const fromJson = loadSchedulerConfiguration(JSON.stringify(config, null, 2), options);
+    expect(fromJson).toEqual(loadSchedulerConfiguration(config, options));
+    expect(fromJson.profiles[0].schedulerName).toBe('a: "quoted", \\ and : colons');
+  });
+  it('rejects a key repeated in JSON text, at any depth, as in YAML', () => {
+    const options = { registry: emptyRegistry, features: v126 };
+    const head = '"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"';
+    for (const text of [
+      `{${head}, "percentageOfNodesToScore": 50, "percentageOfNodesToScore": 60}`,
+      `{${head}, "profiles": [{"schedulerName": "a", "schedulerName": "b"}]}`,
+      `apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nkind: KubeSchedulerConfiguration\n`,
+    ]) {
+      expect(errorsOf(() => loadSchedulerConfiguration(text, options))).toEqual([
+        {
+          field: '',
+          message: expect.stringMatching(/^couldn't parse configuration: Map keys must be unique/),
+        },
+      ]);
+    }
+  });
+  it('reports text that is not JSON after all through the YAML parser', () => {
+    const options = { registry: emptyRegistry, features: v126 };
+    expect(errorsOf(() => loadSchedulerConfiguration('{"kind": ', options))).toEqual([
+      { field: '', message: expect.stringMatching(/^couldn't parse configuration: /) },
+    ]);
+  });
   it('rejects unknown fields with their path', () => {
     expect(errorsOf(() => load({ profiles: [{ plugins: { scroe: {} } }], foo: 1 }))).toEqual([
       { field: 'foo', message: 'unknown field "foo"' },
