@@ -85,6 +85,20 @@ describe('other kinds', () => {
         .status?.allocatable,
     ).toEqual({ cpu: '3' });
   });
+  it('a node that needs no default comes back as it is; one that does is copied, its input untouched', () => {
+    const complete = {
+      metadata: { name: 'n' },
+      status: { capacity: { cpu: '4' }, allocatable: { cpu: '3' } },
+    };
+    expect(defaultNode(complete)).toBe(complete);
+    const bare = { metadata: { name: 'b' } };
+    expect(defaultNode(bare)).toBe(bare);
+    const partial = { metadata: { name: 'p' }, status: { capacity: { cpu: '4' } } };
+    const defaulted = defaultNode(partial);
+    expect(defaulted).not.toBe(partial);
+    expect(defaulted.status?.allocatable).not.toBe(partial.status.capacity);
+    expect(partial).toEqual({ metadata: { name: 'p' }, status: { capacity: { cpu: '4' } } });
+  });
   it('PV and PVC volumeMode Filesystem, PVC namespace', () => {
     const pv = defaultPersistentVolume({ metadata: { name: 'v' }, spec: {} });
     expect(pv.spec?.volumeMode).toBe('Filesystem');

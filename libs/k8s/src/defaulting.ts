@@ -1,5 +1,6 @@
 // The subset of API-server v1 defaulting (pkg/apis/core/v1/defaults.go and friends) that changes
-// scheduling outcomes. Every function returns a defaulted deep copy and never mutates its input.
+// scheduling outcomes. No function mutates its input: each returns a defaulted deep copy, except
+// defaultNode for a node that needs no default, which it returns as it is.
 import type {
   Container,
   Node,
@@ -141,9 +142,15 @@ export function defaultPod(pod: Pod): Pod {
   return out;
 }
 
+/**
+ * A Node's one scheduling default (allocatable from capacity) applies only where allocatable is
+ * missing: any other node comes back as it is, not copied (most of a dump's copying, and nothing
+ * writes into a Node: changes to one build a new object).
+ */
 export function defaultNode(node: Node): Node {
+  if (!node.status?.capacity || node.status.allocatable) return node;
   const out = clone(node);
-  if (out.status?.capacity && !out.status.allocatable) out.status.allocatable = { ...out.status.capacity };
+  out.status!.allocatable = { ...node.status.capacity };
   return out;
 }
 
