@@ -11,9 +11,10 @@
  * Packed modules go into require.cache under their dist/ file names, so a module loaded from disk
  * later shares their instances.
  *
- * A pack records the size and mtime of the build stamp of every project it took modules from.
- * build.cjs rewrites a project's stamp whenever it compiles or restamps it, so a pack whose record
- * differs from the stamps on disk is never run: it is written again from dist/ first.
+ * A pack records the size and mtime of the build stamp of every project it took modules from, and
+ * of this script. build.cjs rewrites a project's stamp whenever it compiles or restamps it, so a
+ * pack whose record differs from the stamps on disk (or that another version of this script
+ * wrote) is never run: it is written again from dist/ first.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -70,8 +71,16 @@ function stampRecord(distRoot, projects) {
   return record;
 }
 
-function stampsUnchanged(distRoot, recorded) {
-  if (!recorded || typeof recorded !== 'object') return false;
+/** [size, mtimeMs] of this script: a pack written by another version of it is written again. */
+function packerRecord() {
+  const { size, mtimeMs } = fs.statSync(__filename);
+  return [size, mtimeMs];
+}
+
+function stampsUnchanged(distRoot, recorded, packer) {
+  if (!recorded || typeof recorded !== 'object' || !Array.isArray(packer)) return false;
+  const [size, mtimeMs] = packerRecord();
+  if (packer[0] !== size || packer[1] !== mtimeMs) return false;
   const projects = Object.keys(recorded);
   const now = stampRecord(distRoot, projects);
   return projects.every(
@@ -87,7 +96,10 @@ function writePack(distRoot, command, leftOutProjects) {
   // matches, so the next start writes the pack again.
   const stamps = stampRecord(distRoot, [...new Set(files.map(projectOf))].sort());
   if (Object.values(stamps).includes(null)) return false; // not compiled by build.cjs
-  const parts = [`"use strict";\nexports.stamps = ${JSON.stringify(stamps)};\nexports.modules = {\n`];
+  const parts = [
+    `"use strict";\nexports.packer = ${JSON.stringify(packerRecord())};\n`,
+    `exports.stamps = ${JSON.stringify(stamps)};\nexports.modules = {\n`,
+  ];
   for (const rel of files) {
     // Each module's compiled text, unchanged, as the body of the function Node would wrap it in;
     // its source map comment is dropped (it would name the pack).
@@ -131,10 +143,10 @@ function packFor(distRoot, command, leftOutProjects) {
   if (!COMMAND_NAME.test(command ?? '')) return undefined;
   try {
     let pack = readPack(distRoot, command);
-    if (!pack || !stampsUnchanged(distRoot, pack.stamps)) {
+    if (!pack || !stampsUnchanged(distRoot, pack.stamps, pack.packer)) {
       if (!writePack(distRoot, command, leftOutProjects)) return undefined;
       pack = readPack(distRoot, command);
-      if (!pack || !stampsUnchanged(distRoot, pack.stamps)) return undefined; // compiled meanwhile
+      if (!pack || !stampsUnchanged(distRoot, pack.stamps, pack.packer)) return undefined; // compiled meanwhile
     }
     return pack;
   } catch {

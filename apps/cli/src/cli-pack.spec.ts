@@ -107,6 +107,19 @@ describe('CLI packs (scripts/cli-pack.cjs)', () => {
     expect(run('hello')[1]).toBe('hello 3 hello.js true');
   });
 
+  it('runs the pack while the stamps match, and writes it again once another packer wrote it', () => {
+    expect(run('hello')[1]).toBe('hello 1 hello.js true');
+    // dist/ changed behind build.cjs's back (no new stamp): the pack still runs, as written.
+    write('libs/a/src/index.js', 'exports.value = 5; exports.count = () => 1;\n');
+    expect(run('hello')[1]).toBe('hello 1 hello.js true');
+    const packFile = path.join(dist, 'apps/cli/packs/hello.js');
+    writeFileSync(
+      packFile,
+      readFileSync(packFile, 'utf8').replace('exports.packer = [', 'exports.packer = [1 + '),
+    );
+    expect(run('hello')[1]).toBe('hello 5 hello.js true');
+  });
+
   it('has no pack for an option, an unknown command or a name that is not one', () => {
     expect(run('--version')).toEqual(['no pack']);
     expect(run('nope')).toEqual(['no pack']);
