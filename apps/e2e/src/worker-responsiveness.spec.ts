@@ -117,7 +117,10 @@ describe('worker responsiveness during a 3,000-node × 15,000-pod run', () => {
     const stopWatching = watchMetrics(metricsUrl);
     // The phases as published (what the api relays to watchers): each shows where it starts.
     const phases = new Set<string>();
-    const subscriber = new Redis(redisOptionsFromUrl(redisUrl()));
+    // Connected (ready check done) before it subscribes: ioredis's ready check sends INFO, which a
+    // connection already in subscriber mode refuses, and the reconnect drops the subscription.
+    const subscriber = new Redis({ ...redisOptionsFromUrl(redisUrl()), lazyConnect: true });
+    await subscriber.connect();
     subscriber.on('message', (_channel, text: string) => phases.add(JSON.parse(text).phase));
     const id = await submit(prefix, (runId) => subscriber.subscribe(runProgressChannel(runId)));
     const run = await eventually(async () => {

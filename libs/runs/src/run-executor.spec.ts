@@ -67,7 +67,12 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
 
   it('succeeds once, publishing progress; a duplicate execution afterwards changes nothing', async () => {
     const id = await newRun([5, 30]);
-    const subscriber = new Redis(redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'));
+    // Connected before it subscribes: ioredis's ready check (INFO) fails on a subscribed connection.
+    const subscriber = new Redis({
+      ...redisOptionsFromUrl(process.env.REDIS_URL ?? 'redis://localhost:6379'),
+      lazyConnect: true,
+    });
+    await subscriber.connect();
     const messages: { status: string; percent: number; phase?: string }[] = [];
     await subscriber.subscribe(runProgressChannel(id));
     subscriber.on('message', (_channel, text: string) => messages.push(JSON.parse(text)));
