@@ -419,7 +419,15 @@ function sortedObject(object) {
   return Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-module.exports = { buildProjects, ensureBuilt, staleProjects, lazyProjectRoots, workspaceRoot, distRoot };
+module.exports = {
+  buildProjects,
+  ensureBuilt,
+  staleProjects,
+  lazyProjectRoots,
+  writeAtomic,
+  workspaceRoot,
+  distRoot,
+};
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -7,7 +7,8 @@
  *
  * A pack holds the CLI's entry, the command's module, and every dist/ module they reach through a
  * relative require, except the other commands' modules (the command list requires them all) and
- * the libraries build.cjs loads on first use (lazyProjectRoots): those, and every package under node_modules, load from disk as before.
+ * the libraries build.cjs loads on first use (lazyProjectRoots): those, and every package under
+ * node_modules, load from disk as before.
  * Packed modules go into require.cache under their dist/ file names, so a module loaded from disk
  * later shares their instances.
  *
@@ -19,12 +20,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
+const { writeAtomic } = require('./build.cjs');
 
 const ENTRY = 'apps/cli/src/main.js';
 const COMMANDS_DIR = 'apps/cli/src/commands/';
 const COMMAND_LIST = `${COMMANDS_DIR}index.js`;
 const PACKS_DIR = 'apps/cli/packs';
-/** Node's resolution of a relative request, for the files dist/ has: the file, then .js, then a folder's index. */
+/** Node's resolution of a relative request for the files dist/ has: the file, .js, a folder's index. */
 const CANDIDATE_SUFFIXES = ['', '.js', '/index.js'];
 const RELATIVE_REQUIRE = /\brequire\("(\.\.?\/[^"]+)"\)/g;
 const COMMAND_NAME = /^[a-z][a-z-]*$/;
@@ -77,14 +79,16 @@ function packerRecord() {
   return [size, mtimeMs];
 }
 
-function stampsUnchanged(distRoot, recorded, packer) {
-  if (!recorded || typeof recorded !== 'object' || !Array.isArray(packer)) return false;
+/** Whether `pack` was written by this script from dist/ as it is: every stamp it recorded unchanged. */
+function packIsCurrent(distRoot, pack) {
+  const { stamps, packer } = pack;
+  if (!stamps || typeof stamps !== 'object' || !Array.isArray(packer)) return false;
   const [size, mtimeMs] = packerRecord();
   if (packer[0] !== size || packer[1] !== mtimeMs) return false;
-  const projects = Object.keys(recorded);
+  const projects = Object.keys(stamps);
   const now = stampRecord(distRoot, projects);
   return projects.every(
-    (p) => recorded[p] !== null && now[p]?.[0] === recorded[p][0] && now[p][1] === recorded[p][1],
+    (p) => stamps[p] !== null && now[p]?.[0] === stamps[p][0] && now[p][1] === stamps[p][1],
   );
 }
 
@@ -113,13 +117,7 @@ function writePack(distRoot, command, leftOutProjects) {
   parts.push('};\n');
   const file = packPath(distRoot, command);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(tmp, parts.join(''));
-    fs.renameSync(tmp, file);
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  writeAtomic(file, parts.join(''));
   return true;
 }
 
@@ -143,10 +141,10 @@ function packFor(distRoot, command, leftOutProjects) {
   if (!COMMAND_NAME.test(command ?? '')) return undefined;
   try {
     let pack = readPack(distRoot, command);
-    if (!pack || !stampsUnchanged(distRoot, pack.stamps, pack.packer)) {
+    if (!pack || !packIsCurrent(distRoot, pack)) {
       if (!writePack(distRoot, command, leftOutProjects)) return undefined;
       pack = readPack(distRoot, command);
-      if (!pack || !stampsUnchanged(distRoot, pack.stamps, pack.packer)) return undefined; // compiled meanwhile
+      if (!pack || !packIsCurrent(distRoot, pack)) return undefined; // compiled meanwhile
     }
     return pack;
   } catch {
@@ -197,4 +195,4 @@ function runPack(distRoot, pack) {
   loadPacked(distRoot, pack.modules, ENTRY, module);
 }
 
-module.exports = { packFor, runPack, packedFiles, ENTRY, PACKS_DIR };
+module.exports = { packFor, runPack, packedFiles };

@@ -88,8 +88,9 @@ const build = () => require(path.join(root, 'scripts', 'build.cjs'));
  */
 function run() {
   const packs = require(path.join(root, 'scripts', 'cli-pack.cjs'));
-  const pack = packs.packFor(build().distRoot, process.argv[2], build().lazyProjectRoots());
-  if (pack) packs.runPack(build().distRoot, pack);
+  const { distRoot, lazyProjectRoots } = build();
+  const pack = packs.packFor(distRoot, process.argv[2], lazyProjectRoots());
+  if (pack) packs.runPack(distRoot, pack);
   else main();
 }
 
