@@ -130,24 +130,77 @@ describe('other kinds', () => {
   });
 });
 
-describe('defaulted objects are deep copies of their input', () => {
+/** Freezes every object reachable from `v`: a write into any of them then throws. */
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const key of Reflect.ownKeys(v)) deepFreeze((v as Record<PropertyKey, unknown>)[key]);
+  }
+  return v;
+}
+
+describe('a defaulted pod shares what its defaults leave alone', () => {
+  const input = deepFreeze(
+    JSON.parse(
+      '{"kind":"Pod","metadata":{"name":"p","labels":{"__proto__":"x","a":"b"}},"spec":{"hostNetwork":true,"affinity":{"nodeAffinity":{}},"resources":{"limits":{"cpu":"2"}},"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}},{"name":"d","resources":{"requests":{"cpu":"1"}},"ports":[{"containerPort":80,"hostPort":80,"protocol":"TCP"}]},{"name":"e","ports":[{"containerPort":81,"hostPort":81,"protocol":"UDP"},{"containerPort":82}]}]}}',
+    ) as KubeObject,
+  );
+  // A frozen input: defaulting that wrote into it, or into anything it shares, would throw here.
+  const out = defaultObject(input) as unknown as Pod;
+  const spec = input.spec as NonNullable<Pod['spec']>;
+
+  it('copies the pod, its spec and metadata that gets a namespace', () => {
+    expect(out).not.toBe(input);
+    expect(out.spec).not.toBe(spec);
+    expect(out.metadata).not.toBe(input.metadata);
+    expect(out.metadata?.namespace).toBe('default');
+    expect(input.metadata.namespace).toBeUndefined();
+  });
+  it('shares what no default touches', () => {
+    expect(out.metadata?.labels).toBe(input.metadata.labels);
+    // An own "__proto__" key stays a key (it must not become the labels' prototype).
+    expect(Object.keys(out.metadata?.labels ?? {})).toEqual(['__proto__', 'a']);
+    expect(out.spec?.affinity).toBe(spec.affinity);
+    expect(out.spec?.containers[1]).toBe(spec.containers[1]);
+    const withNamespace = { ...input, metadata: { ...input.metadata, namespace: 'ns' } };
+    expect(defaultObject(withNamespace).metadata).toBe(withNamespace.metadata);
+  });
+  it('copies a container along the paths its defaults change', () => {
+    const [c, , e] = out.spec?.containers ?? [];
+    expect(c).not.toBe(spec.containers[0]);
+    expect(c.resources?.limits).toBe(spec.containers[0].resources?.limits);
+    expect(c.resources?.requests).toEqual({ cpu: '1' });
+    expect(e.ports?.[0]).toBe(spec.containers[2].ports?.[0]);
+    expect(e.ports?.[1]).toEqual({ containerPort: 82, hostPort: 82, protocol: 'TCP' });
+    expect(spec.containers[2].ports?.[1]).toEqual({ containerPort: 82 });
+  });
+  it('copies pod-level resources it fills in', () => {
+    const res = (p: unknown) =>
+      (p as { spec: { resources: { requests?: object; limits: object } } }).spec.resources;
+    expect(res(out).requests).toEqual({ cpu: '2' });
+    expect(res(out).limits).toBe(res(input).limits);
+    expect(res(input).requests).toBeUndefined();
+  });
+});
+
+describe('defaulted objects of other kinds are deep copies of their input', () => {
   it('shares no object with the input, and keeps values structuredClone keeps', () => {
     const input = JSON.parse(
-      '{"kind":"Pod","metadata":{"name":"p","labels":{"__proto__":"x","a":"b"}},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}',
+      '{"kind":"PersistentVolumeClaim","metadata":{"name":"c","labels":{"__proto__":"x","a":"b"}},"spec":{"resources":{"requests":{"storage":"1Gi"}}}}',
     ) as KubeObject;
     const created = new Date(0);
     (input.metadata as Record<string, unknown>).created = created;
-    const out = defaultObject(input) as unknown as Pod & { metadata: { created: Date } };
+    const out = defaultObject(input) as unknown as KubeObject & { metadata: { created: Date } };
     // An own "__proto__" key stays a key (it must not become the labels' prototype).
     expect(Object.keys(out.metadata?.labels ?? {})).toEqual(['__proto__', 'a']);
     expect(Object.getPrototypeOf(out.metadata?.labels)).toBe(Object.prototype);
     expect(out.metadata.created).toEqual(created);
     expect(out.metadata.created).not.toBe(created);
     expect(out.metadata).not.toBe(input.metadata);
-    expect(out.spec?.containers[0]).not.toBe((input.spec as Pod['spec'])?.containers[0]);
+    expect(out.spec).not.toBe(input.spec);
     // Defaulting wrote into the copy only.
-    expect(out.spec?.containers[0].resources?.requests).toEqual({ cpu: '1' });
-    expect((input.spec as Pod['spec'])?.containers[0].resources?.requests).toBeUndefined();
+    expect((out.spec as { volumeMode?: string }).volumeMode).toBe('Filesystem');
+    expect((input.spec as { volumeMode?: string }).volumeMode).toBeUndefined();
   });
 
   it('copies an object under an own "__proto__" key too, and keeps every key in its order', () => {

@@ -1,13 +1,16 @@
 // The subset of API-server v1 defaulting (pkg/apis/core/v1/defaults.go and friends) that changes
-// scheduling outcomes. No function mutates its input: each returns a defaulted deep copy, except
-// defaultNode for a node that needs no default, which it returns as it is.
+// scheduling outcomes. No function mutates its input. A pod comes back copied along the paths its
+// defaults change and shares the rest with its input; a node that needs no default comes back as
+// it is; the other kinds come back as defaulted deep copies.
 import type {
   Container,
+  ContainerPort,
   Node,
   ObjectMeta,
   PersistentVolume,
   PersistentVolumeClaim,
   Pod,
+  PodSpec,
   StorageClass,
 } from './types';
 import { podRequestsNanos } from './resources';
@@ -77,19 +80,40 @@ function defaultNamespace<T extends { metadata?: { namespace?: string } }>(obj: 
   if (!obj.metadata.namespace) obj.metadata.namespace = DEFAULT_NAMESPACE;
 }
 
-function defaultContainer(c: Container, hostNetwork: boolean): void {
+/**
+ * A container with its defaults, copied only along the paths that change (its resources and
+ * requests, its ports): a container that needs none comes back as it is.
+ */
+function defaultedContainer(c: Container, hostNetwork: boolean): Container {
+  let out = c;
   // Requests default to limits per resource when only limits are given.
   const limits = c.resources?.limits;
-  if (limits && Object.keys(limits).length > 0) {
-    c.resources ??= {};
-    const requests = (c.resources.requests ??= {});
-    for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
+  if (limits) {
+    const requests = c.resources?.requests;
+    let missing = false;
+    for (const k in limits) if (!requests || !(k in requests)) missing = true;
+    if (missing) {
+      const filled = { ...requests };
+      for (const [k, v] of Object.entries(limits)) if (!(k in filled)) filled[k] = v;
+      out = { ...c, resources: { ...c.resources, requests: filled } };
+    }
   }
-  for (const p of c.ports ?? []) {
-    if (!p.protocol) p.protocol = 'TCP';
-    // With host networking the container port is the host port.
-    if (hostNetwork && !p.hostPort) p.hostPort = p.containerPort;
+  // With host networking the container port is the host port.
+  const needsDefault = (p: ContainerPort) => !p.protocol || (hostNetwork && !p.hostPort);
+  const ports = c.ports;
+  if (ports?.some(needsDefault)) {
+    out = {
+      ...out,
+      ports: ports.map((p) => {
+        if (!needsDefault(p)) return p;
+        const port = { ...p };
+        if (!port.protocol) port.protocol = 'TCP';
+        if (hostNetwork && !port.hostPort) port.hostPort = port.containerPort;
+        return port;
+      }),
+    };
   }
+  return out;
 }
 
 /** A nanos amount as a quantity string that parses back to the same amount. */
@@ -108,13 +132,14 @@ function nanosQuantity(n: bigint): string {
  * resource still missing takes the pod-level limit.
  */
 function defaultPodLevelRequests(pod: Pod): void {
-  const podRes = (
-    pod.spec as {
-      resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
-    }
-  ).resources;
+  // pod.spec is defaultPod's own copy; its resources are the input's, so they are copied.
+  const spec = pod.spec as {
+    resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+  };
+  const podRes = spec.resources;
   if (!podRes?.limits || Object.keys(podRes.limits).length === 0) return;
-  const requests = (podRes.requests ??= {});
+  const requests: Record<string, string | number> = { ...podRes.requests };
+  spec.resources = { ...podRes, requests };
   const aggregate = podRequestsNanos(pod, { skipPodLevelResources: true, excludeOverhead: true });
   for (const [k, v] of aggregate) {
     // supported pod-level resources whose overcommit is allowed: cpu and memory
@@ -126,14 +151,16 @@ function defaultPodLevelRequests(pod: Pod): void {
 }
 
 export function defaultPod(pod: Pod): Pod {
-  const out = clone(pod);
-  defaultNamespace(out);
-  out.spec ??= { containers: [] };
-  const spec = out.spec;
-  spec.containers ??= [];
+  // Copied along the paths defaulting writes (the pod, its spec, metadata for a namespace, the
+  // containers that change); everything else is shared with the input, which nothing writes into.
+  const out: Pod = { ...pod };
+  if (!pod.metadata?.namespace) out.metadata = { ...pod.metadata, namespace: DEFAULT_NAMESPACE };
+  const spec: PodSpec = pod.spec ? { ...pod.spec } : { containers: [] };
+  out.spec = spec;
   const hostNetwork = spec.hostNetwork === true;
-  for (const c of spec.containers) defaultContainer(c, hostNetwork);
-  for (const c of spec.initContainers ?? []) defaultContainer(c, hostNetwork);
+  spec.containers = spec.containers ? spec.containers.map((c) => defaultedContainer(c, hostNetwork)) : [];
+  if (spec.initContainers)
+    spec.initContainers = spec.initContainers.map((c) => defaultedContainer(c, hostNetwork));
   if (!spec.schedulerName) spec.schedulerName = DEFAULT_SCHEDULER_NAME;
   if (!spec.restartPolicy) spec.restartPolicy = 'Always';
   if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
