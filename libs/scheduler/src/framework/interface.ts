@@ -2,7 +2,7 @@
  * Extension-point contracts of the scheduling framework (upstream framework/interface.go).
  * A plugin implements any subset; the runtime discovers which by the methods present.
  */
-import type { Pod } from '@schedlab/k8s';
+import type { Node, Pod } from '@schedlab/k8s';
 import type { CycleState } from './cycle-state';
 import type { MaybeStatus, Status } from './status';
 import type { NodeInfo, PodInfo } from './types';
@@ -176,6 +176,12 @@ export interface NodeInfoLister {
    * stay so while the lister lives), so ImageLocality scores every node alike without visiting them.
    */
   anyNodeImages?(): boolean;
+  /**
+   * Optional: whether any node of list() meets `test`, worked out once per `fact` (the test's
+   * name) while the lister lives, as its nodes do not change. A Filter plugin that can pass
+   * only such nodes' rejections drops out of the per-node loop where there are none.
+   */
+  anyNode?(fact: string, test: (node: Node) => boolean): boolean;
 }
 
 /** One pod bound to (delta 1) or removed from (delta -1) a node of the snapshot. */

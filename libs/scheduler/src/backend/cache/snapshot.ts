@@ -83,6 +83,17 @@ export class Snapshot implements NodeInfoLister {
     return (this.nodeImages ??= this.ordered.some((ni) => ni.imageStates.size > 0));
   }
 
+  private readonly nodeFacts = new Map<string, boolean>();
+
+  anyNode(fact: string, test: (node: Node) => boolean): boolean {
+    let any = this.nodeFacts.get(fact);
+    if (any === undefined) {
+      any = this.ordered.some((ni) => test(ni.node));
+      this.nodeFacts.set(fact, any);
+    }
+    return any;
+  }
+
   get(nodeName: string): NodeInfo | undefined {
     return this.byName.get(nodeName);
   }

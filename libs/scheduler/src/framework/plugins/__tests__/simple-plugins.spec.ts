@@ -42,6 +42,53 @@ describe('NodeUnschedulable', () => {
   });
 });
 
+describe('Filters that every node passes when no node is cordoned or tainted', () => {
+  const cordoned = makeNode({ name: 'c', unschedulable: true });
+  const tainted = makeNode({ name: 't', taints: [{ key: 'k', value: 'v', effect: 'PreferNoSchedule' }] });
+  const plain = makeNode({ name: 'n' });
+
+  it('NodeUnschedulable leaves the per-node loop only where no node is cordoned', () => {
+    expect(new NodeUnschedulable(new FakeHandle({ nodes: [plain, tainted] })).filterPassesAllNodes()).toBe(
+      true,
+    );
+    expect(new NodeUnschedulable(new FakeHandle({ nodes: [plain, cordoned] })).filterPassesAllNodes()).toBe(
+      false,
+    );
+    // Without a snapshot to ask, every node is filtered as before.
+    expect(new NodeUnschedulable().filterPassesAllNodes()).toBe(false);
+  });
+
+  it('TaintToleration leaves it only where no node has a taint of any effect, and then scores alike', () => {
+    const untainted = new TaintToleration(false, new FakeHandle({ nodes: [plain, cordoned] }));
+    expect(untainted.filterPassesAllNodes()).toBe(true);
+    const st = state();
+    // No PreScore yet: no uniform score either.
+    expect(untainted.uniformScore(st)).toBeUndefined();
+    untainted.preScore(st, makePod({ name: 'p' }));
+    expect(untainted.uniformScore(st)).toEqual({ raw: 0, score: 100 });
+
+    const withTaint = new TaintToleration(false, new FakeHandle({ nodes: [plain, tainted] }));
+    expect(withTaint.filterPassesAllNodes()).toBe(false);
+    const st2 = state();
+    withTaint.preScore(st2, makePod({ name: 'p' }));
+    expect(withTaint.uniformScore(st2)).toBeUndefined();
+    expect(new TaintToleration().filterPassesAllNodes()).toBe(false);
+  });
+
+  it('the snapshot works a fact out once and keeps it', () => {
+    const handle = new FakeHandle({ nodes: [plain, cordoned] });
+    let calls = 0;
+    const test = (node: { spec?: { unschedulable?: boolean } }) => (
+      calls++,
+      Boolean(node.spec?.unschedulable)
+    );
+    expect(handle.snapshot().anyNode('cordoned', test)).toBe(true);
+    expect(handle.snapshot().anyNode('cordoned', test)).toBe(true);
+    expect(calls).toBe(2); // plain, then cordoned: some() stops there, and once only
+    expect(handle.snapshot().anyNode('none', () => false)).toBe(false);
+  });
+});
+
 describe('NodeName', () => {
   const plugin = new NodeName();
   it('passes when the pod names no node or this node, rejects other nodes as unresolvable', () => {

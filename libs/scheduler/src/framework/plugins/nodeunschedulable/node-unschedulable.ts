@@ -8,7 +8,7 @@ import {
   type ClusterEventWithHint,
   type EnqueueExtensions,
 } from '../../events';
-import type { FilterPlugin, PreFilterPlugin, PreFilterResult } from '../../interface';
+import type { FilterPlugin, Handle, PreFilterPlugin, PreFilterResult } from '../../interface';
 import type { PluginDescriptor } from '../../runtime/registry';
 import { MaybeStatus, Status } from '../../status';
 import type { NodeInfo } from '../../types';
@@ -17,9 +17,14 @@ import { PluginNames } from '../names';
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 
+const UNSCHEDULABLE_FACT = 'spec.unschedulable';
+const isUnschedulable = (node: Node): boolean => Boolean(node.spec?.unschedulable);
+
 /** Rejects cordoned nodes unless the pod tolerates the unschedulable taint. */
 export class NodeUnschedulable implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = PluginNames.NodeUnschedulable;
+
+  constructor(private readonly handle?: Handle) {}
 
   eventsToRegister(): ClusterEventWithHint[] {
     return [
@@ -69,8 +74,13 @@ export class NodeUnschedulable implements PreFilterPlugin, FilterPlugin, Enqueue
     return undefined;
   }
 
+  /** No node is cordoned: every node passes, whatever the pod tolerates. */
+  filterPassesAllNodes(): boolean {
+    return this.handle?.snapshot().anyNode?.(UNSCHEDULABLE_FACT, isUnschedulable) === false;
+  }
+
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): MaybeStatus {
-    if (!nodeInfo.node.spec?.unschedulable) return null;
+    if (!isUnschedulable(nodeInfo.node)) return null;
     const tolerated = tolerationsTolerateTaint(pod.spec?.tolerations ?? [], {
       key: TAINT_NODE_UNSCHEDULABLE,
       effect: 'NoSchedule',
@@ -81,5 +91,5 @@ export class NodeUnschedulable implements PreFilterPlugin, FilterPlugin, Enqueue
 
 export const descriptor: PluginDescriptor = {
   name: PluginNames.NodeUnschedulable,
-  create: () => new NodeUnschedulable(),
+  create: (_args, handle) => new NodeUnschedulable(handle),
 };

@@ -17,6 +17,7 @@ import {
 import {
   MAX_NODE_SCORE,
   FilterPlugin,
+  Handle,
   PreFilterPlugin,
   PreFilterResult,
   NodeScore,
@@ -45,6 +46,9 @@ export function untoleratedTaintReason(taint: Taint, withoutKeyValue = false): s
 
 const isHardTaint = (t: Taint): boolean => t.effect === 'NoSchedule' || t.effect === 'NoExecute';
 
+const TAINTED_FACT = 'spec.taints';
+const isTainted = (node: Node): boolean => (node.spec?.taints?.length ?? 0) > 0;
+
 /**
  * Filter: NoSchedule/NoExecute taints must be tolerated. Score: fewer untolerated
  * PreferNoSchedule taints is better (counts reversed in normalization).
@@ -54,7 +58,20 @@ export class TaintToleration
 {
   readonly name = PluginNames.TaintToleration;
 
-  constructor(private readonly reasonWithoutKeyValue = false) {}
+  constructor(
+    private readonly reasonWithoutKeyValue = false,
+    private readonly handle?: Handle,
+  ) {}
+
+  /** No node of the snapshot has a taint, of any effect. */
+  private noNodeTainted(): boolean {
+    return this.handle?.snapshot().anyNode?.(TAINTED_FACT, isTainted) === false;
+  }
+
+  /** Without taints anywhere every node passes: the Filter leaves the per-node loop. */
+  filterPassesAllNodes(): boolean {
+    return this.noNodeTainted();
+  }
 
   eventsToRegister(): ClusterEventWithHint[] {
     return [
@@ -127,13 +144,14 @@ export class TaintToleration
 
   /**
    * The nodes scored in an attempt are the ones that passed its Filter, every plugin's (this one
-   * is never skipped at PreFilter): when none of the nodes Filter met in this attempt had a taint,
-   * each scores 0 intolerable taints, which normalizes to MaxNodeScore everywhere.
+   * is never skipped at PreFilter): when no node of the snapshot has a taint, or none of the nodes
+   * Filter met in this attempt had one, each scores 0 intolerable taints, which normalizes to
+   * MaxNodeScore everywhere.
    */
   uniformScore(state: CycleState): UniformScore | undefined {
-    if (this.filteredIn !== state || this.taintsSeenIn === state) return undefined;
     if (!state.read<ImmutableState<Toleration[]>>(PRE_SCORE_KEY)) return undefined;
-    return UNTAINTED_SCORE;
+    const untainted = this.noNodeTainted() || (this.filteredIn === state && this.taintsSeenIn !== state);
+    return untainted ? UNTAINTED_SCORE : undefined;
   }
 
   scoreNodes(state: CycleState, _pod: Pod, nodes: readonly NodeInfo[], scores: NodeScore[]): MaybeStatus {
@@ -165,5 +183,6 @@ export class TaintToleration
 
 export const descriptor: PluginDescriptor = {
   name: PluginNames.TaintToleration,
-  create: (_args, handle) => new TaintToleration(handle.features.behaviour.untoleratedTaintWithoutKeyValue),
+  create: (_args, handle) =>
+    new TaintToleration(handle.features.behaviour.untoleratedTaintWithoutKeyValue, handle),
 };
