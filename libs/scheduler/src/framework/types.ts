@@ -310,7 +310,8 @@ export class PodInfo {
  * entry, so removing either frees the port, as upstream's RemovePod does.
  */
 export class HostPortInfo {
-  private readonly byIP = new Map<string, Set<string>>();
+  /** Created with the first port: most nodes' pods use no host port. */
+  private byIP?: Map<string, Set<string>>;
 
   static readonly DEFAULT_IP = '0.0.0.0';
 
@@ -321,41 +322,43 @@ export class HostPortInfo {
   add(ip: string | undefined, protocol: string | undefined, port: number): void {
     if (port <= 0) return;
     const [i, p] = HostPortInfo.sanitize(ip, protocol);
-    let set = this.byIP.get(i);
-    if (!set) this.byIP.set(i, (set = new Set()));
+    const byIP = (this.byIP ??= new Map());
+    let set = byIP.get(i);
+    if (!set) byIP.set(i, (set = new Set()));
     set.add(`${p}/${port}`);
   }
 
   remove(ip: string | undefined, protocol: string | undefined, port: number): void {
     if (port <= 0) return;
     const [i, p] = HostPortInfo.sanitize(ip, protocol);
-    const set = this.byIP.get(i);
+    const set = this.byIP?.get(i);
     if (!set) return;
     set.delete(`${p}/${port}`);
-    if (set.size === 0) this.byIP.delete(i);
+    if (set.size === 0) this.byIP?.delete(i);
   }
 
   /** 0.0.0.0 conflicts with every address on the same protocol and port. */
   checkConflict(ip: string | undefined, protocol: string | undefined, port: number): boolean {
-    if (port <= 0) return false;
+    const byIP = this.byIP;
+    if (port <= 0 || byIP === undefined) return false;
     const [i, p] = HostPortInfo.sanitize(ip, protocol);
     const k = `${p}/${port}`;
     if (i === HostPortInfo.DEFAULT_IP) {
-      for (const set of this.byIP.values()) if (set.has(k)) return true;
+      for (const set of byIP.values()) if (set.has(k)) return true;
       return false;
     }
-    return !!this.byIP.get(i)?.has(k) || !!this.byIP.get(HostPortInfo.DEFAULT_IP)?.has(k);
+    return !!byIP.get(i)?.has(k) || !!byIP.get(HostPortInfo.DEFAULT_IP)?.has(k);
   }
 
   get size(): number {
     let n = 0;
-    for (const s of this.byIP.values()) n += s.size;
+    for (const s of this.byIP?.values() ?? []) n += s.size;
     return n;
   }
 
   clone(): HostPortInfo {
     const c = new HostPortInfo();
-    for (const [ip, set] of this.byIP) c.byIP.set(ip, new Set(set));
+    if (this.byIP) c.byIP = new Map([...this.byIP].map(([ip, set]) => [ip, new Set(set)]));
     return c;
   }
 }
@@ -365,6 +368,10 @@ export interface ImageStateSummary {
   size: number;
   numNodes: number;
 }
+
+/** The image states and claim counts of every node that has none (never written to). */
+const NO_IMAGES: ReadonlyMap<string, ImageStateSummary> = new Map();
+const NO_CLAIMS: ReadonlyMap<string, number> = new Map();
 
 /** Per-node aggregates (upstream NodeInfo), updated incrementally. */
 export class NodeInfo {
@@ -376,10 +383,13 @@ export class NodeInfo {
   requested = new Resource();
   nonZeroRequested = new Resource();
   allocatable: Resource;
-  /** image name → summary; filled by the snapshot (numNodes needs the whole cluster). */
-  imageStates = new Map<string, ImageStateSummary>();
-  /** "namespace/claim" → number of pods on this node using it. */
-  pvcRefCounts = new Map<string, number>();
+  /**
+   * image name → summary; set by the snapshot (numNodes needs the whole cluster) and not changed
+   * in place after. One shared empty map for nodes without images.
+   */
+  imageStates: ReadonlyMap<string, ImageStateSummary> = NO_IMAGES;
+  /** "namespace/claim" → number of pods on this node using it (shared empty map until one does). */
+  pvcRefCounts: ReadonlyMap<string, number> = NO_CLAIMS;
   generation = 0;
   /** Position in the snapshot's node list (caches index by it); -1 for what-if copies. */
   index = -1;
@@ -440,9 +450,12 @@ export class NodeInfo {
         (v.ephemeral ? `${pi.pod.metadata?.name}-${v.name}` : undefined);
       if (!claim) continue;
       const k = `${pi.namespace}/${claim}`;
-      const n = (this.pvcRefCounts.get(k) ?? 0) + sign;
-      if (n > 0) this.pvcRefCounts.set(k, n);
-      else this.pvcRefCounts.delete(k);
+      const counts = (
+        this.pvcRefCounts === NO_CLAIMS ? (this.pvcRefCounts = new Map()) : this.pvcRefCounts
+      ) as Map<string, number>;
+      const n = (counts.get(k) ?? 0) + sign;
+      if (n > 0) counts.set(k, n);
+      else counts.delete(k);
     }
     this.generation++;
   }
@@ -460,7 +473,7 @@ export class NodeInfo {
     c.nonZeroRequested = this.nonZeroRequested.clone();
     c.allocatable = this.allocatable;
     c.imageStates = this.imageStates;
-    c.pvcRefCounts = new Map(this.pvcRefCounts);
+    c.pvcRefCounts = this.pvcRefCounts === NO_CLAIMS ? NO_CLAIMS : new Map(this.pvcRefCounts);
     c.generation = this.generation;
     c.index = -1;
     c.nameRank = this.nameRank;

@@ -183,8 +183,10 @@ export class Snapshot implements NodeInfoLister {
   private computeImageStates(nodesInAddOrder: readonly NodeInfo[]): void {
     const shared = new Map<string, { size: number; numNodes: number }>();
     for (const ni of nodesInAddOrder) {
+      const images = ni.node.status?.images;
+      if (!images?.length) continue;
       const counted = new Set<string>();
-      for (const img of ni.node.status?.images ?? []) {
+      for (const img of images) {
         for (const name of img.names ?? []) {
           let state = shared.get(name);
           if (!state) shared.set(name, (state = { size: img.sizeBytes ?? 0, numNodes: 0 }));
@@ -196,8 +198,11 @@ export class Snapshot implements NodeInfoLister {
       }
     }
     for (const ni of this.ordered) {
+      const images = ni.node.status?.images;
+      // A node without images keeps NodeInfo's shared empty map.
+      if (!images?.length) continue;
       const states = new Map<string, { size: number; numNodes: number }>();
-      for (const img of ni.node.status?.images ?? []) {
+      for (const img of images) {
         for (const name of img.names ?? []) states.set(name, shared.get(name)!);
       }
       ni.imageStates = states;
