@@ -178,8 +178,8 @@ export interface NodeInfoLister {
   anyNodeImages?(): boolean;
   /**
    * Optional: whether any node of list() meets `test`, worked out once per `fact` (the test's
-   * name) while the lister lives, as its nodes do not change. A Filter plugin that can pass
-   * only such nodes' rejections drops out of the per-node loop where there are none.
+   * name) while the lister lives, as its nodes do not change. A Filter plugin that can reject
+   * only nodes that meet a test leaves the per-node loop where no node meets it.
    */
   anyNode?(fact: string, test: (node: Node) => boolean): boolean;
 }
