@@ -19,11 +19,24 @@ export interface SnapshotOptions {
 import { nodeTreeOrder } from './node-tree';
 import { TopologyDomains } from './topology-domains';
 
+/**
+ * Each node's rank among the names sorted as strings compare. A dump lists its nodes by name
+ * (the API server returns them in that order), so where the names ascend strictly in input order
+ * (each then names one node) that order is the ranking, and the nodes are sorted otherwise.
+ */
+function assignNameRanks(nodesInAddOrder: readonly NodeInfo[], nodes: readonly NodeInfo[]): void {
+  let ascending = true;
+  for (let i = 1; i < nodesInAddOrder.length && ascending; i++)
+    ascending = nodesInAddOrder[i - 1].name < nodesInAddOrder[i].name;
+  const ranked = ascending
+    ? nodesInAddOrder
+    : [...nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  ranked.forEach((ni, rank) => (ni.nameRank = rank));
+}
+
 export class Snapshot implements NodeInfoLister {
   private readonly ordered: NodeInfo[];
   private readonly byName = new Map<string, NodeInfo>();
-  /** Index of each NodeInfo in `ordered`, to keep the affinity lists in node-tree order. */
-  private readonly position = new Map<NodeInfo, number>();
   private withAffinity: NodeInfo[] | null = null;
   private withRequiredAntiAffinity: NodeInfo[] | null = null;
   private withScoringAffinity: NodeInfo[] | null = null;
@@ -36,15 +49,14 @@ export class Snapshot implements NodeInfoLister {
   /** Pods whose nodeName is a node of the snapshot are placed on it; others are ignored here. */
   constructor(nodes: readonly Node[], pods: readonly Pod[] = [], opts: SnapshotOptions = {}) {
     this.ordered = nodeTreeOrder(nodes).map((n) => new NodeInfo(n));
+    // NodeInfo.index is also each node's position in `ordered`, which keeps the affinity lists in
+    // node-tree order.
     this.ordered.forEach((ni, i) => {
       ni.index = i;
       this.byName.set(ni.name, ni);
-      this.position.set(ni, i);
     });
-    [...this.ordered]
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      .forEach((ni, rank) => (ni.nameRank = rank));
     const inAddOrder = nodes.map((n) => this.byName.get(n.metadata?.name ?? '')!);
+    assignNameRanks(inAddOrder, this.ordered);
     if (opts.imageNumNodes === 'at-node-add') {
       assignImageStatesInAddOrder(inAddOrder);
     } else {
@@ -145,12 +157,12 @@ export class Snapshot implements NodeInfoLister {
    * the same list `ordered.filter(...)` would give.
    */
   private withNodeInserted(list: readonly NodeInfo[], ni: NodeInfo): NodeInfo[] {
-    const pos = this.position.get(ni)!;
+    const pos = ni.index;
     let lo = 0;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.position.get(list[mid])! < pos) lo = mid + 1;
+      if (list[mid].index < pos) lo = mid + 1;
       else hi = mid;
     }
     const out = list.slice(0, lo);
