@@ -16,10 +16,14 @@
  * of this script. build.cjs rewrites a project's stamp whenever it compiles or restamps it, so a
  * pack whose record differs from the stamps on disk (or that another version of this script
  * wrote) is never run: it is written again from dist/ first.
+ *
+ * Beside each pack, its code cache (<command>.cache, see readPack): V8's code for every function
+ * the command's first run compiled, so later starts compile nothing they ran before.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
+const vm = require('node:vm');
 const { writeAtomic } = require('./build.cjs');
 
 const ENTRY = 'apps/cli/src/main.js';
@@ -123,14 +127,91 @@ function writePack(distRoot, command, leftOutProjects) {
 
 const packPath = (distRoot, command) => path.join(distRoot, PACKS_DIR, `${command}.js`);
 
+/**
+ * A pack's code cache (dist/apps/cli/packs/<command>.cache): V8's compiled code for the pack,
+ * taken when a run that found none ends, so it holds every function that run compiled. Node's
+ * compile cache holds only what V8 compiles with the file (the modules' top levels); the functions
+ * a command calls were compiled again on every start.
+ *
+ * V8 checks a cache against the source's length, not its text, so the file also records which pack
+ * it was taken from: the [size, mtimeMs, ino] of the file the pack was read from (a pack is only
+ * ever replaced by a rename). A cache of another pack is not used; the run then takes a new one.
+ */
+const cachePath = (distRoot, command) => path.join(distRoot, PACKS_DIR, `${command}.cache`);
+
+/** The pack's source and the identity of the file it was read from (one open file: no race). */
+function readPackSource(file) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const { size, mtimeMs, ino } = fs.fstatSync(fd);
+    return { source: fs.readFileSync(fd, 'utf8'), identity: [size, mtimeMs, ino] };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The code cache recorded for the pack of `identity`, or undefined. */
+function readCodeCache(file, identity) {
+  let data;
+  try {
+    data = fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const newline = data.indexOf(10);
+  if (newline < 0) return undefined;
+  try {
+    const header = JSON.parse(data.subarray(0, newline).toString('utf8'));
+    if (JSON.stringify(header.pack) !== JSON.stringify(identity)) return undefined;
+  } catch {
+    return undefined;
+  }
+  return data.subarray(newline + 1);
+}
+
+/** Per pack readPack loaded: its script, where its code cache goes and which pack file it was. */
+const loadedPacks = new WeakMap();
+
+/** A dynamic import() in a packed module loads as it would from its file (Node 21.7+). */
+const scriptOptions = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER
+  ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }
+  : {};
+
 function readPack(distRoot, command) {
   const file = packPath(distRoot, command);
-  delete require.cache[file];
   try {
-    return require(file);
+    const { source, identity } = readPackSource(file);
+    const cacheFile = cachePath(distRoot, command);
+    const cachedData = readCodeCache(cacheFile, identity);
+    const script = new vm.Script(Module.wrap(source), { filename: file, cachedData, ...scriptOptions });
+    const mod = new Module(file, module);
+    mod.filename = file;
+    script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, path.dirname(file));
+    const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+    loadedPacks.set(mod.exports, { script, cacheFile, identity, cacheUsed });
+    return mod.exports;
   } catch {
     return undefined; // missing, or torn by a crash before the rename: written again
   }
+}
+
+/** Whether `pack` was compiled from its code cache (for tests and diagnostics). */
+function usedCodeCache(pack) {
+  return loadedPacks.get(pack)?.cacheUsed === true;
+}
+
+/** At exit, records the code cache of a pack that ran without one (best effort). */
+function recordCodeCacheAtExit(pack) {
+  const loaded = loadedPacks.get(pack);
+  if (!loaded || loaded.cacheUsed) return;
+  process.once('exit', () => {
+    try {
+      const header = Buffer.from(`${JSON.stringify({ pack: loaded.identity })}\n`);
+      writeAtomic(loaded.cacheFile, Buffer.concat([header, loaded.script.createCachedData()]));
+    } catch {
+      // an optimisation only (a read-only dist/, a full disk)
+    }
+  });
 }
 
 /**
@@ -192,7 +273,8 @@ function loadPacked(distRoot, modules, rel, parent) {
 
 /** Runs the CLI's entry from `pack` (it reads the command from process.argv itself). */
 function runPack(distRoot, pack) {
+  recordCodeCacheAtExit(pack);
   loadPacked(distRoot, pack.modules, ENTRY, module);
 }
 
-module.exports = { packFor, runPack, packedFiles };
+module.exports = { packFor, runPack, packedFiles, usedCodeCache };

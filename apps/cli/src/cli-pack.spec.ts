@@ -120,6 +120,48 @@ describe('CLI packs (scripts/cli-pack.cjs)', () => {
     expect(run('hello')[1]).toBe('hello 5 hello.js true');
   });
 
+  describe('code cache', () => {
+    const cacheFile = () => path.join(dist, 'apps/cli/packs/hello.cache');
+    /** Runs `hello` as `run` does; whether its pack was compiled from a code cache, then its lines. */
+    const runCached = () => {
+      const script = `
+        const packs = require(${JSON.stringify(cliPack)});
+        const pack = packs.packFor(${JSON.stringify(dist)}, 'hello', ['libs/lazy']);
+        console.log('code cache', packs.usedCodeCache(pack));
+        packs.runPack(${JSON.stringify(dist)}, pack);`;
+      const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(result.stderr);
+      return result.stdout.trim().split('\n').slice(0, 2);
+    };
+
+    it('is taken when a run that had none ends, and compiles the runs after it', () => {
+      expect(runCached()).toEqual(['code cache false', 'hello 1 hello.js true']);
+      const packStat = statSync(path.join(dist, 'apps/cli/packs/hello.js'));
+      const header = readFileSync(cacheFile()).toString('latin1').split('\n')[0];
+      expect(JSON.parse(header)).toEqual({ pack: [packStat.size, packStat.mtimeMs, packStat.ino] });
+      expect(runCached()).toEqual(['code cache true', 'hello 1 hello.js true']);
+      expect(runCached()).toEqual(['code cache true', 'hello 1 hello.js true']);
+    });
+
+    it('is not used when it was taken from another pack, or when it names another pack file', () => {
+      runCached();
+      // A rewritten pack (a project compiled again): the old cache is left alone, then replaced.
+      write('libs/a/src/index.js', 'exports.value = 7; exports.count = () => 1;\n');
+      stamp('libs/a', 2);
+      expect(runCached()).toEqual(['code cache false', 'hello 7 hello.js true']);
+      expect(runCached()).toEqual(['code cache true', 'hello 7 hello.js true']);
+      // A cache whose record names another file, with V8's data intact.
+      const data = readFileSync(cacheFile());
+      const rest = data.subarray(data.indexOf(10));
+      writeFileSync(cacheFile(), Buffer.concat([Buffer.from('{"pack":[1,2,3]}'), rest]));
+      expect(runCached()).toEqual(['code cache false', 'hello 7 hello.js true']);
+      // Torn or foreign files are ignored too.
+      writeFileSync(cacheFile(), 'not a cache');
+      expect(runCached()).toEqual(['code cache false', 'hello 7 hello.js true']);
+      expect(runCached()).toEqual(['code cache true', 'hello 7 hello.js true']);
+    });
+  });
+
   it('has no pack for an option, an unknown command or a name that is not one', () => {
     expect(run('--version')).toEqual(['no pack']);
     expect(run('nope')).toEqual(['no pack']);
