@@ -17,12 +17,13 @@
  * pack whose record differs from the stamps on disk (or that another version of this script
  * wrote) is never run: it is written again from dist/ first.
  *
- * Beside each pack, its code cache (<command>.cache, see readPack): V8's code for every function
- * the command's first run compiled, so later starts compile nothing they ran before.
+ * Each pack also has a code cache (see readPack): V8's code for every function the command's first
+ * run compiled, so later starts compile nothing they ran before.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
+const os = require('node:os');
 const vm = require('node:vm');
 const { writeAtomic } = require('./build.cjs');
 
@@ -30,6 +31,8 @@ const ENTRY = 'apps/cli/src/main.js';
 const COMMANDS_DIR = 'apps/cli/src/commands/';
 const COMMAND_LIST = `${COMMANDS_DIR}index.js`;
 const PACKS_DIR = 'apps/cli/packs';
+/** The folder, under the one of temporary files, that holds the packs' code caches. */
+const CODE_CACHE_DIR = 'schedlab-pack-cache';
 /** Node's resolution of a relative request for the files dist/ has: the file, .js, a folder's index. */
 const CANDIDATE_SUFFIXES = ['', '.js', '/index.js'];
 const RELATIVE_REQUIRE = /\brequire\("(\.\.?\/[^"]+)"\)/g;
@@ -128,16 +131,25 @@ function writePack(distRoot, command, leftOutProjects) {
 const packPath = (distRoot, command) => path.join(distRoot, PACKS_DIR, `${command}.js`);
 
 /**
- * A pack's code cache (dist/apps/cli/packs/<command>.cache): V8's compiled code for the pack,
- * taken when a run that found none ends, so it holds every function that run compiled. Node's
- * compile cache holds only what V8 compiles with the file (the modules' top levels); the functions
- * a command calls were compiled again on every start.
+ * A pack's code cache: V8's compiled code for the pack, taken when a run that found none ends, so
+ * it holds every function that run compiled. Node's compile cache holds only what V8 compiles with
+ * the file (the modules' top levels); the functions a command calls were compiled again on every
+ * start.
+ *
+ * It is kept in the folder of temporary files, as Node's compile cache is, not beside the pack: a
+ * dist/ may be read-only. Its name carries the command and a hash of the pack's path, so each
+ * checkout has its own.
  *
  * V8 checks a cache against the source's length, not its text, so the file also records which pack
  * it was taken from: the [size, mtimeMs, ino] of the file the pack was read from (a pack is only
  * ever replaced by a rename). A cache of another pack is not used; the run then takes a new one.
  */
-const cachePath = (distRoot, command) => path.join(distRoot, PACKS_DIR, `${command}.cache`);
+function codeCachePath(distRoot, command) {
+  // FNV-1a over the path's UTF-16 units: a short, stable name without loading node:crypto.
+  let hash = 0x811c9dc5;
+  for (const ch of packPath(distRoot, command)) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return path.join(os.tmpdir(), CODE_CACHE_DIR, `${command}-${hash.toString(16)}.cache`);
+}
 
 /** The pack's source and the identity of the file it was read from (one open file: no race). */
 function readPackSource(file) {
@@ -181,7 +193,7 @@ function readPack(distRoot, command) {
   const file = packPath(distRoot, command);
   try {
     const { source, identity } = readPackSource(file);
-    const cacheFile = cachePath(distRoot, command);
+    const cacheFile = codeCachePath(distRoot, command);
     const cachedData = readCodeCache(cacheFile, identity);
     const script = new vm.Script(Module.wrap(source), { filename: file, cachedData, ...scriptOptions });
     const mod = new Module(file, module);
@@ -206,10 +218,16 @@ function recordCodeCacheAtExit(pack) {
   if (!loaded || loaded.cacheUsed) return;
   process.once('exit', () => {
     try {
+      // A plain mkdir, as the bin's for Node's compile cache: a recursive one can hang on odd places.
+      fs.mkdirSync(path.dirname(loaded.cacheFile));
+    } catch (error) {
+      if (error?.code !== 'EEXIST') return; // nowhere to keep it: not worth serializing
+    }
+    try {
       const header = Buffer.from(`${JSON.stringify({ pack: loaded.identity })}\n`);
       writeAtomic(loaded.cacheFile, Buffer.concat([header, loaded.script.createCachedData()]));
     } catch {
-      // an optimisation only (a read-only dist/, a full disk)
+      // an optimisation only (a full disk)
     }
   });
 }
@@ -277,4 +295,4 @@ function runPack(distRoot, pack) {
   loadPacked(distRoot, pack.modules, ENTRY, module);
 }
 
-module.exports = { packFor, runPack, packedFiles, usedCodeCache };
+module.exports = { packFor, runPack, packedFiles, usedCodeCache, codeCachePath };

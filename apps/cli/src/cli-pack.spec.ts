@@ -14,8 +14,9 @@ import path from 'node:path';
 
 const repo = path.join(__dirname, '../../..');
 const cliPack = path.join(repo, 'scripts/cli-pack.cjs');
-const { packedFiles } = require(cliPack) as {
+const { packedFiles, codeCachePath } = require(cliPack) as {
   packedFiles: (distRoot: string, command: string, leftOut: string[]) => string[] | undefined;
+  codeCachePath: (distRoot: string, command: string) => string;
 };
 
 /**
@@ -70,7 +71,11 @@ describe('CLI packs (scripts/cli-pack.cjs)', () => {
     for (const project of ['apps/cli', 'libs/a', 'libs/lazy']) stamp(project, 1);
   });
 
-  afterEach(() => rmSync(path.dirname(dist), { recursive: true, force: true }));
+  afterEach(() => {
+    rmSync(path.dirname(dist), { recursive: true, force: true });
+    // Runs of the pack leave its code cache in the folder of temporary files.
+    rmSync(codeCachePath(dist, 'hello'), { force: true });
+  });
 
   it("holds the entry, the command's module and what they require, but not other commands or lazy libraries", () => {
     expect(packedFiles(dist, 'hello', ['libs/lazy'])).toEqual([
@@ -121,7 +126,7 @@ describe('CLI packs (scripts/cli-pack.cjs)', () => {
   });
 
   describe('code cache', () => {
-    const cacheFile = () => path.join(dist, 'apps/cli/packs/hello.cache');
+    const cacheFile = () => codeCachePath(dist, 'hello');
     /** Runs `hello` as `run` does; whether its pack was compiled from a code cache, then its lines. */
     const runCached = () => {
       const script = `
@@ -133,6 +138,11 @@ describe('CLI packs (scripts/cli-pack.cjs)', () => {
       if (result.status !== 0) throw new Error(result.stderr);
       return result.stdout.trim().split('\n').slice(0, 2);
     };
+
+    it('is kept outside dist/, one per checkout', () => {
+      expect(cacheFile().startsWith(os.tmpdir())).toBe(true);
+      expect(codeCachePath('/a/dist', 'hello')).not.toBe(codeCachePath('/b/dist', 'hello'));
+    });
 
     it('is taken when a run that had none ends, and compiles the runs after it', () => {
       expect(runCached()).toEqual(['code cache false', 'hello 1 hello.js true']);
