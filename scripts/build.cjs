@@ -424,6 +424,7 @@ module.exports = {
   ensureBuilt,
   staleProjects,
   lazyProjectRoots,
+  textHash,
   writeAtomic,
   workspaceRoot,
   distRoot,

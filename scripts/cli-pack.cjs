@@ -25,7 +25,7 @@ const path = require('node:path');
 const Module = require('node:module');
 const os = require('node:os');
 const vm = require('node:vm');
-const { writeAtomic } = require('./build.cjs');
+const { textHash, writeAtomic } = require('./build.cjs');
 
 const ENTRY = 'apps/cli/src/main.js';
 const COMMANDS_DIR = 'apps/cli/src/commands/';
@@ -145,10 +145,8 @@ const packPath = (distRoot, command) => path.join(distRoot, PACKS_DIR, `${comman
  * ever replaced by a rename). A cache of another pack is not used; the run then takes a new one.
  */
 function codeCachePath(distRoot, command) {
-  // FNV-1a over the path's UTF-16 units: a short, stable name without loading node:crypto.
-  let hash = 0x811c9dc5;
-  for (const ch of packPath(distRoot, command)) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
-  return path.join(os.tmpdir(), CODE_CACHE_DIR, `${command}-${hash.toString(16)}.cache`);
+  const name = `${command}-${textHash(packPath(distRoot, command))}.cache`;
+  return path.join(os.tmpdir(), CODE_CACHE_DIR, name);
 }
 
 /** The pack's source and the identity of the file it was read from (one open file: no race). */
