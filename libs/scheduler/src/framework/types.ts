@@ -450,14 +450,18 @@ export class NodeInfo {
         (v.ephemeral ? `${pi.pod.metadata?.name}-${v.name}` : undefined);
       if (!claim) continue;
       const k = `${pi.namespace}/${claim}`;
-      const counts = (
-        this.pvcRefCounts === NO_CLAIMS ? (this.pvcRefCounts = new Map()) : this.pvcRefCounts
-      ) as Map<string, number>;
+      const counts = this.ownPvcRefCounts();
       const n = (counts.get(k) ?? 0) + sign;
       if (n > 0) counts.set(k, n);
       else counts.delete(k);
     }
     this.generation++;
+  }
+
+  /** The node's own claim counts, made on the first write (as Resource.ownScalars). */
+  private ownPvcRefCounts(): Map<string, number> {
+    if (this.pvcRefCounts === NO_CLAIMS) this.pvcRefCounts = new Map();
+    return this.pvcRefCounts as Map<string, number>;
   }
 
   /** A copy whose pod list can change without touching this one (preemption dry runs). */
