@@ -4,12 +4,29 @@
  * back. A new run type adds its options here next to its registry entry.
  */
 import { nodeTemplateSchema } from '@schedlab/scenarios';
-import { z } from 'zod';
+import type * as Zod from 'zod';
+import type { z } from 'zod';
 import { RUN_TYPES, type RunType } from './registry';
 
-/** Engine options any run type takes. */
-export const schedulingOptionsSchema = z
-  .object({
+/** zod, loaded when a schema is first built: the CLI's commands validate no run options. */
+const zodLibrary = () => (require('zod') as typeof Zod).z;
+
+/** The engine options any run type takes (the keys of schedulingOptionsSchema()). */
+export const SCHEDULING_OPTION_NAMES = [
+  'compatibilityVersion',
+  'featureGates',
+  'tieBreak',
+  'preemption',
+  'percentageOfNodesToScore',
+  'explain',
+  'pvController',
+] as const;
+
+export type SchedulingOptionName = (typeof SCHEDULING_OPTION_NAMES)[number];
+
+function buildSchedulingOptionsSchema() {
+  const z = zodLibrary();
+  const shape = {
     compatibilityVersion: z
       .string()
       .regex(/^v?1\.\d+(\.\d+)?$/, 'must look like "1.33" or, pinning a patch, "1.34.0"')
@@ -30,40 +47,45 @@ export const schedulingOptionsSchema = z
       .optional(),
     /** false: skip the PV controller's binding of Immediate claims and show the scheduler alone. */
     pvController: z.boolean().optional(),
-  })
-  .strict();
+  } satisfies Record<SchedulingOptionName, z.ZodType>;
+  return z.object(shape).strict();
+}
 
-export type SchedulingOptionName = keyof typeof schedulingOptionsSchema.shape;
-export const SCHEDULING_OPTION_NAMES = Object.keys(schedulingOptionsSchema.shape) as SchedulingOptionName[];
+let schedulingOptions: ReturnType<typeof buildSchedulingOptionsSchema> | undefined;
+
+/** Engine options any run type takes; built on first use, as RUN_OPTIONS. */
+export const schedulingOptionsSchema = () => (schedulingOptions ??= buildSchedulingOptionsSchema());
 
 /** The options of each run type, built together (see RUN_OPTIONS). */
 function runOptionSchemas() {
+  const z = zodLibrary();
+  const scheduling = schedulingOptionsSchema();
   const objectValue = z.record(z.string(), z.unknown());
   return {
-    simulate: schedulingOptionsSchema,
-    capacity: schedulingOptionsSchema
+    simulate: scheduling,
+    capacity: scheduling
       .extend({
         podTemplate: objectValue,
         maxReplicas: z.number().int().min(1).max(100_000).optional(),
       })
       .strict(),
-    'nodes-needed': schedulingOptionsSchema
+    'nodes-needed': scheduling
       .extend({
         /** The CLI's node template schema (--templates), so a bad template is refused at submit. */
         templates: z.array(nodeTemplateSchema).min(1),
         maxNodes: z.number().int().min(1).max(10_000).optional(),
       })
       .strict(),
-    resilience: schedulingOptionsSchema.extend({ by: z.enum(['node', 'zone']).optional() }).strict(),
-    compare: schedulingOptionsSchema
+    resilience: scheduling.extend({ by: z.enum(['node', 'zone']).optional() }).strict(),
+    compare: scheduling
       .extend({
         /** The "after" side's profile ("name@version"); resolved to its configuration at submit. */
         afterProfile: z.string().optional(),
         /** Further engine options for the "after" side. */
-        after: schedulingOptionsSchema.optional(),
+        after: scheduling.optional(),
       })
       .strict(),
-    deschedule: schedulingOptionsSchema
+    deschedule: scheduling
       .extend({
         /** A DeschedulerPolicy (descheduler/v1alpha2) as an object; validated when the run starts. */
         policy: objectValue,
@@ -75,7 +97,7 @@ function runOptionSchemas() {
         intervalSeconds: z.number().int().min(1).max(86_400).optional(),
       })
       .strict(),
-    timeline: schedulingOptionsSchema
+    timeline: scheduling
       .extend({
         /** A timeline document (docs/timeline.md, docs/timeline.schema.json); validated when the run starts. */
         timeline: objectValue,

@@ -2,8 +2,8 @@
 import type * as Yaml from 'yaml';
 import type { z } from 'zod';
 import type { ObjectMeta } from './types';
-import { KIND_SCHEMAS, metadataSchema } from './schemas';
-import { conformsTo } from './schema-check';
+import type * as Schemas from './schemas';
+import { KIND_CHECKS, METADATA_CHECK } from './kind-checks.generated';
 import { CLUSTER_SCOPED_KINDS } from './defaulting';
 import {
   checkValueLimits,
@@ -18,6 +18,12 @@ import { dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors } from '
 
 /** The YAML parser, loaded on first use: JSON dumps (the large ones) never need it. */
 const yamlLibrary = () => require('yaml') as typeof Yaml;
+
+/**
+ * The kind schemas, loaded (with zod) only to word the first issue of an object the generated
+ * checks did not pass: a well-formed dump never needs them.
+ */
+const kindSchemas = () => require('./schemas') as typeof Schemas;
 
 export type KubeObject = { apiVersion?: string; kind: string; metadata: ObjectMeta; [k: string]: unknown };
 
@@ -35,7 +41,7 @@ export interface ParseResult {
 }
 
 /** Kinds Schedlab understands; anything else is reported in `skipped`. */
-export const KNOWN_KINDS: ReadonlySet<string> = new Set(Object.keys(KIND_SCHEMAS));
+export const KNOWN_KINDS: ReadonlySet<string> = new Set(Object.keys(KIND_CHECKS));
 
 /** Syntax error in the input text; line/column are 1-based when known. */
 export class ParseError extends Error {
@@ -117,14 +123,16 @@ function issueDetail(issue: z.core.$ZodIssue): string {
 
 /** Validates one object of a known kind; throws ObjectValidationError on the first problem. */
 export function validateObject(obj: KubeObject): void {
-  // Well-formed objects (nearly all of a dump) pass a check that copies nothing; the rest go
-  // through zod's parse, which names the first issue.
-  const schema = KIND_SCHEMAS[obj.kind];
-  if (conformsTo(metadataSchema, obj.metadata) && (!schema || conformsTo(schema, obj))) return;
-  validateObjectWithZod(obj, schema);
+  // Well-formed objects (nearly all of a dump) pass checks generated from the kind schemas, which
+  // copy nothing; the rest go through zod's parse, which names the first issue.
+  const check = KIND_CHECKS[obj.kind];
+  if (METADATA_CHECK(obj.metadata) && (check === undefined || check(obj))) return;
+  validateObjectWithZod(obj);
 }
 
-function validateObjectWithZod(obj: KubeObject, schema: z.ZodType | undefined): void {
+function validateObjectWithZod(obj: KubeObject): void {
+  const { KIND_SCHEMAS, metadataSchema } = kindSchemas();
+  const schema: z.ZodType | undefined = KIND_SCHEMAS[obj.kind];
   const meta = isRecord(obj.metadata) ? obj.metadata : undefined;
   const namespace = typeof meta?.namespace === 'string' ? meta.namespace : undefined;
   const name = typeof meta?.name === 'string' && meta.name ? meta.name : undefined;

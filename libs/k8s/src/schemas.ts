@@ -1,9 +1,15 @@
 // Declarative (zod) shape checks for the kinds Schedlab consumes. They reject what the API server
 // would reject in the fields the scheduler reads; everything else passes through untouched.
+// The parser runs them only for an object the generated checks (kind-checks.generated.ts, made
+// from these schemas) did not pass, to name its first issue: zod loads only then.
 import { z } from 'zod';
-import { parseQuantity, QuantityError } from './quantity';
-import { LabelSelectorError, selectorFromLabelSelector } from './labels';
-import type { LabelSelector } from './types';
+import {
+  labelSelectorProblem,
+  oneOfProblem,
+  quantityProblem,
+  resourceAmountsUsable,
+  tolerationProblems,
+} from './schema-refinements';
 import { refinedAs } from './schema-check';
 
 type Ctx = z.RefinementCtx;
@@ -20,102 +26,14 @@ const optStr = str.nullish();
 const stringMap = z.record(z.string(), z.string()).nullish();
 const int = z.number().int();
 
-/**
- * Amounts already found usable, so each is judged once per process: a dump repeats a handful of
- * amounts ("32000m", "128Gi", "110") across thousands of nodes and pods, and judging one is
- * BigInt arithmetic. Bounded, since a dump may also hold many distinct amounts.
- */
-class ValidValues {
-  private readonly values = new Set<string | number>();
-  has(v: string | number): boolean {
-    return this.values.has(v);
-  }
-  add(v: string | number): void {
-    if (this.values.size >= 10_000) this.values.clear();
-    this.values.add(v);
-  }
-}
+export const quantitySchema = refinedAs(
+  z.unknown().superRefine((v, ctx: Ctx) => {
+    const problem = quantityProblem(v);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  'quantity',
+);
 
-export const quantitySchema = z.unknown().superRefine((v, ctx: Ctx) => {
-  if (typeof v !== 'string' && typeof v !== 'number') {
-    ctx.addIssue({
-      code: 'custom',
-      message: `Invalid value: ${JSON.stringify(v)}: must be a quantity string or number`,
-    });
-    return;
-  }
-  // Not remembered here: parseQuantity keeps parsed strings, and the dump's fast check
-  // (schema-check) remembers every value this refinement passed.
-  try {
-    parseQuantity(v);
-  } catch (e) {
-    if (!(e instanceof QuantityError)) throw e;
-    ctx.addIssue({ code: 'custom', message: `${e.reason} (got ${JSON.stringify(v)})` });
-  }
-});
-/**
- * The largest amount the engine holds exactly, in its units (millicores for cpu, whole units for
- * everything else): 2^53-1. The apiserver stores larger quantities, but no real node has them,
- * and past this the scheduler's arithmetic would silently lose precision or reach Infinity.
- */
-export const MAX_RESOURCE_AMOUNT = Number.MAX_SAFE_INTEGER;
-
-/** Amounts with no problem, for cpu (millicores) and for every other resource (whole units). */
-const usableCpuAmounts = new ValidValues();
-const usableOtherAmounts = new ValidValues();
-
-/** Why `value` is not a usable amount of `resource` (negative, or beyond MAX_RESOURCE_AMOUNT), or undefined. */
-export function resourceQuantityProblem(resource: string, value: string | number): string | undefined {
-  const usable = resource === 'cpu' ? usableCpuAmounts : usableOtherAmounts;
-  if (usable.has(value)) return undefined;
-  const problem = quantityProblem(resource, value);
-  if (problem === undefined) usable.add(value);
-  return problem;
-}
-
-function quantityProblem(resource: string, value: string | number): string | undefined {
-  let q;
-  try {
-    q = parseQuantity(value);
-  } catch (e) {
-    if (!(e instanceof QuantityError)) throw e;
-    return `${e.reason} (got ${JSON.stringify(value)})`;
-  }
-  const shown = JSON.stringify(value);
-  if (q.sign() < 0) return `Invalid value: ${shown}: must be greater than or equal to 0`;
-  const perUnit = resource === 'cpu' ? 1_000_000n : 1_000_000_000n;
-  if (q.nanos / perUnit >= BigInt(MAX_RESOURCE_AMOUNT)) {
-    const unit = resource === 'cpu' ? 'm' : '';
-    return `Invalid value: ${shown}: must be less than ${MAX_RESOURCE_AMOUNT}${unit} (the largest ${resource} amount the scheduler holds exactly)`;
-  }
-  return undefined;
-}
-
-/**
- * Whether every amount of a resource list is usable for its resource (values that are no string
- * or number are the quantity schema's to refuse); `onProblem` hears each one that is not, and
- * without it the walk stops at the first. for…in visits the keys Object.entries lists: the list is
- * plain data.
- */
-function resourceAmountsUsable(
-  list: Record<string, unknown>,
-  onProblem?: (resource: string, problem: string) => void,
-): boolean {
-  let usable = true;
-  for (const resource in list) {
-    const value = list[resource];
-    if (typeof value !== 'string' && typeof value !== 'number') continue;
-    const problem = resourceQuantityProblem(resource, value);
-    if (problem === undefined) continue;
-    if (!onProblem) return false;
-    usable = false;
-    onProblem(resource, problem);
-  }
-  return usable;
-}
-
-// The native stand-in is the same judgement without zod's payload and context per list (every
-// container and node of a dump has one).
 const resourceList = refinedAs(
   z
     .record(z.string(), quantitySchema)
@@ -126,38 +44,37 @@ const resourceList = refinedAs(
           ctx.addIssue({ code: 'custom', message, path: [resource] }),
         );
     }),
-  (list) => !list || resourceAmountsUsable(list as Record<string, unknown>),
+  'resourceAmounts',
 );
 
 function oneOf(values: readonly string[], allowEmpty = false) {
-  const allowed = allowEmpty ? ['', ...values] : values;
-  return z.unknown().superRefine((v, ctx: Ctx) => {
-    if (typeof v !== 'string' || !allowed.includes(v)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Unsupported value: ${JSON.stringify(v)}: supported values: ${values.map((x) => `"${x}"`).join(', ')}`,
-      });
-    }
-  });
+  return refinedAs(
+    z.unknown().superRefine((v, ctx: Ctx) => {
+      const problem = oneOfProblem(values, allowEmpty, v);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    'oneOf',
+    values,
+    allowEmpty,
+  );
 }
 
-export const labelSelectorSchema = z
-  .looseObject({
-    matchLabels: stringMap,
-    matchExpressions: z
-      .array(z.looseObject({ key: str, operator: str, values: z.array(str).nullish() }))
-      .nullish(),
-  })
-  .nullish()
-  .superRefine((v, ctx: Ctx) => {
-    if (!v) return;
-    try {
-      selectorFromLabelSelector(v as LabelSelector);
-    } catch (e) {
-      if (!(e instanceof LabelSelectorError)) throw e;
-      ctx.addIssue({ code: 'custom', message: e.detail, path: pathSegments(e.field) });
-    }
-  });
+export const labelSelectorSchema = refinedAs(
+  z
+    .looseObject({
+      matchLabels: stringMap,
+      matchExpressions: z
+        .array(z.looseObject({ key: str, operator: str, values: z.array(str).nullish() }))
+        .nullish(),
+    })
+    .nullish()
+    .superRefine((v, ctx: Ctx) => {
+      const problem = labelSelectorProblem(v);
+      if (problem)
+        ctx.addIssue({ code: 'custom', message: problem.detail, path: pathSegments(problem.field) });
+    }),
+  'labelSelector',
+);
 
 const nodeSelectorRequirement = z.looseObject({
   key: str,
@@ -177,30 +94,21 @@ export const nodeSelectorSchema = z.looseObject({ nodeSelectorTerms: z.array(nod
 
 export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 
-const toleration = z
-  .looseObject({
-    key: optStr,
-    operator: oneOf(['Exists', 'Equal'], true).nullish(),
-    value: optStr,
-    effect: oneOf(TAINT_EFFECTS, true).nullish(),
-    tolerationSeconds: int.nullish(),
-  })
-  .superRefine((t, ctx: Ctx) => {
-    if (t.operator === 'Exists' && t.value) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Invalid value: "${t.value}": value must be empty when \`operator\` is 'Exists'`,
-        path: ['operator'],
-      });
-    }
-    if (!t.key && t.operator !== 'Exists') {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Invalid value: "${t.operator ?? ''}": operator must be Exists when \`key\` is empty, which means "match all values and all keys"`,
-        path: ['operator'],
-      });
-    }
-  });
+const toleration = refinedAs(
+  z
+    .looseObject({
+      key: optStr,
+      operator: oneOf(['Exists', 'Equal'], true).nullish(),
+      value: optStr,
+      effect: oneOf(TAINT_EFFECTS, true).nullish(),
+      tolerationSeconds: int.nullish(),
+    })
+    .superRefine((t, ctx: Ctx) => {
+      for (const message of tolerationProblems(t))
+        ctx.addIssue({ code: 'custom', message, path: ['operator'] });
+    }),
+  'toleration',
+);
 
 export const taintSchema = z.looseObject({ key: str.min(1), value: optStr, effect: oneOf(TAINT_EFFECTS) });
 

@@ -1,10 +1,4 @@
-import {
-  RUN_OPTIONS,
-  RUN_TYPES,
-  SCHEDULING_OPTION_NAMES,
-  schedulingOptionsSchema,
-  type RunType,
-} from '@schedlab/analysis';
+import { RUN_OPTIONS, RUN_TYPES, SCHEDULING_OPTION_NAMES, type RunType } from '@schedlab/analysis';
 import { parsePolicy, PolicyError } from '@schedlab/descheduler';
 import { ObjectValidationError, validateObject } from '@schedlab/k8s';
 import { z } from 'zod';
@@ -13,7 +7,7 @@ import { z } from 'zod';
 function runOptionsDescription(): string {
   const extras = RUN_TYPES.map((type) => {
     const own = Object.keys(RUN_OPTIONS[type].shape).filter(
-      (name) => !(name in schedulingOptionsSchema.shape),
+      (name) => !(SCHEDULING_OPTION_NAMES as readonly string[]).includes(name),
     );
     return own.length > 0 ? `; ${type} also ${own.join(', ')}` : '';
   });

@@ -6,7 +6,11 @@
  */
 import { SeededRandom, tryParseQuantity, type Node, type Pod, type Taint } from '@schedlab/k8s';
 import { nodeTemplateSchema, stepSchema, type NodeTemplate } from '@schedlab/scenarios';
-import { z } from 'zod';
+import type * as Zod from 'zod';
+import type { z } from 'zod';
+
+/** zod, loaded when the schema is first built: only a timeline run reads a timeline document. */
+const zodLibrary = () => (require('zod') as typeof Zod).z;
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -42,6 +46,7 @@ export const EVENT_KINDS = [
  * @schedlab/scenarios, whose step and node template schemas it embeds.
  */
 function buildTimelineSchema() {
+  const z = zodLibrary();
   const duration = z
     .union([z.string(), z.number()])
     .refine(
@@ -169,7 +174,7 @@ export type TimelineDocument = z.infer<ReturnType<typeof timelineSchema>>;
 
 /** The published JSON Schema of a timeline file (docs/timeline.schema.json is generated from it). */
 export function timelineJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(timelineSchema(), { unrepresentable: 'any' }) as Record<string, unknown>;
+  return zodLibrary().toJSONSchema(timelineSchema(), { unrepresentable: 'any' }) as Record<string, unknown>;
 }
 export type TimelineEventInput = TimelineDocument['events'][number];
 
