@@ -8,7 +8,7 @@ import type { Snapshot } from './backend/cache/snapshot';
 import { numFeasibleNodesToFind } from './find-nodes';
 import { CycleState } from './framework/cycle-state';
 import { Diagnosis, compareStrings, fitErrorMessage } from './framework/fit-error';
-import type { NodeToStatusMap, PostFilterResult } from './framework/interface';
+import { NodeToStatusMap, type PostFilterResult } from './framework/interface';
 import type { Framework, ScoreResult } from './framework/runtime/framework';
 import { Code, MaybeStatus, Status, isSuccess } from './framework/status';
 import type { NodeInfo } from './framework/types';
@@ -104,7 +104,7 @@ export class ScheduleAlgorithm {
     const record: AttemptRecord = {
       ...emptyAttemptFields(),
       selectedNode: null,
-      diagnosis: { nodeToStatusMap: new Map() },
+      diagnosis: { nodeToStatusMap: new NodeToStatusMap() },
       state,
     };
     if (this.snapshot.size === 0) {
@@ -171,7 +171,7 @@ export class ScheduleAlgorithm {
       // 1.26 the map stays empty and preemption tries every node. Either way the message has
       // no per-node histogram.
       if (fwk.features.behaviour.preFilterRejectionMarksAllNodesUnresolvable) {
-        for (const n of allNodes) diagnosis.nodeToStatusMap.set(n.name, s);
+        for (const n of allNodes) diagnosis.nodeToStatusMap.add(n.name, s);
       }
       diagnosis.preFilterMsg = s.message();
       record.preFilterRejection = { plugin: s.plugin, message: s.message() };
@@ -249,7 +249,7 @@ export class ScheduleAlgorithm {
         else buffer.push(ni);
         found++;
       } else {
-        diagnosis.nodeToStatusMap.set(ni.name, s!);
+        diagnosis.nodeToStatusMap.add(ni.name, s!);
       }
       // The feasible node that ends the search is dropped, so it is not the last one counted.
       last = ni.name;

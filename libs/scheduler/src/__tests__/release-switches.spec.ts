@@ -10,6 +10,7 @@ import { inTreeRegistry } from '../framework/plugins/registry';
 import { CycleState } from '../framework/cycle-state';
 import { Code } from '../framework/status';
 import { fitErrorMessage } from '../framework/fit-error';
+import { NodeToStatusMap } from '../framework/node-to-status';
 import { TaintToleration } from '../framework/plugins/tainttoleration';
 import { NodePorts } from '../framework/plugins/nodeports';
 import { DynamicResources } from '../framework/plugins/dynamicresources';
@@ -310,13 +311,13 @@ describe('DynamicResources: claims must exist (upstream v1.34.4 TestPlugin "clai
     const plugin = new DynamicResources(handle);
     const state = new CycleState();
     expect(plugin.preFilter(state, makePod({ name: 'q' })).status?.code).toBe(Code.Skip);
-    expect(plugin.postFilter(state, makePod({ name: 'q' }), new Map()).status?.message()).toBe(
+    expect(plugin.postFilter(state, makePod({ name: 'q' }), new NodeToStatusMap()).status?.message()).toBe(
       'no new claims to deallocate',
     );
     // PreFilter never ran (an earlier plugin rejected the pod): reading the state fails.
-    expect(plugin.postFilter(new CycleState(), makePod({ name: 'q' }), new Map()).status?.code).toBe(
-      Code.Error,
-    );
+    expect(
+      plugin.postFilter(new CycleState(), makePod({ name: 'q' }), new NodeToStatusMap()).status?.code,
+    ).toBe(Code.Error);
   });
   it('is part of the default profile from 1.34: a pod with a missing claim is not scheduled', () => {
     const items = [
@@ -339,7 +340,7 @@ describe('DynamicResources: claims must exist (upstream v1.34.4 TestPlugin "clai
 
 describe('FitError', () => {
   it('counts nodes without a status under the absent-node status (1.32+)', () => {
-    const statuses = Object.assign(new Map([['a', Status.unschedulable('Insufficient cpu')]]), {
+    const statuses = Object.assign(new NodeToStatusMap([['a', Status.unschedulable('Insufficient cpu')]]), {
       absentNodesStatus: Status.unresolvable("node(s) didn't satisfy plugin(s) [NodeAffinity]"),
     });
     expect(fitErrorMessage(3, { nodeToStatusMap: statuses })).toBe(
@@ -348,7 +349,7 @@ describe('FitError', () => {
   });
   it('appends PostFilter messages with (up to 1.28) or without (1.29+) a period', () => {
     const d = {
-      nodeToStatusMap: new Map([['a', Status.unschedulable('Insufficient cpu')]]),
+      nodeToStatusMap: new NodeToStatusMap([['a', Status.unschedulable('Insufficient cpu')]]),
       postFilterMsg: 'preemption: x.',
     };
     expect(fitErrorMessage(1, d)).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: x..');

@@ -4,7 +4,7 @@
  */
 import type { Node, Pod } from '@schedlab/k8s';
 import type { CycleState } from './cycle-state';
-import type { MaybeStatus, Status } from './status';
+import type { MaybeStatus } from './status';
 import type { NodeInfo, PodInfo } from './types';
 import type { ClusterObjects } from '../backend/cache/cluster-objects';
 import type { TopologyDomains } from '../backend/cache/topology-domains';
@@ -19,12 +19,9 @@ export interface NodeScore {
   score: number;
 }
 
-/**
- * node name → status of the node that failed (upstream NodeToStatusMap / NodeToStatus). From 1.32
- * upstream also gives nodes without an entry a status (`absentNodesStatus`): nodes a
- * PreFilterResult left out are UnschedulableAndUnresolvable, and they count in the FitError.
- */
-export type NodeToStatusMap = Map<string, Status> & { absentNodesStatus?: Status };
+import type { NodeToStatusMap } from './node-to-status';
+
+export { NodeToStatusMap } from './node-to-status';
 
 /** Nodes a PreFilter narrowed the search to; undefined node set means "all nodes". */
 export interface PreFilterResult {

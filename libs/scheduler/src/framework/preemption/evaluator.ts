@@ -11,7 +11,7 @@ import { podPriority } from '@schedlab/k8s';
 import type { Pod, PodDisruptionBudget } from '@schedlab/k8s';
 import type { CycleState } from '../cycle-state';
 import { fitErrorMessage } from '../fit-error';
-import type { Handle, NodeToStatusMap, PostFilterResult, PreemptionCandidate } from '../interface';
+import { NodeToStatusMap, type Handle, type PostFilterResult, type PreemptionCandidate } from '../interface';
 import { Code, MaybeStatus, Status } from '../status';
 import type { NodeInfo } from '../types';
 import { earliestStartTimeOfHighestPriority } from './util';
@@ -97,7 +97,7 @@ export class Evaluator {
   ): { candidates: PreemptionCandidate[]; nodeStatuses: NodeToStatusMap; error?: string } {
     const allNodes = this.handle.snapshot().list();
     if (allNodes.length === 0)
-      return { candidates: [], nodeStatuses: new Map(), error: 'no nodes available' };
+      return { candidates: [], nodeStatuses: new NodeToStatusMap(), error: 'no nodes available' };
     const { potentialNodes, unresolvableStatuses } = nodesWherePreemptionMightHelp(
       allNodes,
       filteredNodeStatuses,
@@ -126,7 +126,7 @@ export class Evaluator {
   ): { candidates: PreemptionCandidate[]; nodeStatuses: NodeToStatusMap; error?: string } {
     const nonViolating: PreemptionCandidate[] = [];
     const violating: PreemptionCandidate[] = [];
-    const nodeStatuses: NodeToStatusMap = new Map();
+    const nodeStatuses = new NodeToStatusMap();
     const errors: string[] = [];
     const n = potentialNodes.length;
     for (let i = 0; i < n; i++) {
@@ -199,7 +199,7 @@ export function nodesWherePreemptionMightHelp(
   const ignoreStatuses =
     !preFilterRejectionMarksAllNodesUnresolvable && isPreFilterRejection(nodes, statuses);
   const potentialNodes: NodeInfo[] = [];
-  const unresolvableStatuses: NodeToStatusMap = new Map();
+  const unresolvableStatuses = new NodeToStatusMap();
   for (const ni of nodes) {
     const s = ignoreStatuses ? undefined : (statuses.get(ni.name) ?? statuses.absentNodesStatus);
     if (s !== undefined && s.code === Code.UnschedulableAndUnresolvable) {

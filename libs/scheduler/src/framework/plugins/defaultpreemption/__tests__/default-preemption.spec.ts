@@ -4,7 +4,12 @@ import { FeatureSet } from '../../../../features';
 import { FakeHandle } from '../../../../testing/fake-handle';
 import { makeNode, makePod } from '../../../../testing/builders';
 import { CycleState } from '../../../cycle-state';
-import type { FilterPlugin, NodeToStatusMap, PreFilterExtensions, PreFilterPlugin } from '../../../interface';
+import {
+  NodeToStatusMap,
+  type FilterPlugin,
+  type PreFilterExtensions,
+  type PreFilterPlugin,
+} from '../../../interface';
 import { pickOneNodeForPreemption } from '../../../preemption/evaluator';
 import { Code, MaybeStatus, Status } from '../../../status';
 import { NodeInfo, PodInfo } from '../../../types';
@@ -116,7 +121,7 @@ function setup(opts: {
 }
 
 function statuses(entries: Record<string, Code>): NodeToStatusMap {
-  return new Map(
+  return new NodeToStatusMap(
     Object.entries(entries).map(([n, c]) => [n, new Status(c, c === Code.Unschedulable ? ['x'] : ['y'])]),
   );
 }
@@ -342,7 +347,7 @@ describe('PreFilter rejection (every node carries the same status)', () => {
       version,
     });
     const s = Status.unresolvable('pod has unbound immediate PersistentVolumeClaims');
-    const m: NodeToStatusMap = new Map([
+    const m = new NodeToStatusMap([
       ['node1', s],
       ['node2', s],
     ]);
@@ -471,7 +476,7 @@ describe('SelectCandidate (upstream TestSelectBestCandidate, node capacity 500m/
       nodes: tc.nodes.map((name) => ({ name, alloc: { ...veryLarge, pods: '32' } })),
       pods: tc.pods,
     });
-    const m = new Map(tc.nodes.map((n) => [n, Status.unschedulable('Insufficient cpu')]));
+    const m = new NodeToStatusMap(tc.nodes.map((n) => [n, Status.unschedulable('Insufficient cpu')]));
     const { result, status } = plugin.postFilter(new CycleState(), tc.pod, m);
     expect(status).toBeNull();
     expect(result?.nominatedNodeName).toBe(tc.want);
