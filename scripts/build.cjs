@@ -78,6 +78,10 @@ function swcOptions(file) {
       // start reads, checksums (the compile cache) and scans a third of the bytes; the source maps
       // still lead to the TypeScript.
       minify: { compress: false, mangle: false, format: { comments: false } },
+      // Non-ASCII characters (a few arrows and ellipses in messages) as escapes: one such
+      // character makes V8 hold a whole CLI pack as a two-byte string, and read it through a
+      // slower decode, at every start.
+      output: { charset: 'ascii' },
     },
     minify: true,
     module: { type: 'commonjs', lazy: LAZY_IMPORTS, resolveFully: true },
@@ -421,6 +425,8 @@ function sortedObject(object) {
 
 module.exports = {
   buildProjects,
+  listSources,
+  swcOptions,
   ensureBuilt,
   staleProjects,
   lazyProjectRoots,

@@ -1,7 +1,9 @@
 /**
  * The report's browser script (plain ES2017, inlined). It reads the embedded JSON and draws the
  * views; every string from the data goes through text nodes or setAttribute, never innerHTML.
- * Kept free of backticks and "${" so it can live in this template literal verbatim.
+ * Kept free of backticks and "${" so it can live in this template literal verbatim, and of
+ * non-ASCII characters (written as \u escapes in its strings): one would make V8 hold every CLI
+ * pack that includes this module as a two-byte string.
  */
 export const REPORT_SCRIPT = String.raw`
 (function () {
@@ -61,7 +63,7 @@ export const REPORT_SCRIPT = String.raw`
       'aria-expanded': expanded ? 'true' : 'false',
       'data-node': n.name,
       'data-value': pct,
-      title: n.pods.length ? n.pods.slice(0, 25).join('\n') + (n.pods.length > 25 ? '\n…' : '') : 'no pods',
+      title: n.pods.length ? n.pods.slice(0, 25).join('\n') + (n.pods.length > 25 ? '\n\u2026' : '') : 'no pods',
       onclick: function () { select(runIndex, 'node', n.name); },
     }, [
       el('span', { className: 'name' }, [n.name]),
@@ -78,7 +80,7 @@ export const REPORT_SCRIPT = String.raw`
       var req = 0, alloc = 0;
       nodes.forEach(function (n) { req += n.requested[resource]; alloc += n.allocatable[resource]; });
       return el('section', { className: 'zone', role: 'region', 'aria-label': 'Zone ' + zoneName(z) }, [
-        el('h3', {}, [zoneName(z) + ' — ' + (alloc > 0 ? Math.round((req / alloc) * 100) : 0) + '% ' + resource]),
+        el('h3', {}, [zoneName(z) + ' \u2014 ' + (alloc > 0 ? Math.round((req / alloc) * 100) : 0) + '% ' + resource]),
         el('div', { className: 'cells' }, nodes.map(function (n) { return nodeCell(runIndex, run, n); })),
       ]);
     }));
@@ -108,7 +110,7 @@ export const REPORT_SCRIPT = String.raw`
       order.length ? null : el('p', {}, ['Every pod was scheduled.']),
     ].concat(order.map(function (reason) {
       return el('div', { role: 'group', 'aria-label': 'Reason: ' + reason }, [
-        el('p', { className: 'reason' }, [groups[reason].length + ' × ' + reason]),
+        el('p', { className: 'reason' }, [groups[reason].length + ' \u00d7 ' + reason]),
         el('ul', { className: 'pods' }, groups[reason].map(function (p) { return el('li', {}, [podButton(runIndex, run, p.pod, 'Pending pod')]); })),
       ]);
     })));
@@ -160,7 +162,7 @@ export const REPORT_SCRIPT = String.raw`
       var total = 0, allocated = 0;
       c.nodes.forEach(function (n) { total += n.total; allocated += n.allocated; });
       return el('section', { className: 'zone', role: 'region', 'aria-label': 'Device class ' + c.deviceClass }, [
-        el('h3', {}, [c.deviceClass + ' — ' + allocated + ' of ' + total + ' allocated']),
+        el('h3', {}, [c.deviceClass + ' \u2014 ' + allocated + ' of ' + total + ' allocated']),
         c.nodes.length
           ? table('Devices of ' + c.deviceClass, ['Node', 'In use', 'Total', 'Allocated', 'Free', 'Unavailable free', 'Tainted free'], c.nodes.map(function (n) {
               return [n.node, el('meter', { min: 0, max: n.total, value: n.allocated, 'aria-label': n.node + ': ' + n.allocated + ' of ' + n.total + ' allocated' }, [n.allocated + '/' + n.total]),
@@ -220,7 +222,7 @@ export const REPORT_SCRIPT = String.raw`
       el('div', { className: 'zones' }, Object.keys(zones).sort().map(function (z) {
         var list = zones[z];
         return el('section', { className: 'zone', role: 'region', 'aria-label': 'Volumes in zone ' + zoneName(z) }, [
-          el('h3', {}, [zoneName(z) + ' — ' + list.length + (list.length === 1 ? ' volume or claim' : ' volumes or claims')]),
+          el('h3', {}, [zoneName(z) + ' \u2014 ' + list.length + (list.length === 1 ? ' volume or claim' : ' volumes or claims')]),
           table('Volumes in ' + zoneName(z), ['Claim', 'Volume', 'Class', 'Capacity', 'Phase', 'Pods'], list.map(function (v) {
             return [v.claim || '<none>', v.volume || '<unbound>', v.storageClass, v.capacity, v.phase, v.pods.join(', ')];
           })),
@@ -262,10 +264,10 @@ export const REPORT_SCRIPT = String.raw`
     ]);
   }
 
-  // A descheduling what-if: the evictions, where each pod went, and the figures before → after.
+  // A descheduling what-if: the evictions, where each pod went, and the figures before -> after.
   var VIOLATION_KINDS = ['taint', 'nodeAffinity', 'podAffinity', 'topologySpread'];
   function pct(ratio) { return (Math.round(ratio * 1000) / 10).toFixed(1) + '%'; }
-  function change(before, after) { return before === after ? before : before + ' → ' + after; }
+  function change(before, after) { return before === after ? before : before + ' \u2192 ' + after; }
   function spreadName(c) { return c.namespace + ' ' + (c.selector || '<all>') + ' by ' + c.topologyKey + ' (maxSkew ' + c.maxSkew + ', ' + c.whenUnsatisfiable + ')'; }
   function perDomain(c) { return Object.keys(c.counts).map(function (k) { return k + '=' + c.counts[k]; }).join(' '); }
   function countKind(list, kind) { return list.filter(function (v) { return v.kind === kind; }).length; }
@@ -306,19 +308,19 @@ export const REPORT_SCRIPT = String.raw`
           }))
         : el('p', {}, ['The policy evicted no pod.']),
       notes.length ? el('ul', { 'aria-label': 'Rounds' }, notes.map(function (n) { return el('li', {}, [n]); })) : null,
-      el('h2', {}, ['Zones before → after']),
+      el('h2', {}, ['Zones before \u2192 after']),
       table('Zones before and after', ['Zone', 'Nodes', 'CPU requested', 'Memory requested', 'Pods'], d.zones.after.map(function (z) {
         var b = zonesBefore[z.zone] || z;
         return [zoneName(z.zone), String(z.nodes), change(pct(b.cpu.ratio), pct(z.cpu.ratio)), change(pct(b.memory.ratio), pct(z.memory.ratio)), change(String(b.pods), String(z.pods))];
       })),
-      d.spread.after.length ? el('h2', {}, ['Topology spread before → after']) : null,
+      d.spread.after.length ? el('h2', {}, ['Topology spread before \u2192 after']) : null,
       d.spread.after.length
         ? table('Topology spread before and after', ['Constraint', 'Skew', 'Pods per domain'], d.spread.after.map(function (c) {
             var b = spreadBefore[spreadName(c)] || c;
             return [spreadName(c), change(String(b.skew), String(c.skew)), change(perDomain(b), perDomain(c))];
           }))
         : null,
-      el('h2', {}, ['Violations before → after']),
+      el('h2', {}, ['Violations before \u2192 after']),
       table('Violations before and after', ['Kind', 'Before', 'After'], VIOLATION_KINDS.map(function (k) {
         return [k, countKind(d.violations.before, k), countKind(d.violations.after, k)];
       })),
@@ -372,7 +374,7 @@ export const REPORT_SCRIPT = String.raw`
     var bars = [];
     h.count.forEach(function (c, i) {
       var bh = (H - B - 20) * c / cmax;
-      var label = h.le[i] === null ? '> ' + clock(h.le[i - 1]) : '≤ ' + clock(h.le[i]);
+      var label = h.le[i] === null ? '> ' + clock(h.le[i - 1]) : '\u2264 ' + clock(h.le[i]);
       bars.push(svg('rect', { x: 8 + i * bw + 2, y: H - B - bh, width: bw - 4, height: bh, fill: '#1565c0' }, [svg('title', {}, [label + ': ' + c + ' pods'])]));
       bars.push(svg('text', { x: 8 + i * bw + bw / 2, y: H - B - bh - 4, 'text-anchor': 'middle', 'font-size': 11 }, [String(c)]));
       bars.push(svg('text', { x: 8 + i * bw + bw / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 11 }, [label]));
