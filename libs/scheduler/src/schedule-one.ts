@@ -231,6 +231,11 @@ export class ScheduleAlgorithm {
     // and over on large clusters.
     const buffer = this.feasibleBuffer;
     let found = 0;
+    // Each node is examined once per call, so a failure is a new entry unless an earlier call of
+    // this attempt (the nominated node's) left some: then a node's entry is replaced, as upstream's
+    // NodeToStatus.Set does.
+    const statuses = diagnosis.nodeToStatusMap;
+    const firstCall = statuses.size === 0;
 
     let first: string | null = null;
     let last: string | null = null;
@@ -249,7 +254,8 @@ export class ScheduleAlgorithm {
         else buffer.push(ni);
         found++;
       } else {
-        diagnosis.nodeToStatusMap.add(ni.name, s!);
+        if (firstCall) statuses.add(ni.name, s!);
+        else statuses.set(ni.name, s!);
       }
       // The feasible node that ends the search is dropped, so it is not the last one counted.
       last = ni.name;
