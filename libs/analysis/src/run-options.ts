@@ -4,12 +4,9 @@
  * back. A new run type adds its options here next to its registry entry.
  */
 import { nodeTemplateSchema } from '@schedlab/scenarios';
-import type * as Zod from 'zod';
 import type { z } from 'zod';
+import { zodLibrary } from './zod-library';
 import { RUN_TYPES, type RunType } from './registry';
-
-/** zod, loaded when a schema is first built: the CLI's commands validate no run options. */
-const zodLibrary = () => (require('zod') as typeof Zod).z;
 
 /** The engine options any run type takes (the keys of schedulingOptionsSchema()). */
 export const SCHEDULING_OPTION_NAMES = [

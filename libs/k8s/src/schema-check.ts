@@ -253,8 +253,9 @@ function leafTest(schema: z.ZodType, arg: string): string | undefined {
 
 /**
  * The checks the kind schemas use (min length, integer, bounds) as zod 4 judges them, as an
- * expression on `v`, which the schema's `type` test passed; undefined for any other check (an overwrite such as trim, which changes the
- * value later checks see, or a refinement without a stand-in).
+ * expression on `v`, which the schema's `type` test passed; undefined for any other check (an
+ * overwrite such as trim, which changes the value later checks see, or a refinement without a
+ * stand-in).
  */
 function checkTest(c: ZodCheck, type: string): string | undefined {
   const def = c._zod.def;

@@ -1,7 +1,7 @@
 // The judgements behind the kind schemas' refinements, without zod: schemas.ts words each problem
 // as a zod issue, and the generated kind checks (kind-checks.generated.ts) ask the same functions
 // whether there is one, so a well-formed dump is validated without loading zod at all.
-import { parseQuantity, QuantityError } from './quantity';
+import { parseQuantity, QuantityError, type Quantity } from './quantity';
 import { LabelSelectorError, selectorFromLabelSelector } from './labels';
 import type { LabelSelector } from './types';
 
@@ -21,19 +21,24 @@ class ValidValues {
   }
 }
 
-/** Why `v` is not a quantity (the apiserver's parse), or undefined. */
-export function quantityProblem(v: unknown): string | undefined {
-  if (typeof v !== 'string' && typeof v !== 'number') {
-    return `Invalid value: ${JSON.stringify(v)}: must be a quantity string or number`;
-  }
+/** The quantity `v` stands for (the apiserver's parse), or why it is none. */
+function parsedQuantity(v: string | number): Quantity | string {
   // Not remembered here: parseQuantity keeps the strings it parsed.
   try {
-    parseQuantity(v);
+    return parseQuantity(v);
   } catch (e) {
     if (!(e instanceof QuantityError)) throw e;
     return `${e.reason} (got ${JSON.stringify(v)})`;
   }
-  return undefined;
+}
+
+/** Why `v` is not a quantity, or undefined. */
+export function quantityProblem(v: unknown): string | undefined {
+  if (typeof v !== 'string' && typeof v !== 'number') {
+    return `Invalid value: ${JSON.stringify(v)}: must be a quantity string or number`;
+  }
+  const q = parsedQuantity(v);
+  return typeof q === 'string' ? q : undefined;
 }
 
 /**
@@ -57,13 +62,8 @@ export function resourceQuantityProblem(resource: string, value: string | number
 }
 
 function amountProblem(resource: string, value: string | number): string | undefined {
-  let q;
-  try {
-    q = parseQuantity(value);
-  } catch (e) {
-    if (!(e instanceof QuantityError)) throw e;
-    return `${e.reason} (got ${JSON.stringify(value)})`;
-  }
+  const q = parsedQuantity(value);
+  if (typeof q === 'string') return q;
   const shown = JSON.stringify(value);
   if (q.sign() < 0) return `Invalid value: ${shown}: must be greater than or equal to 0`;
   const perUnit = resource === 'cpu' ? 1_000_000n : 1_000_000_000n;

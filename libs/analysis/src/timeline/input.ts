@@ -6,11 +6,8 @@
  */
 import { SeededRandom, tryParseQuantity, type Node, type Pod, type Taint } from '@schedlab/k8s';
 import { nodeTemplateSchema, stepSchema, type NodeTemplate } from '@schedlab/scenarios';
-import type * as Zod from 'zod';
 import type { z } from 'zod';
-
-/** zod, loaded when the schema is first built: only a timeline run reads a timeline document. */
-const zodLibrary = () => (require('zod') as typeof Zod).z;
+import { zodLibrary } from '../zod-library';
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

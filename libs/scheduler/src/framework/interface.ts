@@ -5,6 +5,7 @@
 import type { Node, Pod } from '@schedlab/k8s';
 import type { CycleState } from './cycle-state';
 import type { MaybeStatus } from './status';
+import { NodeToStatusMap } from './node-to-status';
 import type { NodeInfo, PodInfo } from './types';
 import type { ClusterObjects } from '../backend/cache/cluster-objects';
 import type { TopologyDomains } from '../backend/cache/topology-domains';
@@ -19,9 +20,7 @@ export interface NodeScore {
   score: number;
 }
 
-import type { NodeToStatusMap } from './node-to-status';
-
-export { NodeToStatusMap } from './node-to-status';
+export { NodeToStatusMap };
 
 /** Nodes a PreFilter narrowed the search to; undefined node set means "all nodes". */
 export interface PreFilterResult {
