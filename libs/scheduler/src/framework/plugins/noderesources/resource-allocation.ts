@@ -10,7 +10,17 @@ import { RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, type NodeInf
 import { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from '@schedlab/k8s';
 import type { DraResourceTotals } from '../dynamicresources/extended-resource-scoring';
 import { NodeScoreCache } from '../helper/node-score-cache';
-import { PAIR_SCORERS, type PairScorer } from './strategies';
+import {
+  PAIR_BALANCE_IMPROVEMENT,
+  PAIR_BALANCED,
+  PAIR_LEAST_ALLOCATED,
+  PAIR_STRATEGIES,
+  balanceImprovementPair,
+  balanceScoreOfPair,
+  leastAllocatedPair,
+  mostAllocatedPair,
+  type PairStrategy,
+} from './strategies';
 
 export interface ResourceSpec {
   name: string;
@@ -104,7 +114,7 @@ export class ResourceAllocationScorer {
     );
     this.weights = resources.map((r) => r.weight);
     // cpu then memory (the default resources, in either order) with a strategy that has a pair form.
-    const pair = PAIR_SCORERS.get(scorer);
+    const pair = PAIR_STRATEGIES.get(scorer);
     if (pair !== undefined && resources.length === 2) {
       if (this.kinds[0] === KIND_CPU && this.kinds[1] === KIND_MEMORY) {
         this.pair = pair;
@@ -117,7 +127,7 @@ export class ResourceAllocationScorer {
   }
 
   /** Set when the configured resources are cpu and memory and the strategy has a pair form. */
-  private readonly pair?: PairScorer;
+  private readonly pair?: PairStrategy;
   private readonly pairCpuFirst: boolean = true;
 
   /** Per configured resource, what `score` reads for it: decided once, not per node. */
@@ -158,8 +168,8 @@ export class ResourceAllocationScorer {
     const cpuFirst = this.pairCpuFirst;
     const reqCpu = cpuFirst ? requests[0] : requests[1];
     const reqMem = cpuFirst ? requests[1] : requests[0];
-    const wCpu = cpuFirst ? this.weights[0] : this.weights[1];
-    const wMem = cpuFirst ? this.weights[1] : this.weights[0];
+    const w0 = this.weights[0];
+    const w1 = this.weights[1];
     const useRequested = this.useRequested;
     // A node's score is a function of its allocatable (fixed), what its pods request (changes only
     // with its generation) and the pod's two requests: kept per node, it is reused while none of
@@ -170,26 +180,35 @@ export class ResourceAllocationScorer {
     for (let i = 0; i < nodes.length; i++) {
       const ni = nodes[i];
       const k = ni.index;
-      const hit = cache.get(k, ni, ni.generation);
-      if (hit !== undefined) {
-        scores[i].score = hit;
-        continue;
+      // One store for a cached and a computed score: a store first reached when a later pod hits
+      // the cache would have no type feedback, and reaching it would deoptimise the loop.
+      let score = cache.get(k, ni, ni.generation);
+      if (score === undefined) {
+        const alloc = ni.allocatable;
+        const allocCpu = alloc.milliCPU;
+        const allocMem = alloc.memory;
+        if (allocCpu === 0 || allocMem === 0) {
+          score = this.score(ni, requests, dra);
+        } else {
+          const used = useRequested ? ni.requested : ni.nonZeroRequested;
+          const usedCpu = used.milliCPU;
+          const usedMem = used.memory;
+          // Resource 0 and 1 in the configured order.
+          const used0 = cpuFirst ? usedCpu : usedMem;
+          const used1 = cpuFirst ? usedMem : usedCpu;
+          const alloc0 = cpuFirst ? allocCpu : allocMem;
+          const alloc1 = cpuFirst ? allocMem : allocCpu;
+          const req0 = used0 + (cpuFirst ? reqCpu : reqMem);
+          const req1 = used1 + (cpuFirst ? reqMem : reqCpu);
+          if (pair === PAIR_LEAST_ALLOCATED) score = leastAllocatedPair(req0, alloc0, w0, req1, alloc1, w1);
+          else if (pair === PAIR_BALANCED) score = balanceScoreOfPair(req0, alloc0, req1, alloc1);
+          else if (pair === PAIR_BALANCE_IMPROVEMENT)
+            score = balanceImprovementPair(req0, alloc0, req1, alloc1, used0, used1);
+          else score = mostAllocatedPair(req0, alloc0, w0, req1, alloc1, w1);
+          cache.set(k, ni, ni.generation, score);
+        }
       }
-      const alloc = ni.allocatable;
-      const allocCpu = alloc.milliCPU;
-      const allocMem = alloc.memory;
-      if (allocCpu === 0 || allocMem === 0) {
-        scores[i].score = this.score(ni, requests, dra);
-        continue;
-      }
-      const used = useRequested ? ni.requested : ni.nonZeroRequested;
-      const usedCpu = used.milliCPU;
-      const usedMem = used.memory;
-      const score = cpuFirst
-        ? pair(usedCpu + reqCpu, allocCpu, wCpu, usedMem + reqMem, allocMem, wMem, usedCpu, usedMem)
-        : pair(usedMem + reqMem, allocMem, wMem, usedCpu + reqCpu, allocCpu, wCpu, usedMem, usedCpu);
       scores[i].score = score;
-      cache.set(k, ni, ni.generation, score);
     }
   }
 

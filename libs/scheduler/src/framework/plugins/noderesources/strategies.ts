@@ -40,33 +40,84 @@ export const leastAllocatedScorer: ResourceScorer = weightedIntegerMean(leastReq
 export const mostAllocatedScorer: ResourceScorer = weightedIntegerMean(mostRequestedScore);
 
 /**
- * A strategy for exactly two resources that both take part (allocatable non-zero): the same
- * number the strategy gives for `requested = [req0, req1]`, `allocatable = [alloc0, alloc1]`,
- * `weights = [w0, w1]`, `allocated = [used0, used1]`, computed without the scratch arrays. Scoring
- * cpu and memory (the default resources) over every node of every pod is the hot case.
+ * The strategies with a form for exactly two resources that both take part (allocatable
+ * non-zero): each form gives the same number the strategy gives for `requested = [req0, req1]`,
+ * `allocatable = [alloc0, alloc1]`, `weights = [w0, w1]`, `allocated = [used0, used1]`, without
+ * the scratch arrays. Scoring cpu and memory (the default resources) over every node of every pod
+ * is the hot case.
  */
-export type PairScorer = (
+export const PAIR_LEAST_ALLOCATED = 1;
+export const PAIR_MOST_ALLOCATED = 2;
+export const PAIR_BALANCED = 3;
+export const PAIR_BALANCE_IMPROVEMENT = 4;
+export type PairStrategy =
+  | typeof PAIR_LEAST_ALLOCATED
+  | typeof PAIR_MOST_ALLOCATED
+  | typeof PAIR_BALANCED
+  | typeof PAIR_BALANCE_IMPROVEMENT;
+
+/**
+ * The two-resource forms, one plain function each, which the scoring loop calls by strategy
+ * (resource-allocation.ts). One function switching over the strategies, or a closure per
+ * strategy, grew too large for V8 to inline into the loop, and every call then boxed the memory
+ * amounts (past V8's small integers) into new heap numbers: two or three per node and pod.
+ */
+export function leastAllocatedPair(
   req0: number,
   alloc0: number,
   w0: number,
   req1: number,
   alloc1: number,
   w1: number,
-  used0: number,
-  used1: number,
-) => number;
-
-function weightedIntegerMeanOfPair(perResource: (req: number, cap: number) => number): PairScorer {
-  // Same additions in the same order as weightedIntegerMean, so the same doubles.
-  return (req0, alloc0, w0, req1, alloc1, w1) => {
-    const nodeScore = 0 + perResource(req0, alloc0) * w0 + perResource(req1, alloc1) * w1;
-    const weightSum = 0 + w0 + w1;
-    return weightSum === 0 ? 0 : idiv(nodeScore, weightSum);
-  };
+): number {
+  return weightedIntegerMeanOfPair(
+    leastRequestedScore(req0, alloc0),
+    w0,
+    leastRequestedScore(req1, alloc1),
+    w1,
+  );
 }
 
-/** balanceScore for two resources (its count === 2 branch). */
-function balanceScoreOfPair(req0: number, alloc0: number, req1: number, alloc1: number): number {
+export function mostAllocatedPair(
+  req0: number,
+  alloc0: number,
+  w0: number,
+  req1: number,
+  alloc1: number,
+  w1: number,
+): number {
+  return weightedIntegerMeanOfPair(
+    mostRequestedScore(req0, alloc0),
+    w0,
+    mostRequestedScore(req1, alloc1),
+    w1,
+  );
+}
+
+/** balanceImprovementScorer for two resources: with the pod (req) against without it (used). */
+export function balanceImprovementPair(
+  req0: number,
+  alloc0: number,
+  req1: number,
+  alloc1: number,
+  used0: number,
+  used1: number,
+): number {
+  return balanceImprovement(
+    balanceScoreOfPair(req0, alloc0, req1, alloc1),
+    balanceScoreOfPair(used0, alloc0, used1, alloc1),
+  );
+}
+
+/** weightedIntegerMean of two resource scores: the same additions in the same order, so the same doubles. */
+function weightedIntegerMeanOfPair(score0: number, w0: number, score1: number, w1: number): number {
+  const nodeScore = 0 + score0 * w0 + score1 * w1;
+  const weightSum = 0 + w0 + w1;
+  return weightSum === 0 ? 0 : idiv(nodeScore, weightSum);
+}
+
+/** balanceScore for two resources (its count === 2 branch); BalancedAllocation's two-resource form. */
+export function balanceScoreOfPair(req0: number, alloc0: number, req1: number, alloc1: number): number {
   const std = Math.abs((Math.min(req0 / alloc0, 1) - Math.min(req1 / alloc1, 1)) / 2);
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }
@@ -175,20 +226,13 @@ function balanceImprovement(withPod: number, withoutPod: number): number {
   return MAX_NODE_SCORE / 2 + idiv(MAX_NODE_SCORE / 2 + withPod - withoutPod, 2);
 }
 
-/** The two-resource forms of the strategies that have one (see PairScorer). */
-export const PAIR_SCORERS: ReadonlyMap<ResourceScorer, PairScorer> = new Map<ResourceScorer, PairScorer>([
-  [leastAllocatedScorer, weightedIntegerMeanOfPair(leastRequestedScore)],
-  [mostAllocatedScorer, weightedIntegerMeanOfPair(mostRequestedScore)],
-  [
-    balancedResourceScorer,
-    (req0, alloc0, _w0, req1, alloc1) => balanceScoreOfPair(req0, alloc0, req1, alloc1),
-  ],
-  [
-    balanceImprovementScorer,
-    (req0, alloc0, _w0, req1, alloc1, _w1, used0, used1) =>
-      balanceImprovement(
-        balanceScoreOfPair(req0, alloc0, req1, alloc1),
-        balanceScoreOfPair(used0, alloc0, used1, alloc1),
-      ),
-  ],
+/** The strategies that have a two-resource form. */
+export const PAIR_STRATEGIES: ReadonlyMap<ResourceScorer, PairStrategy> = new Map<
+  ResourceScorer,
+  PairStrategy
+>([
+  [leastAllocatedScorer, PAIR_LEAST_ALLOCATED],
+  [mostAllocatedScorer, PAIR_MOST_ALLOCATED],
+  [balancedResourceScorer, PAIR_BALANCED],
+  [balanceImprovementScorer, PAIR_BALANCE_IMPROVEMENT],
 ]);
