@@ -356,8 +356,8 @@ export class Framework implements Handle {
 
   /** Score lists and breakdown buffers, reused from one scheduling cycle to the next. */
   private readonly scoreBuffers: Float64Array[] = [];
-  private readonly totalsList: NodeScore[] = [];
-  private readonly pluginScoreList: NodeScore[] = [];
+  private readonly totalsList = new ScoreList();
+  private readonly pluginScoreList = new ScoreList();
 
   private sums = new Float64Array(64);
 
@@ -388,7 +388,7 @@ export class Framework implements Handle {
     nodes: NodeInfo[],
     breakdown = true,
   ): { result?: ScoreResult; status: MaybeStatus } {
-    const totals = reuseScoreList(this.totalsList, nodes);
+    const totals = this.totalsList.fill(nodes);
     // Summed here, in plugin order as before, and written to the totals' entries once at the end.
     const sums = this.sumBuffer(nodes.length);
     // Read once: the compiled module reads an imported binding through a getter.
@@ -397,7 +397,7 @@ export class Framework implements Handle {
     const plugins: PluginScoreBreakdown[] = [];
     let scratch = 0;
     // One score list reused by every plugin: each plugin overwrites all entries before use.
-    const scores = reuseScoreList(this.pluginScoreList, nodes);
+    const scores = this.pluginScoreList.fill(nodes);
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       const raw = breakdown ? this.scoreBuffer(scratch++, nodes.length) : undefined;
@@ -522,16 +522,26 @@ export class Framework implements Handle {
   }
 }
 
-/** `list` holding one entry per node, score 0, reusing the entries of earlier cycles. */
-function reuseScoreList(list: NodeScore[], nodes: readonly NodeInfo[]): NodeScore[] {
-  list.length = Math.min(list.length, nodes.length);
-  for (let i = 0; i < nodes.length; i++) {
-    const entry = list[i];
-    if (entry === undefined) list.push({ name: nodes[i].name, score: 0 });
-    else {
+/**
+ * A score list reused from one cycle to the next: one entry per node, score 0. The entries live
+ * apart from the list, which never drops them: cutting a list's length to a pod with fewer
+ * feasible nodes (a node selector) makes V8 trim its storage, and the entries past the cut were
+ * then made again for the next pod with more, a thousand objects at a time.
+ */
+class ScoreList {
+  private readonly list: NodeScore[] = [];
+  private readonly entries: NodeScore[] = [];
+
+  fill(nodes: readonly NodeInfo[]): NodeScore[] {
+    const { list, entries } = this;
+    while (entries.length < nodes.length) entries.push({ name: '', score: 0 });
+    list.length = nodes.length;
+    for (let i = 0; i < nodes.length; i++) {
+      const entry = entries[i];
       entry.name = nodes[i].name;
       entry.score = 0;
+      list[i] = entry;
     }
+    return list;
   }
-  return list;
 }
