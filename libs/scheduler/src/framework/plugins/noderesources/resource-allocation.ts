@@ -13,12 +13,11 @@ import { NodeScoreCache } from '../helper/node-score-cache';
 import {
   PAIR_BALANCE_IMPROVEMENT,
   PAIR_BALANCED,
-  PAIR_LEAST_ALLOCATED,
+  PAIR_MOST_ALLOCATED,
   PAIR_STRATEGIES,
+  allocatedPair,
   balanceImprovementPair,
   balanceScoreOfPair,
-  leastAllocatedPair,
-  mostAllocatedPair,
   type PairStrategy,
 } from './strategies';
 
@@ -200,11 +199,10 @@ export class ResourceAllocationScorer {
           const alloc1 = cpuFirst ? allocMem : allocCpu;
           const req0 = used0 + (cpuFirst ? reqCpu : reqMem);
           const req1 = used1 + (cpuFirst ? reqMem : reqCpu);
-          if (pair === PAIR_LEAST_ALLOCATED) score = leastAllocatedPair(req0, alloc0, w0, req1, alloc1, w1);
-          else if (pair === PAIR_BALANCED) score = balanceScoreOfPair(req0, alloc0, req1, alloc1);
+          if (pair === PAIR_BALANCED) score = balanceScoreOfPair(req0, alloc0, req1, alloc1);
           else if (pair === PAIR_BALANCE_IMPROVEMENT)
             score = balanceImprovementPair(req0, alloc0, req1, alloc1, used0, used1);
-          else score = mostAllocatedPair(req0, alloc0, w0, req1, alloc1, w1);
+          else score = allocatedPair(pair === PAIR_MOST_ALLOCATED, req0, alloc0, w0, req1, alloc1, w1);
           cache.set(k, ni, ni.generation, score);
         }
       }

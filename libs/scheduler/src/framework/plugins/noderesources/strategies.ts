@@ -57,12 +57,14 @@ export type PairStrategy =
   | typeof PAIR_BALANCE_IMPROVEMENT;
 
 /**
- * The two-resource forms, one plain function each, which the scoring loop calls by strategy
- * (resource-allocation.ts). One function switching over the strategies, or a closure per
- * strategy, grew too large for V8 to inline into the loop, and every call then boxed the memory
- * amounts (past V8's small integers) into new heap numbers: two or three per node and pod.
+ * The two-resource forms are plain functions, which the scoring loop calls by strategy
+ * (resource-allocation.ts): allocatedPair (LeastAllocated, MostAllocated), balanceScoreOfPair,
+ * balanceImprovementPair. One function switching over all four, or a closure per strategy, grew
+ * too large for V8 to inline into the loop, and every call then boxed the memory amounts (past
+ * V8's small integers) into new heap numbers: two or three per node and pod.
  */
-export function leastAllocatedPair(
+export function allocatedPair(
+  most: boolean,
   req0: number,
   alloc0: number,
   w0: number,
@@ -70,28 +72,10 @@ export function leastAllocatedPair(
   alloc1: number,
   w1: number,
 ): number {
-  return weightedIntegerMeanOfPair(
-    leastRequestedScore(req0, alloc0),
-    w0,
-    leastRequestedScore(req1, alloc1),
-    w1,
-  );
-}
-
-export function mostAllocatedPair(
-  req0: number,
-  alloc0: number,
-  w0: number,
-  req1: number,
-  alloc1: number,
-  w1: number,
-): number {
-  return weightedIntegerMeanOfPair(
-    mostRequestedScore(req0, alloc0),
-    w0,
-    mostRequestedScore(req1, alloc1),
-    w1,
-  );
+  // LeastAllocated, or MostAllocated with `most`.
+  const score0 = most ? mostRequestedScore(req0, alloc0) : leastRequestedScore(req0, alloc0);
+  const score1 = most ? mostRequestedScore(req1, alloc1) : leastRequestedScore(req1, alloc1);
+  return weightedIntegerMeanOfPair(score0, w0, score1, w1);
 }
 
 /** balanceImprovementScorer for two resources: with the pod (req) against without it (used). */

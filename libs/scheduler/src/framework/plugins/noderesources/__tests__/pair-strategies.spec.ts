@@ -9,13 +9,12 @@ import {
   PAIR_LEAST_ALLOCATED,
   PAIR_MOST_ALLOCATED,
   PAIR_STRATEGIES,
+  allocatedPair,
   balanceImprovementPair,
   balanceImprovementScorer,
   balanceScoreOfPair,
   balancedResourceScorer,
-  leastAllocatedPair,
   leastAllocatedScorer,
-  mostAllocatedPair,
   mostAllocatedScorer,
 } from '../strategies';
 
@@ -55,10 +54,10 @@ describe('two-resource forms of the resource strategies', () => {
         const allocatable = [alloc0, alloc1];
         const weights = [w0, w1];
         const allocated = [used0, used1];
-        expect(leastAllocatedPair(req0, alloc0, w0, req1, alloc1, w1)).toBe(
+        expect(allocatedPair(false, req0, alloc0, w0, req1, alloc1, w1)).toBe(
           leastAllocatedScorer(requested, allocatable, weights, 2, allocated),
         );
-        expect(mostAllocatedPair(req0, alloc0, w0, req1, alloc1, w1)).toBe(
+        expect(allocatedPair(true, req0, alloc0, w0, req1, alloc1, w1)).toBe(
           mostAllocatedScorer(requested, allocatable, weights, 2, allocated),
         );
         expect(balanceScoreOfPair(req0, alloc0, req1, alloc1)).toBe(
@@ -74,8 +73,8 @@ describe('two-resource forms of the resource strategies', () => {
 
   it('tell over-committed and empty nodes apart as the strategies do', () => {
     // Least allocated: an over-committed resource scores 0; most allocated caps it at full.
-    expect(leastAllocatedPair(3000, 2000, 1, 0, 1000, 1)).toBe(50);
-    expect(mostAllocatedPair(3000, 2000, 1, 0, 1000, 1)).toBe(50);
+    expect(allocatedPair(false, 3000, 2000, 1, 0, 1000, 1)).toBe(50);
+    expect(allocatedPair(true, 3000, 2000, 1, 0, 1000, 1)).toBe(50);
     // Equal fractions are perfectly balanced; half against nothing is 75.
     expect(balanceScoreOfPair(500, 1000, 2 ** 31, 2 ** 32)).toBe(100);
     expect(balanceScoreOfPair(500, 1000, 0, 2 ** 32)).toBe(75);
