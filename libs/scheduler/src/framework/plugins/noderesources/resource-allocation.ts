@@ -163,10 +163,11 @@ export class ResourceAllocationScorer {
       return;
     }
     // cpu and memory only: read the four numbers per node and score them directly. A node with
-    // none of either (left out of the mean) takes the general path.
+    // none of either (left out of the mean) takes the general path. Resources 0 and 1 are in the
+    // configured order, as the pod's requests and the weights are; the node's follow cpuFirst.
     const cpuFirst = this.pairCpuFirst;
-    const reqCpu = cpuFirst ? requests[0] : requests[1];
-    const reqMem = cpuFirst ? requests[1] : requests[0];
+    const podReq0 = requests[0];
+    const podReq1 = requests[1];
     const w0 = this.weights[0];
     const w1 = this.weights[1];
     const useRequested = this.useRequested;
@@ -175,7 +176,7 @@ export class ResourceAllocationScorer {
     // them changed, so pods asking the same as the previous one rescore only the nodes that
     // changed since (the node the previous pod went to, mostly).
     const cache = this.nodeCache;
-    cache.begin(`${reqCpu}/${reqMem}`, nodes.length);
+    cache.begin(`${podReq0}/${podReq1}`, nodes.length);
     for (let i = 0; i < nodes.length; i++) {
       const ni = nodes[i];
       const k = ni.index;
@@ -192,13 +193,12 @@ export class ResourceAllocationScorer {
           const used = useRequested ? ni.requested : ni.nonZeroRequested;
           const usedCpu = used.milliCPU;
           const usedMem = used.memory;
-          // Resource 0 and 1 in the configured order.
           const used0 = cpuFirst ? usedCpu : usedMem;
           const used1 = cpuFirst ? usedMem : usedCpu;
           const alloc0 = cpuFirst ? allocCpu : allocMem;
           const alloc1 = cpuFirst ? allocMem : allocCpu;
-          const req0 = used0 + (cpuFirst ? reqCpu : reqMem);
-          const req1 = used1 + (cpuFirst ? reqMem : reqCpu);
+          const req0 = used0 + podReq0;
+          const req1 = used1 + podReq1;
           if (pair === PAIR_BALANCED) score = balanceScoreOfPair(req0, alloc0, req1, alloc1);
           else if (pair === PAIR_BALANCE_IMPROVEMENT)
             score = balanceImprovementPair(req0, alloc0, req1, alloc1, used0, used1);
