@@ -200,8 +200,8 @@ const MAX_REMEMBERED_SELECTORS = 4096;
  */
 interface DomainTotals {
   totals: Map<string, number>;
-  /** Per node index: its value for the key, or undefined when it lacks one of the keys. */
-  valueOf: (string | undefined)[];
+  /** Per node index: its value for the key, or undefined when it lacks one of the keys (read only). */
+  valueOf: readonly (string | undefined)[];
 }
 
 /**
@@ -259,14 +259,16 @@ export class SelectorCounts {
       this.domains.set(id, d);
     }
     if (d === undefined) {
-      d = { totals: new Map(), valueOf: [] };
+      const totals = new Map<string, number>();
+      const valueOf: (string | undefined)[] = [];
       for (let i = 0; i < this.nodes.length; i++) {
         const labels = this.nodes[i].node.metadata?.labels;
         const hasAll = requiredKeys.every((k) => nodeLabel(labels, k) !== undefined);
         const value = hasAll ? (nodeLabel(labels, key) ?? '') : undefined;
-        d.valueOf.push(value);
-        if (value !== undefined) d.totals.set(value, (d.totals.get(value) ?? 0) + this.counts[i]);
+        valueOf.push(value);
+        if (value !== undefined) totals.set(value, (totals.get(value) ?? 0) + this.counts[i]);
       }
+      d = { totals, valueOf };
       this.domains.set(id, d);
     }
     return d.totals;
@@ -285,7 +287,86 @@ export class SelectorCounts {
 }
 
 /**
- * SelectorCounts.domainTotals' node loop reading values by node index: the same totals, with
+ * A key's values as count slots: a value's id is its slot, but nodes labelled "" and nodes
+ * without the label count under the same "" (a label lookup gives "" for both), in slot `empty`.
+ */
+export interface ValueSlots {
+  /** Value id → slot. */
+  slotOfId: Int32Array;
+  /** Slot → value; slot `empty` is "". */
+  valueOfSlot: readonly string[];
+  /** The slot of "" (the last one). */
+  empty: number;
+}
+
+export function valueSlots(domains: TopologyDomains): ValueSlots {
+  const empty = domains.size;
+  const slotOfId = new Int32Array(empty);
+  for (let id = 0; id < empty; id++) slotOfId[id] = domains.values[id] === '' ? empty : id;
+  return { slotOfId, valueOfSlot: [...domains.values, ''], empty };
+}
+
+/**
+ * Where each snapshot node's count goes in SelectorCounts.domainTotals for one set of required
+ * keys and one key: the same for every selector, so worked out once per snapshot and shared.
+ */
+interface DomainLayout {
+  /** The required keys' domains it was built from (the same snapshot's as the key's). */
+  required: readonly TopologyDomains[];
+  /** Per node index: its slot, or -1 when it lacks one of the required keys. */
+  slotOf: Int32Array;
+  /** Slot → value (see ValueSlots). */
+  valueOfSlot: readonly string[];
+  /** Slots in order of first appearance among the nodes that have every required key. */
+  order: readonly number[];
+  /** Per node index: its value, or undefined when it lacks one of the required keys. */
+  valueOf: readonly (string | undefined)[];
+}
+
+/** Layouts by the key's domains, then by the required keys. */
+const domainLayouts = new WeakMap<TopologyDomains, Map<string, DomainLayout>>();
+
+function domainLayout(
+  requiredKeys: readonly string[],
+  domains: TopologyDomains,
+  topologyDomains: (key: string) => TopologyDomains,
+): DomainLayout {
+  const required = requiredKeys.map((k) => topologyDomains(k));
+  const id = requiredKeys.join('\u0000');
+  let byRequired = domainLayouts.get(domains);
+  if (byRequired === undefined) domainLayouts.set(domains, (byRequired = new Map()));
+  const known = byRequired.get(id);
+  if (known !== undefined && known.required.every((r, i) => r === required[i])) return known;
+  const ids = domains.ids;
+  const { slotOfId, valueOfSlot, empty } = valueSlots(domains);
+  const slotOf = new Int32Array(ids.length);
+  const seen = new Uint8Array(empty + 1);
+  const order: number[] = [];
+  const valueOf: (string | undefined)[] = new Array(ids.length);
+  nodes: for (let i = 0; i < ids.length; i++) {
+    for (let r = 0; r < required.length; r++) {
+      if (required[r].ids[i] < 0) {
+        slotOf[i] = -1;
+        valueOf[i] = undefined;
+        continue nodes;
+      }
+    }
+    const v = ids[i];
+    const slot = v >= 0 ? slotOfId[v] : empty;
+    slotOf[i] = slot;
+    valueOf[i] = valueOfSlot[slot];
+    if (seen[slot] === 0) {
+      seen[slot] = 1;
+      order.push(slot);
+    }
+  }
+  const layout = { required, slotOf, valueOfSlot, order, valueOf };
+  byRequired.set(id, layout);
+  return layout;
+}
+
+/**
+ * SelectorCounts.domainTotals' node loop reading slots by node index: the same totals, with
  * values inserted in order of first appearance among the nodes that have every required key.
  */
 function domainTotalsByDomain(
@@ -294,36 +375,16 @@ function domainTotalsByDomain(
   domains: TopologyDomains,
   topologyDomains: (key: string) => TopologyDomains,
 ): DomainTotals {
-  const required = requiredKeys.map((k) => topologyDomains(k).ids);
-  const ids = domains.ids;
-  const missing = domains.size;
-  const sums = new Float64Array(missing + 1);
-  const seen = new Uint8Array(missing + 1);
-  const order: number[] = [];
-  const slotOf = new Int32Array(counts.length);
-  nodes: for (let i = 0; i < counts.length; i++) {
-    for (let r = 0; r < required.length; r++) {
-      if (required[r][i] < 0) {
-        slotOf[i] = -1;
-        continue nodes;
-      }
-    }
-    const id = ids[i];
-    // A node without the key counts under "", as does one labelled "".
-    const slot = id >= 0 && domains.values[id] !== '' ? id : missing;
-    slotOf[i] = slot;
-    if (seen[slot] === 0) {
-      seen[slot] = 1;
-      order.push(slot);
-    }
-    sums[slot] += counts[i];
+  const layout = domainLayout(requiredKeys, domains, topologyDomains);
+  const slotOf = layout.slotOf;
+  const sums = new Float64Array(layout.valueOfSlot.length);
+  for (let i = 0; i < counts.length; i++) {
+    const slot = slotOf[i];
+    if (slot >= 0) sums[slot] += counts[i];
   }
   const totals = new Map<string, number>();
-  for (const slot of order) totals.set(slot === missing ? '' : domains.values[slot], sums[slot]);
-  const valueOf: (string | undefined)[] = new Array(counts.length);
-  for (let i = 0; i < counts.length; i++)
-    valueOf[i] = slotOf[i] < 0 ? undefined : slotOf[i] === missing ? '' : domains.values[slotOf[i]];
-  return { totals, valueOf };
+  for (const slot of layout.order) totals.set(layout.valueOfSlot[slot], sums[slot]);
+  return { totals, valueOf: layout.valueOf };
 }
 
 /** Whether every node with the constraints' keys counts for every constraint (no policy leaves one out). */

@@ -22,6 +22,8 @@ import {
   nodeLabel,
   podNamespace,
   policiesIncludeEveryNode,
+  valueSlots,
+  type ValueSlots,
 } from './common';
 
 /** Never mutated after PreScore, so clones share it. */
@@ -115,29 +117,122 @@ export function computePreScoreState(
       for (const [value, current] of byValue) byValue.set(value, current + (totals.get(value) ?? 0));
     }
   } else if (pairCounts.size > 0) {
-    const requiredAffinity = requiredNodeAffinityOf(pod);
-    for (const ni of allNodes) {
-      const node = ni.node;
-      const labels = node.metadata?.labels;
-      if (!opts.nodeInclusionPolicy && !requiredAffinity.match(node)) continue;
-      if (requireAllTopologies && !nodeHasAllTopologyKeys(labels, constraints)) continue;
-      for (let i = 0; i < constraints.length; i++) {
-        const c = constraints[i];
-        const byValue = pairCounts.get(c.topologyKey);
-        if (byValue === undefined) continue;
-        const value = nodeLabel(labels, c.topologyKey) ?? '';
-        const current = byValue.get(value);
-        // Only pairs of nodes being scored matter.
-        if (current === undefined) continue;
-        if (opts.nodeInclusionPolicy && !nodeIncludedByPolicies(c, pod, node, requiredAffinity)) continue;
-        byValue.set(
-          value,
-          current + (counters[i]?.count(ni) ?? countMatchingPods(ni.pods, c.selector, namespace, opts)),
-        );
-      }
-    }
+    const input = { pod, constraints, allNodes, requireAllTopologies, opts, counters, pairCounts };
+    const added = topologyDomains !== undefined && addCountsByDomain(input, topologyDomains);
+    if (!added) addCountsNodeByNode(input);
   }
   return new PreScoreState(constraints, ignored, pairCounts, weights, counters);
+}
+
+/** What computePreScoreState adds the nodes' matching pods from, and the pairs it adds them to. */
+interface PairCountsToAdd {
+  pod: Pod;
+  constraints: readonly SpreadConstraint[];
+  allNodes: readonly NodeInfo[];
+  requireAllTopologies: boolean;
+  opts: SpreadOptions;
+  counters: readonly (SelectorCounts | undefined)[];
+  pairCounts: Map<string, Map<string, number>>;
+}
+
+/**
+ * Adds each node's matching pods to the pairs of the nodes being scored, for the nodes and
+ * constraints the node inclusion policies (or, before them, the pod's required node affinity) keep.
+ */
+function addCountsNodeByNode(input: PairCountsToAdd): void {
+  const { pod, constraints, allNodes, requireAllTopologies, opts, counters, pairCounts } = input;
+  const namespace = podNamespace(pod);
+  const requiredAffinity = requiredNodeAffinityOf(pod);
+  for (const ni of allNodes) {
+    const node = ni.node;
+    const labels = node.metadata?.labels;
+    if (!opts.nodeInclusionPolicy && !requiredAffinity.match(node)) continue;
+    if (requireAllTopologies && !nodeHasAllTopologyKeys(labels, constraints)) continue;
+    for (let i = 0; i < constraints.length; i++) {
+      const c = constraints[i];
+      const byValue = pairCounts.get(c.topologyKey);
+      if (byValue === undefined) continue;
+      const value = nodeLabel(labels, c.topologyKey) ?? '';
+      const current = byValue.get(value);
+      // Only pairs of nodes being scored matter.
+      if (current === undefined) continue;
+      if (opts.nodeInclusionPolicy && !nodeIncludedByPolicies(c, pod, node, requiredAffinity)) continue;
+      byValue.set(
+        value,
+        current + (counters[i]?.count(ni) ?? countMatchingPods(ni.pods, c.selector, namespace, opts)),
+      );
+    }
+  }
+}
+
+/**
+ * addCountsNodeByNode reading each node's value and count by its snapshot index: per constraint,
+ * the remembered counts are summed by value slot, then added to the pairs of the nodes being
+ * scored. Returns false, adding nothing, when a node is not a snapshot node or a constraint with
+ * pairs has no remembered counts.
+ */
+function addCountsByDomain(
+  input: PairCountsToAdd,
+  topologyDomains: (key: string) => TopologyDomains,
+): boolean {
+  const { pod, constraints, allNodes, requireAllTopologies, opts, counters, pairCounts } = input;
+  for (let j = 0; j < allNodes.length; j++) if (allNodes[j].index < 0) return false;
+  /** The constraints with pairs to count: their domains, counts, sums and wanted slots. */
+  const counted: {
+    c: SpreadConstraint;
+    byValue: Map<string, number>;
+    ids: Int32Array;
+    slots: ValueSlots;
+    wanted: Uint8Array;
+    counts: Int32Array;
+    sums: Float64Array;
+  }[] = [];
+  for (let i = 0; i < constraints.length; i++) {
+    const c = constraints[i];
+    const byValue = pairCounts.get(c.topologyKey);
+    if (byValue === undefined) continue;
+    const counter = counters[i];
+    if (counter === undefined) return false;
+    const domains = topologyDomains(c.topologyKey);
+    const slots = valueSlots(domains);
+    const wanted = new Uint8Array(slots.empty + 1);
+    for (let slot = 0; slot <= slots.empty; slot++)
+      if (byValue.has(slots.valueOfSlot[slot])) wanted[slot] = 1;
+    counted.push({
+      c,
+      byValue,
+      ids: domains.ids,
+      slots,
+      wanted,
+      counts: counter.countsByNode(),
+      sums: new Float64Array(slots.empty + 1),
+    });
+  }
+  const requiredIds = requireAllTopologies ? constraints.map((c) => topologyDomains(c.topologyKey).ids) : [];
+  const requiredAffinity = requiredNodeAffinityOf(pod);
+  nodes: for (let j = 0; j < allNodes.length; j++) {
+    const ni = allNodes[j];
+    const index = ni.index;
+    if (!opts.nodeInclusionPolicy && !requiredAffinity.match(ni.node)) continue;
+    for (let r = 0; r < requiredIds.length; r++) if (requiredIds[r][index] < 0) continue nodes;
+    for (let k = 0; k < counted.length; k++) {
+      const e = counted[k];
+      const id = e.ids[index];
+      const slot = id < 0 ? e.slots.empty : e.slots.slotOfId[id];
+      // Only pairs of nodes being scored matter.
+      if (e.wanted[slot] === 0) continue;
+      if (opts.nodeInclusionPolicy && !nodeIncludedByPolicies(e.c, pod, ni.node, requiredAffinity)) continue;
+      e.sums[slot] += e.counts[index];
+    }
+  }
+  for (const e of counted) {
+    for (let slot = 0; slot < e.sums.length; slot++) {
+      if (e.wanted[slot] === 0) continue;
+      const value = e.slots.valueOfSlot[slot];
+      e.byValue.set(value, e.byValue.get(value)! + e.sums[slot]);
+    }
+  }
+  return true;
 }
 
 /**

@@ -22,8 +22,13 @@ function cluster(): Snapshot {
   const nodes = Array.from({ length: 30 }, (_, i) =>
     makeNode({
       name: `n${String(i).padStart(2, '0')}`,
-      // Every 7th node has no zone: it counts only where the keys are not all required.
-      labels: i % 7 === 6 ? {} : { 'topology.kubernetes.io/zone': `z${i % 3}` },
+      // Every 7th node has no zone: it counts only where the keys are not all required. Two are
+      // labelled with an empty zone, which counts under the same "" as a missing one.
+      // A pool label for probes' node selectors.
+      labels: {
+        pool: i % 4 === 0 ? 'a' : 'b',
+        ...(i % 7 === 6 ? {} : { 'topology.kubernetes.io/zone': i === 10 || i === 22 ? '' : `z${i % 3}` }),
+      },
     }),
   );
   // Pods already running when the first selector is remembered (its first count comes from them).
@@ -52,6 +57,8 @@ function spreadPod(name: string, app: string, action: 'DoNotSchedule' | 'Schedul
     labels: { app },
     spec: {
       containers: [{ name: 'c', image: 'pause' }],
+      // Some probes select a pool: the node affinity policy then leaves nodes out of the counts.
+      ...(step % 4 === 1 ? { nodeSelector: { pool: 'a' } } : {}),
       topologySpreadConstraints: [
         { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: action, labelSelector },
         { maxSkew: 2, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: action, labelSelector },
@@ -93,13 +100,30 @@ describe('MatchingPodCounts', () => {
           [...fresh.tpPairToMatchNum].map(([k, m]) => [k, [...m]]),
         );
       } else {
-        const filtered = nodes.filter((_, i) => i % 2 === (step % 4) >> 1);
+        // Half the nodes; some steps also none of zone z2's, so its pods count for no pair.
+        const filtered = nodes.filter(
+          (_, i) => i % 2 === (step % 4) >> 1 && (step % 16 < 8 || i % 7 === 6 || i % 3 !== 2),
+        );
+        const domains = (key: string) => snapshot.topologyDomains(key);
         for (const requireAll of [true, false]) {
-          const cached = computePreScoreState(probe, constraints, filtered, nodes, requireAll, opts, cache);
           const fresh = computePreScoreState(probe, constraints, filtered, nodes, requireAll, opts);
-          expect([...cached.pairCounts].map(([k, m]) => [k, [...m]])).toEqual(
-            [...fresh.pairCounts].map(([k, m]) => [k, [...m]]),
+          const cached = computePreScoreState(probe, constraints, filtered, nodes, requireAll, opts, cache);
+          // With the snapshot's domains, values and counts are read by node index.
+          const byIndex = computePreScoreState(
+            probe,
+            constraints,
+            filtered,
+            nodes,
+            requireAll,
+            opts,
+            cache,
+            domains,
           );
+          for (const state of [cached, byIndex]) {
+            expect([...state.pairCounts].map(([k, m]) => [k, [...m]])).toEqual(
+              [...fresh.pairCounts].map(([k, m]) => [k, [...m]]),
+            );
+          }
         }
       }
       // Change the cluster: bind a pod of some app, sometimes evict one.
