@@ -34,16 +34,60 @@ function selectsLabels(sel: Labels, labels: Labels | undefined): boolean {
   return true;
 }
 
-export function defaultSelector(pod: Pod, objects: ClusterObjects): Selector {
-  const namespace = pod.metadata?.namespace ?? 'default';
-  const podLabels = pod.metadata?.labels;
-  // Everything that selects the pod agrees on the labels it names, so merging maps is safe.
-  const labelSet: Labels = {};
-  for (const svc of objects.services.list(namespace)) {
+/**
+ * One namespace's Service selectors, each filed under one of its label pairs: a selector can only
+ * select a pod that has that pair, so a pod's own labels name every selector worth trying.
+ */
+interface NamespaceSelectors {
+  /** label key → value → the selectors filed under that pair. */
+  byPair: Map<string, Map<string, Labels[]>>;
+}
+
+interface ServiceSelectorIndex {
+  revision: number;
+  byNamespace: Map<string, NamespaceSelectors>;
+}
+
+/** Per Service store, rebuilt when a Service is set or deleted (the store's revision). */
+const serviceIndexes = new WeakMap<ClusterObjects['services'], ServiceSelectorIndex>();
+
+function serviceSelectorIndex(services: ClusterObjects['services']): ServiceSelectorIndex {
+  const known = serviceIndexes.get(services);
+  if (known !== undefined && known.revision === services.revision) return known;
+  const index: ServiceSelectorIndex = { revision: services.revision, byNamespace: new Map() };
+  for (const svc of services.list()) {
     const sel = svc.spec?.selector;
     // A Service without a selector selects nothing (not everything).
     if (sel == null) continue;
-    if (selectsLabels(sel, podLabels)) Object.assign(labelSet, sel);
+    const key = Object.keys(sel)[0];
+    // An empty selector selects every pod but adds no label to the merged set.
+    if (key === undefined) continue;
+    const namespace = svc.metadata?.namespace ?? 'default';
+    let selectors = index.byNamespace.get(namespace);
+    if (selectors === undefined) index.byNamespace.set(namespace, (selectors = { byPair: new Map() }));
+    let byValue = selectors.byPair.get(key);
+    if (byValue === undefined) selectors.byPair.set(key, (byValue = new Map()));
+    const filed = byValue.get(sel[key]);
+    if (filed === undefined) byValue.set(sel[key], [sel]);
+    else filed.push(sel);
+  }
+  serviceIndexes.set(services, index);
+  return index;
+}
+
+export function defaultSelector(pod: Pod, objects: ClusterObjects): Selector {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  const podLabels = pod.metadata?.labels;
+  // Everything that selects the pod agrees on the labels it names, so merging maps is safe (and
+  // the order they are merged in does not matter).
+  const labelSet: Labels = {};
+  const selectors = serviceSelectorIndex(objects.services).byNamespace.get(namespace);
+  if (selectors !== undefined && podLabels !== undefined) {
+    for (const key of Object.keys(podLabels)) {
+      const filed = selectors.byPair.get(key)?.get(podLabels[key]);
+      if (filed === undefined) continue;
+      for (const sel of filed) if (selectsLabels(sel, podLabels)) Object.assign(labelSet, sel);
+    }
   }
 
   const owner = controllerOf(pod);
