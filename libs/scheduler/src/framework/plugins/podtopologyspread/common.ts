@@ -288,18 +288,13 @@ export class SelectorCounts {
 
 /**
  * A key's values as count slots: a value's id is its slot, but nodes labelled "" and nodes
- * without the label count under the same "" (a label lookup gives "" for both), in slot `empty`.
+ * without the label count under the same "" (a label lookup gives "" for both), in the last slot.
  */
-export interface ValueSlots {
-  /** Value id → slot. */
+function valueSlots(domains: TopologyDomains): {
   slotOfId: Int32Array;
-  /** Slot → value; slot `empty` is "". */
-  valueOfSlot: readonly string[];
-  /** The slot of "" (the last one). */
+  valueOfSlot: string[];
   empty: number;
-}
-
-export function valueSlots(domains: TopologyDomains): ValueSlots {
+} {
   const empty = domains.size;
   const slotOfId = new Int32Array(empty);
   for (let id = 0; id < empty; id++) slotOfId[id] = domains.values[id] === '' ? empty : id;
@@ -307,15 +302,16 @@ export function valueSlots(domains: TopologyDomains): ValueSlots {
 }
 
 /**
- * Where each snapshot node's count goes in SelectorCounts.domainTotals for one set of required
- * keys and one key: the same for every selector, so worked out once per snapshot and shared.
+ * Where each snapshot node's count goes for one set of required keys and one key
+ * (SelectorCounts.domainTotals, PreScore's count when a policy leaves nodes out): the same for
+ * every selector and pod, so worked out once per snapshot and shared.
  */
-interface DomainLayout {
+export interface DomainLayout {
   /** The required keys' domains it was built from (the same snapshot's as the key's). */
   required: readonly TopologyDomains[];
   /** Per node index: its slot, or -1 when it lacks one of the required keys. */
   slotOf: Int32Array;
-  /** Slot → value (see ValueSlots). */
+  /** Slot → value; nodes labelled "" and nodes without the key share the last slot, "". */
   valueOfSlot: readonly string[];
   /** Slots in order of first appearance among the nodes that have every required key. */
   order: readonly number[];
@@ -326,7 +322,7 @@ interface DomainLayout {
 /** Layouts by the key's domains, then by the required keys. */
 const domainLayouts = new WeakMap<TopologyDomains, Map<string, DomainLayout>>();
 
-function domainLayout(
+export function domainLayout(
   requiredKeys: readonly string[],
   domains: TopologyDomains,
   topologyDomains: (key: string) => TopologyDomains,

@@ -35,17 +35,13 @@ function selectsLabels(sel: Labels, labels: Labels | undefined): boolean {
 }
 
 /**
- * One namespace's Service selectors, each filed under one of its label pairs: a selector can only
- * select a pod that has that pair, so a pod's own labels name every selector worth trying.
+ * The Services' selectors, each filed under one of its label pairs: a selector can only select a
+ * pod that has that pair, so a pod's own labels name every selector worth trying.
  */
-interface NamespaceSelectors {
-  /** label key → value → the selectors filed under that pair. */
-  byPair: Map<string, Map<string, Labels[]>>;
-}
-
 interface ServiceSelectorIndex {
   revision: number;
-  byNamespace: Map<string, NamespaceSelectors>;
+  /** namespace → label key → value → the selectors filed under that pair. */
+  byNamespace: Map<string, Map<string, Map<string, Labels[]>>>;
 }
 
 /** Per Service store, rebuilt when a Service is set or deleted (the store's revision). */
@@ -63,10 +59,10 @@ function serviceSelectorIndex(services: ClusterObjects['services']): ServiceSele
     // An empty selector selects every pod but adds no label to the merged set.
     if (key === undefined) continue;
     const namespace = svc.metadata?.namespace ?? 'default';
-    let selectors = index.byNamespace.get(namespace);
-    if (selectors === undefined) index.byNamespace.set(namespace, (selectors = { byPair: new Map() }));
-    let byValue = selectors.byPair.get(key);
-    if (byValue === undefined) selectors.byPair.set(key, (byValue = new Map()));
+    let byKey = index.byNamespace.get(namespace);
+    if (byKey === undefined) index.byNamespace.set(namespace, (byKey = new Map()));
+    let byValue = byKey.get(key);
+    if (byValue === undefined) byKey.set(key, (byValue = new Map()));
     const filed = byValue.get(sel[key]);
     if (filed === undefined) byValue.set(sel[key], [sel]);
     else filed.push(sel);
@@ -81,10 +77,10 @@ export function defaultSelector(pod: Pod, objects: ClusterObjects): Selector {
   // Everything that selects the pod agrees on the labels it names, so merging maps is safe (and
   // the order they are merged in does not matter).
   const labelSet: Labels = {};
-  const selectors = serviceSelectorIndex(objects.services).byNamespace.get(namespace);
-  if (selectors !== undefined && podLabels !== undefined) {
+  const byKey = serviceSelectorIndex(objects.services).byNamespace.get(namespace);
+  if (byKey !== undefined && podLabels !== undefined) {
     for (const key of Object.keys(podLabels)) {
-      const filed = selectors.byPair.get(key)?.get(podLabels[key]);
+      const filed = byKey.get(key)?.get(podLabels[key]);
       if (filed === undefined) continue;
       for (const sel of filed) if (selectsLabels(sel, podLabels)) Object.assign(labelSet, sel);
     }

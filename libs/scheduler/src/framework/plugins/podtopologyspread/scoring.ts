@@ -22,8 +22,8 @@ import {
   nodeLabel,
   podNamespace,
   policiesIncludeEveryNode,
-  valueSlots,
-  type ValueSlots,
+  domainLayout,
+  type DomainLayout,
 } from './common';
 
 /** Never mutated after PreScore, so clones share it. */
@@ -181,8 +181,8 @@ function addCountsByDomain(
   const counted: {
     c: SpreadConstraint;
     byValue: Map<string, number>;
-    ids: Int32Array;
-    slots: ValueSlots;
+    /** Every node's slot for the key (no key required: a node without it counts under ""). */
+    layout: DomainLayout;
     wanted: Uint8Array;
     counts: Int32Array;
     sums: Float64Array;
@@ -193,19 +193,17 @@ function addCountsByDomain(
     if (byValue === undefined) continue;
     const counter = counters[i];
     if (counter === undefined) return false;
-    const domains = topologyDomains(c.topologyKey);
-    const slots = valueSlots(domains);
-    const wanted = new Uint8Array(slots.empty + 1);
-    for (let slot = 0; slot <= slots.empty; slot++)
-      if (byValue.has(slots.valueOfSlot[slot])) wanted[slot] = 1;
+    const layout = domainLayout([], topologyDomains(c.topologyKey), topologyDomains);
+    const slotCount = layout.valueOfSlot.length;
+    const wanted = new Uint8Array(slotCount);
+    for (let slot = 0; slot < slotCount; slot++) if (byValue.has(layout.valueOfSlot[slot])) wanted[slot] = 1;
     counted.push({
       c,
       byValue,
-      ids: domains.ids,
-      slots,
+      layout,
       wanted,
       counts: counter.countsByNode(),
-      sums: new Float64Array(slots.empty + 1),
+      sums: new Float64Array(slotCount),
     });
   }
   const requiredIds = requireAllTopologies ? constraints.map((c) => topologyDomains(c.topologyKey).ids) : [];
@@ -217,8 +215,7 @@ function addCountsByDomain(
     for (let r = 0; r < requiredIds.length; r++) if (requiredIds[r][index] < 0) continue nodes;
     for (let k = 0; k < counted.length; k++) {
       const e = counted[k];
-      const id = e.ids[index];
-      const slot = id < 0 ? e.slots.empty : e.slots.slotOfId[id];
+      const slot = e.layout.slotOf[index];
       // Only pairs of nodes being scored matter.
       if (e.wanted[slot] === 0) continue;
       if (opts.nodeInclusionPolicy && !nodeIncludedByPolicies(e.c, pod, ni.node, requiredAffinity)) continue;
@@ -228,7 +225,7 @@ function addCountsByDomain(
   for (const e of counted) {
     for (let slot = 0; slot < e.sums.length; slot++) {
       if (e.wanted[slot] === 0) continue;
-      const value = e.slots.valueOfSlot[slot];
+      const value = e.layout.valueOfSlot[slot];
       e.byValue.set(value, e.byValue.get(value)! + e.sums[slot]);
     }
   }

@@ -22,9 +22,9 @@ function cluster(): Snapshot {
   const nodes = Array.from({ length: 30 }, (_, i) =>
     makeNode({
       name: `n${String(i).padStart(2, '0')}`,
-      // Every 7th node has no zone: it counts only where the keys are not all required. Two are
-      // labelled with an empty zone, which counts under the same "" as a missing one.
-      // A pool label for probes' node selectors.
+      // A pool label for probes' node selectors. Every 7th node has no zone: it counts only where
+      // the keys are not all required. Two are labelled with an empty zone, which counts under the
+      // same "" as a missing one.
       labels: {
         pool: i % 4 === 0 ? 'a' : 'b',
         ...(i % 7 === 6 ? {} : { 'topology.kubernetes.io/zone': i === 10 || i === 22 ? '' : `z${i % 3}` }),
