@@ -40,13 +40,21 @@ export interface Timed {
   stdout: string;
 }
 
+/**
+ * The bin run as npm runs it, the file itself (its shell line starts Node with its V8 flags), on
+ * the `node` this script runs on, first on PATH as npm puts the project's own.
+ */
 export function timed(args: string[]): Timed {
   const useTime = existsSync(GNU_TIME);
-  const command = useTime ? GNU_TIME : process.execPath;
+  const command = useTime ? GNU_TIME : BIN;
   const timeFile = path.join(os.tmpdir(), `schedlab-bench-time-${process.pid}.txt`);
-  const argv = useTime ? ['-f', '%e %M', '-o', timeFile, process.execPath, BIN, ...args] : [BIN, ...args];
+  const argv = useTime ? ['-f', '%e %M', '-o', timeFile, BIN, ...args] : args;
+  const env = {
+    ...process.env,
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+  };
   const start = process.hrtime.bigint();
-  const r = spawnSync(command, argv, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(command, argv, { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 30 });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (r.status !== 0) throw new Error(`schedlab ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const m = useTime ? /^([\d.]+) (\d+)$/m.exec(readFileSync(timeFile, 'utf8')) : null;

@@ -66,6 +66,37 @@ describe('the schedlab bin', () => {
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim()).toBe(rootVersion);
   });
 
+  it('executed, starts Node with its young generation held to 4 MiB and passes every argument on as given', () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'schedlab-bin-'));
+    try {
+      const probe = path.join(tmp, 'probe.js');
+      writeFileSync(
+        probe,
+        `process.on('exit', () => process.stderr.write('\\nexecArgv: ' + JSON.stringify(process.execArgv) + '\\n'));`,
+      );
+      // As npm runs a bin: the file itself, the `node` on PATH (here, this test's).
+      const run = (...args: string[]) =>
+        spawnSync(bin, args, {
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+            NODE_OPTIONS: `--require ${probe}`,
+          },
+          timeout: 60_000,
+        });
+      const version = run('--version');
+      expect(version.stdout.trim()).toBe(rootVersion);
+      expect(JSON.parse(/^execArgv: (.*)$/m.exec(version.stderr)![1])).toEqual(['--max-semi-space-size=4']);
+      const odd = path.join(tmp, `a dir $HOME "it's"`, 'cluster.yaml');
+      const missing = run('simulate', '--cluster', odd);
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain(`schedlab: ${odd}: cannot read: no such file`);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it("keeps Node's compile cache in the OS temp directory, and runs without it where that cannot be written", () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'schedlab-cache-'));
     const env = Object.fromEntries(

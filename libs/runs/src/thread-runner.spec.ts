@@ -1,7 +1,14 @@
 import { gzipSync } from 'node:zlib';
 import type { EngineProgress } from './engine-job';
 import { syntheticSnapshotContent } from './synthetic-cluster';
-import { EngineAbortedError, EngineError, runEngineInThread } from './thread-runner';
+import { once } from 'node:events';
+import {
+  ENGINE_THREAD_RESOURCE_LIMITS,
+  EngineAbortedError,
+  EngineError,
+  runEngineInThread,
+  startEngineThread,
+} from './thread-runner';
 
 const job = (content: Uint8Array, extra: object = {}) => ({
   runId: 'r',
@@ -52,5 +59,17 @@ describe('engine on a worker thread', () => {
     });
     await expect(running).rejects.toBeInstanceOf(EngineAbortedError);
     await expect(running).rejects.toThrow('cancelled by test');
+  });
+
+  it("runs with V8's young generation held to its limit", async () => {
+    const thread = startEngineThread();
+    try {
+      await once(thread, 'online');
+      expect(thread.resourceLimits?.maxYoungGenerationSizeMb).toBe(
+        ENGINE_THREAD_RESOURCE_LIMITS.maxYoungGenerationSizeMb,
+      );
+    } finally {
+      await thread.terminate();
+    }
   });
 });

@@ -56,6 +56,23 @@ function threadBootstrap(): string {
   ].join('\n');
 }
 
+/**
+ * V8's young generation of an engine thread: 4 MiB a semi-space (V8 counts three semi-spaces in
+ * this limit), as the `schedlab` bin starts Node with (apps/cli/bin/schedlab.js). Left to V8 it
+ * grows to 32 MiB a semi-space while a snapshot loads, and the fresh memory that touches costs a
+ * page fault per 4 KiB and shows in the worker's peak RSS (docs/benchmarks.md).
+ */
+export const ENGINE_THREAD_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 12 } as const;
+
+/** A new engine thread (exported for its spec). */
+export function startEngineThread(): Worker {
+  return new Worker(threadBootstrap(), {
+    eval: true,
+    execArgv: [],
+    resourceLimits: ENGINE_THREAD_RESOURCE_LIMITS,
+  });
+}
+
 type ThreadMessage = {
   type: string;
   progress?: EngineProgress;
@@ -71,7 +88,7 @@ function takeThread(): Worker {
     reused.ref();
     return reused;
   }
-  return new Worker(threadBootstrap(), { eval: true, execArgv: [] });
+  return startEngineThread();
 }
 
 /**
@@ -81,7 +98,7 @@ function takeThread(): Worker {
  * process alive; a thread that fails to warm is dropped.
  */
 export function prewarmEngineThread(): void {
-  const worker = new Worker(threadBootstrap(), { eval: true, execArgv: [] });
+  const worker = startEngineThread();
   worker.unref();
   const onMessage = (message: ThreadMessage) => {
     if (message.type === 'ready') worker.postMessage({ type: 'warm' } satisfies ThreadRequest);
