@@ -120,6 +120,17 @@ describe('selectorFromLabelSelector (metav1.LabelSelectorAsSelector)', () => {
     ],
     [{ matchExpressions: [{ key: 'a b', operator: 'Exists' }] }, 'matchExpressions[0].key', /name part/],
     [{ matchLabels: { x: 'bad value!' } }, 'matchLabels', /valid label/],
+    // Names an object inherits are no operators either.
+    [
+      { matchExpressions: [{ key: 'x', operator: 'constructor', values: ['a'] }] },
+      'matchExpressions[0].operator',
+      /: "constructor" is not a valid label selector operator$/,
+    ],
+    [
+      { matchExpressions: [{ key: 'x', operator: 'toString' }] },
+      'matchExpressions[0].operator',
+      /: "toString" is not a valid label selector operator$/,
+    ],
   ] as [LabelSelector, string, RegExp][])('rejects %j naming %s', (sel, field, msg) => {
     let err: unknown;
     try {

@@ -233,12 +233,13 @@ export function requirementErrors(
   return errs;
 }
 
-const LABEL_SELECTOR_OPS: Record<string, RequirementOperator> = {
-  In: 'in',
-  NotIn: 'notin',
-  Exists: 'exists',
-  DoesNotExist: '!',
-};
+// A Map: an object's lookup would also find "constructor", "toString" … on its prototype.
+const LABEL_SELECTOR_OPS: ReadonlyMap<string, RequirementOperator> = new Map([
+  ['In', 'in'],
+  ['NotIn', 'notin'],
+  ['Exists', 'exists'],
+  ['DoesNotExist', '!'],
+]);
 
 /**
  * metav1.LabelSelectorAsSelector: null/undefined selects nothing, `{}` selects everything,
@@ -260,7 +261,7 @@ export function selectorFromLabelSelector(sel: LabelSelector | null | undefined,
   }
   exprs.forEach((expr, i) => {
     const p = `${prefix}matchExpressions[${i}]`;
-    const op = LABEL_SELECTOR_OPS[expr.operator as string];
+    const op = LABEL_SELECTOR_OPS.get(expr.operator as string);
     if (!op)
       throw new LabelSelectorError(
         `${p}.operator`,

@@ -206,12 +206,15 @@ describe('compileNodeSelector', () => {
       nodeSelectorTerms: [
         { matchExpressions: [{ key: 'a', operator: 'Foo' as never }] },
         { matchFields: [{ key: 'metadata.name', operator: 'Exists' }] },
+        { matchExpressions: [{ key: 'a', operator: 'constructor' as never }] },
       ],
     });
     expect(sel.errors.map((e) => e.field)).toEqual([
       'nodeSelectorTerms[0].matchExpressions[0].operator',
       'nodeSelectorTerms[1].matchFields[0].operator',
+      'nodeSelectorTerms[2].matchExpressions[0].operator',
     ]);
+    expect(sel.errors[2].detail).toMatch(/^Unsupported value: "constructor": supported values: /);
   });
 });
 

@@ -34,14 +34,15 @@ export interface CompiledPreferredSchedulingTerms {
   readonly errors: readonly NodeSelectorParseError[];
 }
 
-const NODE_SELECTOR_OPS: Record<string, RequirementOperator> = {
-  In: 'in',
-  NotIn: 'notin',
-  Exists: 'exists',
-  DoesNotExist: '!',
-  Gt: 'gt',
-  Lt: 'lt',
-};
+// A Map: an object's lookup would also find "constructor", "toString" … on its prototype.
+const NODE_SELECTOR_OPS: ReadonlyMap<string, RequirementOperator> = new Map([
+  ['In', 'in'],
+  ['NotIn', 'notin'],
+  ['Exists', 'exists'],
+  ['DoesNotExist', '!'],
+  ['Gt', 'gt'],
+  ['Lt', 'lt'],
+]);
 const SUPPORTED_OPS = '"DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"';
 const SUPPORTED_FIELD_OPS = '"In", "NotIn"';
 
@@ -69,7 +70,7 @@ function compileExpressions(
   let ok = true;
   exprs.forEach((expr, i) => {
     const p = `${path}[${i}]`;
-    const op = NODE_SELECTOR_OPS[expr.operator as string];
+    const op = NODE_SELECTOR_OPS.get(expr.operator as string);
     if (!op) {
       errs.push({
         field: `${p}.operator`,
