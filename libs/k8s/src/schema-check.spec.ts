@@ -5,7 +5,13 @@ import { z } from 'zod';
 import { KIND_CHECKS, METADATA_CHECK } from './kind-checks.generated';
 import { parseKubernetesObjects, type KubeObject } from './parse';
 import { CheckEmitter, checksModuleSource, refinedAs } from './schema-check';
-import { REFINEMENTS, codePointLength, isObject, isPlainData } from './schema-refinements';
+import {
+  REFINEMENTS,
+  codePointLength,
+  isObject,
+  isPlainData,
+  labelSelectorProblem,
+} from './schema-refinements';
 import { KIND_SCHEMAS, metadataSchema } from './schemas';
 
 /** The check CheckEmitter writes for `schema`, compiled here (the generated module's code, untyped). */
@@ -365,5 +371,35 @@ describe('generated schema checks', () => {
     for (const schema of schemas)
       for (const value of [...values, ...numbers])
         expect([value, conformsTo(schema, value)]).toEqual([value, schema.safeParse(value).success]);
+  });
+
+  it('judges label selectors as labelSelectorProblem does, the second time too (from its caches)', () => {
+    const keys = ['app', 'example.com/tier', 'a b', '', 'x/', '/x', 'a/b/c', 'k'.repeat(64)];
+    const values = ['web', '', 'a.b-c_d', 'bad value!', '-x', 'v'.repeat(64)];
+    const operators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'in', 'constructor', 'toString'];
+    const selectors: unknown[] = [null, {}, { matchLabels: null }, { matchExpressions: null }];
+    for (const key of keys)
+      for (const value of values) selectors.push({ matchLabels: { app: 'web', [key]: value } });
+    for (const key of keys)
+      for (const operator of operators)
+        for (const exprValues of [undefined, [], ['web'], ['web', 'bad value!'], ['', 'v'.repeat(64)]])
+          selectors.push({
+            matchExpressions: [
+              { key: 'app', operator: 'Exists' },
+              { key, operator, values: exprValues },
+            ],
+          });
+    const judge = REFINEMENTS.labelSelector();
+    let valid = 0;
+    for (const round of [1, 2]) {
+      for (const selector of selectors) {
+        const expected = labelSelectorProblem(selector) === undefined;
+        expect([round, selector, judge(selector)]).toEqual([round, selector, expected]);
+        if (expected && round === 1) valid++;
+      }
+    }
+    // Both outcomes are exercised.
+    expect(valid).toBeGreaterThan(20);
+    expect(selectors.length - valid).toBeGreaterThan(100);
   });
 });

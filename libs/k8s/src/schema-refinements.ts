@@ -4,6 +4,7 @@
 import { parseQuantity, QuantityError, type Quantity } from './quantity';
 import { LabelSelectorError, selectorFromLabelSelector } from './labels';
 import type { LabelSelector } from './types';
+import { labelValueErrors, qualifiedNameErrors } from './validation';
 
 /**
  * Values already found usable, so each is judged once per process: a dump repeats a handful of
@@ -103,6 +104,59 @@ export function oneOfProblem(values: readonly string[], allowEmpty: boolean, v: 
   return `Unsupported value: ${JSON.stringify(v)}: supported values: ${values.map((x) => `"${x}"`).join(', ')}`;
 }
 
+/** Label keys and values already found valid: a dump's selectors repeat a few hundred. */
+const validLabelKeys = new ValidValues();
+const validLabelValues = new ValidValues();
+
+/** Whether `value` is a string `problems` finds nothing wrong with (remembered in `known`). */
+function validString(value: unknown, known: ValidValues, problems: (s: string) => string[]): boolean {
+  if (typeof value !== 'string') return false;
+  if (known.has(value)) return true;
+  if (problems(value).length > 0) return false;
+  known.add(value);
+  return true;
+}
+
+const labelKeyValid = (key: unknown) => validString(key, validLabelKeys, qualifiedNameErrors);
+const labelValueValid = (value: unknown) => validString(value, validLabelValues, labelValueErrors);
+
+/**
+ * Whether the selector is certainly valid, judged without building it (a dump has one or more
+ * per pod). False means "not certain": labelSelectorProblem then decides and words the problem.
+ */
+function labelSelectorSurelyValid(v: unknown): boolean {
+  if (!v) return true;
+  const { matchLabels, matchExpressions } = v as LabelSelector;
+  if (matchLabels) {
+    for (const key in matchLabels) {
+      if (!Object.hasOwn(matchLabels, key) || !labelKeyValid(key) || !labelValueValid(matchLabels[key]))
+        return false;
+    }
+  }
+  if (!matchExpressions) return true;
+  if (!Array.isArray(matchExpressions)) return false;
+  for (let i = 0; i < matchExpressions.length; i++) {
+    const expr = matchExpressions[i];
+    if (!expr || !labelKeyValid(expr.key)) return false;
+    const values = expr.values ?? [];
+    if (!Array.isArray(values)) return false;
+    switch (expr.operator) {
+      case 'In':
+      case 'NotIn':
+        if (values.length === 0) return false;
+        break;
+      case 'Exists':
+      case 'DoesNotExist':
+        if (values.length !== 0) return false;
+        break;
+      default:
+        return false;
+    }
+    for (let j = 0; j < values.length; j++) if (!labelValueValid(values[j])) return false;
+  }
+  return true;
+}
+
 /** The selector's first problem (its field within the selector, and why), or undefined. */
 export function labelSelectorProblem(v: unknown): LabelSelectorError | undefined {
   if (!v) return undefined;
@@ -142,7 +196,7 @@ export const REFINEMENTS = {
     const allowed = new Set(allowEmpty ? ['', ...values] : values);
     return (v) => typeof v === 'string' && allowed.has(v);
   },
-  labelSelector: (): Check => (v) => labelSelectorProblem(v) === undefined,
+  labelSelector: (): Check => (v) => labelSelectorSurelyValid(v) || labelSelectorProblem(v) === undefined,
   toleration: (): Check => (v) =>
     typeof v === 'object' && v !== null && tolerationProblems(v as Record<string, unknown>).length === 0,
 } satisfies Record<string, (...args: never[]) => Check>;
