@@ -153,13 +153,14 @@ export function isNothing(sel: Selector): boolean {
 
 /**
  * A label every pod the selector matches must carry (`key=value`, or `key in (value)`), if the
- * selector has one: lets callers index selectors by label instead of trying each one.
+ * selector has one: lets callers index selectors by label instead of trying each one. `sole`: the
+ * selector requires nothing else, so every set of labels carrying that one matches.
  */
-export function requiredLabelOf(sel: Selector): { key: string; value: string } | undefined {
+export function requiredLabelOf(sel: Selector): { key: string; value: string; sole: boolean } | undefined {
   if (!(sel instanceof RequirementsSelector)) return undefined;
   for (const r of sel.requirements) {
     if ((r.operator === '=' || r.operator === 'in') && r.values.length === 1)
-      return { key: r.key, value: r.values[0] };
+      return { key: r.key, value: r.values[0], sole: sel.requirements.length === 1 };
   }
   return undefined;
 }

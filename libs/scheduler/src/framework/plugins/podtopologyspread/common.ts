@@ -219,13 +219,20 @@ export class SelectorCounts {
     private readonly nodes: readonly NodeInfo[],
     /** Brings every remembered selector up to date with the change log. */
     private readonly sync: () => void,
-    /** The pods carrying a label the selector requires, with their node index: all that can match. */
+    /**
+     * The pods of the namespace carrying a label the selector requires, none terminating, with
+     * their node index: all that can match. `candidatesMatch`: the selector requires only that
+     * label, so every one of them matches (and its labels need not be read again).
+     */
     candidates?: ReadonlyMap<PodInfo, number>,
+    candidatesMatch = false,
     /** The nodes' values numbered per key, when the lister has them. */
     private readonly topologyDomains?: (key: string) => TopologyDomains,
   ) {
     this.counts = new Int32Array(nodes.length);
-    if (candidates) {
+    if (candidates && candidatesMatch) {
+      for (const i of candidates.values()) this.counts[i]++;
+    } else if (candidates) {
       for (const [pi, i] of candidates) if (podMatches(pi, selector, namespace, opts)) this.counts[i]++;
     } else {
       for (let i = 0; i < nodes.length; i++)
@@ -411,7 +418,10 @@ export class MatchingPodCounts {
   private readonly byLabel = new Map<string, Map<string, Map<string, SelectorCounts[]>>>();
   /** Selectors without a required label: tried against every change. */
   private readonly unindexed: SelectorCounts[] = [];
-  /** namespace → label key → label value → the snapshot's pods with that label, and their node index. */
+  /**
+   * namespace → label key → label value → the snapshot's pods with that label, and their node
+   * index; terminating pods are left out, as they count for no selector.
+   */
   private readonly podsByLabel = new Map<string, Map<string, Map<string, Map<PodInfo, number>>>>();
   /** Position in the change log up to which every remembered selector is current. */
   private synced = 0;
@@ -446,6 +456,7 @@ export class MatchingPodCounts {
         this.lister.list(),
         this.syncAll,
         candidates,
+        label?.sole === true,
         this.topologyDomains,
       );
       this.selectors.set(key, counts);
@@ -495,8 +506,9 @@ export class MatchingPodCounts {
     if (byValue === undefined) byKey.set(key, (byValue = new Map()));
     let pods = byValue.get(value);
     if (pods === undefined) byValue.set(value, (pods = new Map()));
-    if (change.delta > 0) pods.set(change.pod, change.node.index);
-    else pods.delete(change.pod);
+    if (change.delta > 0) {
+      if (change.pod.pod.metadata?.deletionTimestamp == null) pods.set(change.pod, change.node.index);
+    } else pods.delete(change.pod);
   }
 
   private forgetAll(): void {

@@ -3,6 +3,7 @@
  * bound and evicted: PreFilter and PreScore states computed with a long-lived cache are compared
  * with states computed from scratch, step by step.
  */
+import type { Pod } from '@schedlab/k8s';
 import { Snapshot } from '../../../../backend/cache/snapshot';
 import { PodInfo } from '../../../types';
 import { makeNode, makePod } from '../../../../testing/builders';
@@ -32,15 +33,28 @@ function cluster(): Snapshot {
     }),
   );
   // Pods already running when the first selector is remembered (its first count comes from them).
+  // Some carry a probe's labels but count for none of its selectors: terminating, or in another
+  // namespace.
   const running = Array.from({ length: 60 }, (_, i) =>
-    makePod({
-      name: `r-${i}`,
-      uid: `uid-r-${i}`,
-      labels: { app: `a${i % 5}` },
-      nodeName: nodes[(i * 7) % nodes.length].metadata!.name,
-    }),
+    terminatingEvery(
+      9,
+      i,
+      makePod({
+        name: `r-${i}`,
+        uid: `uid-r-${i}`,
+        namespace: i % 11 === 4 ? 'other' : 'default',
+        labels: { app: `a${i % 5}` },
+        nodeName: nodes[(i * 7) % nodes.length].metadata!.name,
+      }),
+    ),
   );
   return new Snapshot(nodes, running);
+}
+
+/** Every `n`th pod (by `i`) given a deletionTimestamp. */
+function terminatingEvery(n: number, i: number, pod: Pod): Pod {
+  if (i % n !== n - 1) return pod;
+  return { ...pod, metadata: { ...pod.metadata, deletionTimestamp: '2026-11-28T00:00:00Z' } };
 }
 
 /** Selectors indexed by a required label, and ones that are not (several values, Exists). */
@@ -128,12 +142,11 @@ describe('MatchingPodCounts', () => {
       }
       // Change the cluster: bind a pod of some app, sometimes evict one.
       const node = nodes[next(nodes.length)].name;
-      const pod = makePod({
-        name: `p-${step}`,
-        uid: `uid-p-${step}`,
-        labels: { app: `a${next(3)}` },
-        nodeName: node,
-      });
+      const pod = terminatingEvery(
+        5,
+        step,
+        makePod({ name: `p-${step}`, uid: `uid-p-${step}`, labels: { app: `a${next(3)}` }, nodeName: node }),
+      );
       snapshot.addPod(new PodInfo(pod), node);
       bound.push({ uid: `uid-p-${step}`, node });
       if (step % 3 === 2) {
