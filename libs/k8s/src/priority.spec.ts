@@ -73,6 +73,15 @@ describe('resolvePodPriority', () => {
       new AdmissionError('no PriorityClass with name nope was found'),
     );
   });
+
+  it.each(['constructor', 'tostring', '__proto__'])(
+    'a class named %s exists only if the dump has it',
+    (name) => {
+      expect(() => resolvePodPriority(pod({ priorityClassName: name }), classes)).toThrow(
+        new AdmissionError(`no PriorityClass with name ${name} was found`),
+      );
+    },
+  );
 });
 
 describe('admitPriority', () => {

@@ -5,11 +5,14 @@ export type PreemptionPolicy = 'PreemptLowerPriority' | 'Never';
 
 export const SYSTEM_CLUSTER_CRITICAL = 'system-cluster-critical';
 export const SYSTEM_NODE_CRITICAL = 'system-node-critical';
-/** Built-in classes the API server always creates. */
-export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
-  [SYSTEM_CLUSTER_CRITICAL]: 2000000000,
-  [SYSTEM_NODE_CRITICAL]: 2000001000,
-};
+/**
+ * Built-in classes the API server always creates. A Map: an object's `in` would also find
+ * "constructor", "toString" … on its prototype, and a class of that name does not exist.
+ */
+export const SYSTEM_PRIORITY_CLASSES: ReadonlyMap<string, number> = new Map([
+  [SYSTEM_CLUSTER_CRITICAL, 2000000000],
+  [SYSTEM_NODE_CRITICAL, 2000001000],
+]);
 
 /** Raised when admission would reject the pod (HTTP 403 Forbidden upstream). */
 export class AdmissionError extends Error {
@@ -33,15 +36,9 @@ function policyOf(pc: PriorityClass | undefined): PreemptionPolicy {
 function findClass(name: string, classes: readonly PriorityClass[]): PriorityClass | undefined {
   const found = classes.find((c) => c.metadata?.name === name);
   if (found) return found;
-  if (name in SYSTEM_PRIORITY_CLASSES) {
-    return {
-      apiVersion: 'scheduling.k8s.io/v1',
-      kind: 'PriorityClass',
-      metadata: { name },
-      value: SYSTEM_PRIORITY_CLASSES[name],
-    };
-  }
-  return undefined;
+  const value = SYSTEM_PRIORITY_CLASSES.get(name);
+  if (value === undefined) return undefined;
+  return { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value };
 }
 
 /**

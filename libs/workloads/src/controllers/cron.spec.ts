@@ -29,6 +29,9 @@ describe('cron schedule', () => {
     ['*/0 * * * *', 'step of range should be a positive number'],
     ['x * * * *', 'failed to parse int from x'],
     ['@fortnightly', 'unrecognized descriptor'],
+    // Names an object inherits are no descriptors.
+    ['constructor', 'expected exactly 5 fields, found 1'],
+    ['__proto__', 'expected exactly 5 fields, found 1'],
     // robfig/cron bounds day-of-week to 0-6: 7 is not Sunday there.
     ['0 0 * * 7', 'end of range (7) above maximum (6)'],
   ])('rejects %s', (spec, message) => {

@@ -39,15 +39,16 @@ const FIELDS: Field[] = [
   { min: 0, max: 6, names: DAYS },
 ];
 const FIELD_NAMES = ['minute', 'hour', 'day of month', 'month', 'day of week'];
-const DESCRIPTORS: Record<string, string> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
+// A Map: an object's lookup would also find "constructor", "__proto__" … on its prototype.
+const DESCRIPTORS: ReadonlyMap<string, string> = new Map([
+  ['@yearly', '0 0 1 1 *'],
+  ['@annually', '0 0 1 1 *'],
+  ['@monthly', '0 0 1 * *'],
+  ['@weekly', '0 0 * * 0'],
+  ['@daily', '0 0 * * *'],
+  ['@midnight', '0 0 * * *'],
+  ['@hourly', '0 * * * *'],
+]);
 
 export interface CronSchedule {
   minutes: ReadonlySet<number>;
@@ -114,7 +115,7 @@ export function parseCronSchedule(schedule: string): CronSchedule {
   const trimmed = schedule.trim();
   if (/^(CRON_)?TZ=/.test(trimmed))
     throw new CronScheduleError(schedule, 'time zones in the schedule are not supported; use spec.timeZone');
-  const expanded = DESCRIPTORS[trimmed.toLowerCase()] ?? trimmed;
+  const expanded = DESCRIPTORS.get(trimmed.toLowerCase()) ?? trimmed;
   if (expanded.startsWith('@')) throw new CronScheduleError(schedule, `unrecognized descriptor: ${expanded}`);
   const parts = expanded.split(/\s+/).filter(Boolean);
   if (parts.length !== 5)

@@ -28,16 +28,17 @@ const DEFAULT_BINDING_TIMEOUT_NS = 600_000_000_000n;
 const MIN_BINDING_TIMEOUT_NS = 1_000_000_000n;
 const INT64_MAX = (1n << 63n) - 1n;
 
-const UNIT_NS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1_000n,
-  µs: 1_000n, // U+00B5
-  μs: 1_000n, // U+03BC
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
+// A Map: an object's lookup would also find "constructor", "toString" … on its prototype.
+const UNIT_NS: ReadonlyMap<string, bigint> = new Map([
+  ['ns', 1n],
+  ['us', 1_000n],
+  ['µs', 1_000n], // U+00B5
+  ['μs', 1_000n], // U+03BC
+  ['ms', 1_000_000n],
+  ['s', 1_000_000_000n],
+  ['m', 60_000_000_000n],
+  ['h', 3_600_000_000_000n],
+]);
 
 /** Go's time.ParseDuration, in nanoseconds; throws with Go's message when `text` is not one. */
 export function parseGoDuration(text: string): bigint {
@@ -59,7 +60,7 @@ export function parseGoDuration(text: string): bigint {
     const unitEnd = s.search(/[.\d]/);
     const unit = unitEnd === -1 ? s : s.slice(0, unitEnd);
     if (unit === '') throw new Error(`time: missing unit in duration ${quoted}`);
-    const scale = UNIT_NS[unit];
+    const scale = UNIT_NS.get(unit);
     if (scale === undefined)
       throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
     s = s.slice(unit.length);

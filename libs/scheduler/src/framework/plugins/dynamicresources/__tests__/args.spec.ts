@@ -70,6 +70,8 @@ describe('Go durations (metav1.Duration)', () => {
     ['abc', 'time: invalid duration "abc"'],
     ['10', 'time: missing unit in duration "10"'],
     ['10x', 'time: unknown unit "x" in duration "10x"'],
+    ['5constructor', 'time: unknown unit "constructor" in duration "5constructor"'],
+    ['1toString', 'time: unknown unit "toString" in duration "1toString"'],
     ['.s', 'time: invalid duration ".s"'],
     ['9999999999h', 'time: invalid duration "9999999999h"'],
   ])('%j is refused with Go words', (text, message) => {
