@@ -40,6 +40,25 @@ describe('storage what-ifs', () => {
     expect(report.dataLoss).toEqual({ destroyed: [], retained: [], stranded: [], waiting: [] });
   });
 
+  it('names the phases of a volume named as a member of Object.prototype ("constructor")', () => {
+    const volume = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'constructor' },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: 'local-storage',
+        local: { path: '/mnt/disks/extra' },
+      },
+    };
+    const { report } = run([{ apply: { objects: [volume] } }]);
+    const step = report.timeline.find((s) => s.index === 0)!;
+    expect(step.transitions.filter((t) => t.object === 'PersistentVolume/constructor')).toEqual([
+      expect.objectContaining({ from: 'none', to: 'Available' }),
+    ]);
+  });
+
   it('deleting a namespace destroys Delete volumes and leaves Retain volumes Released', () => {
     const { report } = run([{ deleteNamespace: { name: 'shop' } }, { deleteNamespace: { name: 'ledger' } }]);
     expect(report.dataLoss.destroyed.map((f) => [f.claim, f.reclaimPolicy, f.outcome])).toEqual([

@@ -525,8 +525,9 @@ function transitions(
 ): PhaseTransition[] {
   const out: PhaseTransition[] = [];
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
-    const from = before[key] ?? 'none';
-    const to = after[key] ?? 'deleted';
+    // Own keys only: a volume named "constructor" is not Object.prototype's.
+    const from = Object.hasOwn(before, key) ? before[key] : 'none';
+    const to = Object.hasOwn(after, key) ? after[key] : 'deleted';
     if (from !== to) out.push({ object: `${kind}/${key}`, from, to });
   }
   return out;

@@ -1,5 +1,6 @@
-import type { KubeObject } from '@schedlab/k8s';
+import type { KubeObject, Pod } from '@schedlab/k8s';
 import { node, pdb, pod, replicaSet } from '../testing/fixtures';
+import { capacity } from './capacity';
 import { compare } from './compare';
 import { nodesNeeded } from './nodes-needed';
 import { resilience } from './resilience';
@@ -230,5 +231,26 @@ describe('nodesNeeded with CSI volume limits', () => {
     expect(limited.scheduled).toEqual(['default/p2', 'default/p3']);
     // A template without drivers registers no CSINode: no limit, one node hosts both.
     expect(nodesNeeded(items, [template], engine).add).toEqual({ m5: 1 });
+  });
+});
+
+describe('names an object inherits ("constructor", "valueOf") are names like any other', () => {
+  it('capacity counts the clones on a node named constructor', () => {
+    const items = [node('constructor', { cpu: '4' }), node('valueof', { cpu: '2' })];
+    const template = pod('clone', { cpu: '1' }) as unknown as Pod;
+    const r = capacity(items, { podTemplate: template, maxReplicas: 100 }, engine);
+    expect(r.replicas).toBe(6);
+    expect(r.perNode).toEqual({ constructor: 4, valueof: 2 });
+  });
+
+  it('nodesNeeded buys nodes of a template named constructor', () => {
+    const items = [pod('p1', { cpu: '3' }), pod('p2', { cpu: '3' })];
+    const templates = [
+      { name: 'constructor', allocatable: { cpu: '4', memory: '16Gi', pods: '110' }, hourlyPrice: 1 },
+    ];
+    const r = nodesNeeded(items, templates, engine);
+    expect(r.add).toEqual({ constructor: 2 });
+    expect(r.hourlyCost).toBe(2);
+    expect(r.scheduled).toEqual(['default/p1', 'default/p2']);
   });
 });

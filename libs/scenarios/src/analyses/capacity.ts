@@ -47,13 +47,14 @@ export function capacity(
   const setup = setupEngine(options);
   const sim = createSimulator(cluster, setup, { ...options, preemption: false });
   const template = admitPriority(defaultPod(request.podTemplate), cluster.objects.priorityClasses.list());
-  const perNode: Record<string, number> = {};
+  // A Map: an object's lookup of a node named "constructor" would find Object.prototype's.
+  const perNode = new Map<string, number>();
   const objects = sim.objects;
   const withVolumes = (template.spec?.volumes ?? []).some((v) => v.ephemeral);
   let provisioned = 0;
   const result = (replicas: number, stopReason: string): CapacityResult => ({
     replicas,
-    perNode,
+    perNode: Object.fromEntries(perNode),
     stopReason,
     ...(withVolumes ? { provisionedVolumes: provisioned } : {}),
   });
@@ -67,7 +68,7 @@ export function capacity(
         objects.persistentVolumeClaims.delete(c.metadata?.namespace ?? '', c.metadata?.name ?? '');
       return result(k, r.message ?? r.error ?? 'unschedulable');
     }
-    perNode[r.node] = (perNode[r.node] ?? 0) + 1;
+    perNode.set(r.node, (perNode.get(r.node) ?? 0) + 1);
     const node = cluster.nodes.find((n) => n.metadata?.name === r.node);
     for (const pv of Object.values(r.volumes?.provisioned ?? {})) {
       provisioned++;

@@ -243,31 +243,46 @@ describe('deschedule: evicted pods recreated by their controllers and scheduled 
     ]);
   });
 
+  /** A pod of ReplicaSet s spread over zones (maxSkew 1), on node `at`. */
+  const zoneSpreadPod = (name: string, at: string): KubeObject => {
+    const p = pod(name, {
+      node: at,
+      cpu: '500m',
+      labels: { app: 's' },
+      owner: owned('ReplicaSet', 's'),
+    }) as unknown as Pod;
+    p.spec!.topologySpreadConstraints = [
+      {
+        maxSkew: 1,
+        topologyKey: 'topology.kubernetes.io/zone',
+        whenUnsatisfiable: 'DoNotSchedule',
+        labelSelector: { matchLabels: { app: 's' } },
+      },
+    ];
+    return p as unknown as KubeObject;
+  };
+
+  it('counts spread domains named as members of Object.prototype ("constructor", "toString")', () => {
+    const cluster = [
+      node('a', { zone: 'constructor' }),
+      node('b', { zone: 'toString' }),
+      zoneSpreadPod('s-1', 'a'),
+      zoneSpreadPod('s-2', 'a'),
+    ];
+    const report = deschedule(cluster, { policy: { nodes: [] } }, engine, setup, drainNodes);
+    expect(report.before.spread).toEqual([
+      expect.objectContaining({ counts: { constructor: 2, toString: 0 }, skew: 2 }),
+    ]);
+  });
+
   it('reports utilization per node and zone, spread skews and violations, before and after', () => {
-    const spread = (name: string, at: string): KubeObject => {
-      const p = pod(name, {
-        node: at,
-        cpu: '500m',
-        labels: { app: 's' },
-        owner: owned('ReplicaSet', 's'),
-      }) as unknown as Pod;
-      p.spec!.topologySpreadConstraints = [
-        {
-          maxSkew: 1,
-          topologyKey: 'topology.kubernetes.io/zone',
-          whenUnsatisfiable: 'DoNotSchedule',
-          labelSelector: { matchLabels: { app: 's' } },
-        },
-      ];
-      return p as unknown as KubeObject;
-    };
     const cluster = [
       node('a', { zone: 'z1' }),
       node('b', { zone: 'z1' }),
       node('c', { zone: 'z2' }),
-      spread('s-1', 'a'),
-      spread('s-2', 'a'),
-      spread('s-3', 'b'),
+      zoneSpreadPod('s-1', 'a'),
+      zoneSpreadPod('s-2', 'a'),
+      zoneSpreadPod('s-3', 'b'),
     ];
     const report = deschedule(cluster, { policy: { nodes: ['b'] } }, engine, setup, drainNodes);
     expect(report.before.spread).toEqual([

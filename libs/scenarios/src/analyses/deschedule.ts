@@ -235,17 +235,20 @@ function spreadFigures(items: readonly KubeObject[], constraintsFrom: readonly P
       const id = JSON.stringify([namespace, selector, c.topologyKey, c.maxSkew, c.whenUnsatisfiable]);
       if (seen.has(id)) continue;
       const matches = selectorFromLabelSelector(c.labelSelector ?? undefined);
-      const counts: Record<string, number> = {};
+      // A Map: an object's lookup of a domain named "constructor" or "toString" would find
+      // Object.prototype's.
+      const byDomain = new Map<string, number>();
       for (const n of nodes) {
         const domain = n.metadata?.labels?.[c.topologyKey];
-        if (domain !== undefined) counts[domain] ??= 0;
+        if (domain !== undefined && !byDomain.has(domain)) byDomain.set(domain, 0);
       }
       for (const q of pods) {
         if (namespaceOf(q) !== namespace || !matches.matches(q.metadata?.labels)) continue;
         const domain = nodeByName.get(q.spec!.nodeName!)?.metadata?.labels?.[c.topologyKey];
-        if (domain !== undefined) counts[domain] = (counts[domain] ?? 0) + 1;
+        if (domain !== undefined) byDomain.set(domain, (byDomain.get(domain) ?? 0) + 1);
       }
-      const values = Object.values(counts);
+      const counts = Object.fromEntries(byDomain);
+      const values = [...byDomain.values()];
       seen.set(id, {
         namespace,
         selector,

@@ -26,6 +26,10 @@ export interface NodesNeededResult {
 
 type Counts = Record<string, number>;
 
+/** Nodes of a template in `counts`: own keys only (a template named "constructor" is not Object's). */
+const countOf = (counts: Counts, template: string): number =>
+  Object.hasOwn(counts, template) ? counts[template] : 0;
+
 function pendingAfter(
   items: readonly KubeObject[],
   templates: readonly NodeTemplate[],
@@ -33,8 +37,10 @@ function pendingAfter(
   engine: EngineOptions,
 ): Set<string> {
   const steps = templates
-    .filter((t) => (counts[t.name] ?? 0) > 0)
-    .map((t) => ({ addNodes: { template: t.name, count: counts[t.name], namePrefix: `new-${t.name}` } }));
+    .filter((t) => countOf(counts, t.name) > 0)
+    .map((t) => ({
+      addNodes: { template: t.name, count: countOf(counts, t.name), namePrefix: `new-${t.name}` },
+    }));
   const world = runScenario(items, { nodeTemplates: [...templates], steps }, engine).world;
   return new Set(world.pendingPods().map(podKeyOf));
 }
@@ -66,7 +72,7 @@ function fitOnTemplateAlone(
 }
 
 const cost = (templates: readonly NodeTemplate[], counts: Counts) =>
-  templates.reduce((s, t) => s + (counts[t.name] ?? 0) * (t.hourlyPrice ?? 0), 0);
+  templates.reduce((s, t) => s + countOf(counts, t.name) * (t.hourlyPrice ?? 0), 0);
 
 export function nodesNeeded(
   items: readonly KubeObject[],
@@ -95,7 +101,7 @@ export function nodesNeeded(
   while (remaining.length > 0 && total < maxNodes) {
     let best: { template: NodeTemplate; remaining: string[]; score: number } | undefined;
     for (const t of templates) {
-      const trial = { ...counts, [t.name]: (counts[t.name] ?? 0) + 1 };
+      const trial = { ...counts, [t.name]: countOf(counts, t.name) + 1 };
       const left = remainingOf(trial);
       const gained = remaining.length - left.length;
       if (gained <= 0) continue;
@@ -113,7 +119,7 @@ export function nodesNeeded(
       remaining,
       score: Infinity,
     };
-    counts = { ...counts, [pick.template.name]: (counts[pick.template.name] ?? 0) + 1 };
+    counts = { ...counts, [pick.template.name]: countOf(counts, pick.template.name) + 1 };
     remaining = best ? pick.remaining : remainingOf(counts);
     total++;
   }
@@ -121,8 +127,8 @@ export function nodesNeeded(
   if (!limited) {
     // Prune: drop nodes (most expensive templates first) while everything still schedules.
     for (const t of [...templates].sort((a, b) => (b.hourlyPrice ?? 0) - (a.hourlyPrice ?? 0))) {
-      while ((counts[t.name] ?? 0) > 0) {
-        const trial = { ...counts, [t.name]: counts[t.name] - 1 };
+      while (countOf(counts, t.name) > 0) {
+        const trial = { ...counts, [t.name]: countOf(counts, t.name) - 1 };
         if (remainingOf(trial).length > 0) break;
         counts = trial;
       }

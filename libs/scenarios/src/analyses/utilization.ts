@@ -74,7 +74,8 @@ export function utilization(nodes: readonly Node[], pods: readonly Pod[]): Utili
     const u = nodeUtilization(n, byNode.get(name) ?? []);
     report.nodes[name] = u;
     const zone = zoneOf(n) ?? '';
-    report.zones[zone] = add(report.zones[zone] ?? empty(), u);
+    // Own keys only: a zone named "constructor" is not Object.prototype's.
+    report.zones[zone] = add(Object.hasOwn(report.zones, zone) ? report.zones[zone] : empty(), u);
     report.cluster = add(report.cluster, u);
   }
   const all = Object.values(report.nodes);

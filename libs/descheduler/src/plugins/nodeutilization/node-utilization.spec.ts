@@ -268,3 +268,14 @@ describe('upstream TestClassificationUsingDeviationThresholds (nodeutilization_t
     expect(over).toEqual(['node5']);
   });
 });
+
+describe('averageUsage', () => {
+  it('averages each resource over the nodes that report it, whatever its name', () => {
+    expect(
+      averageUsage([
+        { cpu: 40, constructor: 10 },
+        { cpu: 60, constructor: 30, toString: 5 },
+      ]),
+    ).toEqual({ cpu: 50, constructor: 20, toString: 5 });
+  });
+});

@@ -157,15 +157,15 @@ export function capacityCappedAt(
 
 /** Each resource's mean percentage over the nodes that report it. */
 export function averageUsage(usages: readonly ResourceThresholds[]): ResourceThresholds {
-  const sums: ResourceThresholds = {};
-  const counts: Record<string, number> = {};
+  // Maps: an object's lookup of a resource named "constructor" would find Object.prototype's.
+  const sums = new Map<string, number>();
+  const counts = new Map<string, number>();
   for (const usage of usages)
     for (const [name, value] of Object.entries(usage)) {
-      sums[name] = (sums[name] ?? 0) + value;
-      counts[name] = (counts[name] ?? 0) + 1;
+      sums.set(name, (sums.get(name) ?? 0) + value);
+      counts.set(name, (counts.get(name) ?? 0) + 1);
     }
-  for (const name of Object.keys(sums)) sums[name] /= counts[name];
-  return sums;
+  return Object.fromEntries([...sums].map(([name, sum]) => [name, sum / counts.get(name)!]));
 }
 
 /** average ± deviation per resource of `deviation`, clamped to [0, 100]. */
