@@ -6,6 +6,7 @@ import {
   LabelSelectorError,
   mergeSelectorsAnd,
   nothing,
+  requiredLabelOf,
   selectorFromLabelSelector,
   selectorFromSet,
 } from './labels';
@@ -199,5 +200,33 @@ describe('parseSelectorText (kubectl selector strings)', () => {
     expect(() => parseSelectorText('a b c')).toThrow(SelectorTextError);
     expect(() => parseSelectorText('a b c')).toThrow('cannot parse selector requirement "a b c"');
     expect(() => parseSelectorText('-bad=x')).toThrow(/invalid selector "-bad=x"/);
+  });
+});
+
+describe('requiredLabelOf', () => {
+  it.each([
+    [{ matchLabels: { app: 'web' } }, { key: 'app', value: 'web', sole: true }],
+    [
+      { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] },
+      { key: 'app', value: 'web', sole: true },
+    ],
+    // A default spread selector: the Service's and the ReplicaSet's requirement are the same one.
+    [
+      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] },
+      { key: 'app', value: 'web', sole: true },
+    ],
+    [
+      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'app', operator: 'In', values: ['db'] }] },
+      { key: 'app', value: 'web', sole: false },
+    ],
+    [{ matchLabels: { app: 'web', tier: 'front' } }, { key: 'app', value: 'web', sole: false }],
+    [
+      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'Exists' }] },
+      { key: 'app', value: 'web', sole: false },
+    ],
+    [{ matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'db'] }] }, undefined],
+    [{ matchExpressions: [{ key: 'app', operator: 'Exists' }] }, undefined],
+  ] as [LabelSelector, unknown][])('%j', (sel, want) => {
+    expect(requiredLabelOf(selectorFromLabelSelector(sel))).toEqual(want);
   });
 });

@@ -154,15 +154,19 @@ export function isNothing(sel: Selector): boolean {
 /**
  * A label every pod the selector matches must carry (`key=value`, or `key in (value)`), if the
  * selector has one: lets callers index selectors by label instead of trying each one. `sole`: the
- * selector requires nothing else, so every set of labels carrying that one matches.
+ * selector requires nothing else (its other requirements, if any, are that one again, as in a
+ * default spread selector whose Service and ReplicaSet select the same label), so every set of
+ * labels carrying that one matches.
  */
 export function requiredLabelOf(sel: Selector): { key: string; value: string; sole: boolean } | undefined {
   if (!(sel instanceof RequirementsSelector)) return undefined;
-  for (const r of sel.requirements) {
-    if ((r.operator === '=' || r.operator === 'in') && r.values.length === 1)
-      return { key: r.key, value: r.values[0], sole: sel.requirements.length === 1 };
-  }
-  return undefined;
+  const reqs = sel.requirements;
+  const isLabel = (r: Requirement) => (r.operator === '=' || r.operator === 'in') && r.values.length === 1;
+  const label = reqs.find(isLabel);
+  if (label === undefined) return undefined;
+  const value = label.values[0];
+  const sole = reqs.every((r) => isLabel(r) && r.key === label.key && r.values[0] === value);
+  return { key: label.key, value, sole };
 }
 
 function sortByKey(reqs: Requirement[]): Requirement[] {

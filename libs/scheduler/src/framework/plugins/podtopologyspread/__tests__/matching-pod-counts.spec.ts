@@ -57,11 +57,16 @@ function terminatingEvery(n: number, i: number, pod: Pod): Pod {
   return { ...pod, metadata: { ...pod.metadata, deletionTimestamp: '2026-11-28T00:00:00Z' } };
 }
 
-/** Selectors indexed by a required label, and ones that are not (several values, Exists). */
+/**
+ * Selectors indexed by a required label (alone, twice, or with a requirement no pod meets), and
+ * ones that are not (several values, Exists).
+ */
 function selectorFor(app: string, step: number) {
-  if (step % 3 === 0) return { matchLabels: { app } };
-  if (step % 3 === 1) return { matchExpressions: [{ key: 'app', operator: 'In', values: [app, 'a9'] }] };
-  return { matchExpressions: [{ key: 'app', operator: 'Exists' }] };
+  if (step % 5 === 0) return { matchLabels: { app } };
+  if (step % 5 === 1) return { matchExpressions: [{ key: 'app', operator: 'In', values: [app, 'a9'] }] };
+  if (step % 5 === 2) return { matchExpressions: [{ key: 'app', operator: 'Exists' }] };
+  const other = step % 5 === 3 ? app : 'a9';
+  return { matchLabels: { app }, matchExpressions: [{ key: 'app', operator: 'In', values: [other] }] };
 }
 
 function spreadPod(name: string, app: string, action: 'DoNotSchedule' | 'ScheduleAnyway', step: number) {
