@@ -113,6 +113,8 @@ function requirementString(r: Requirement): string {
 
 class RequirementsSelector implements Selector {
   private readonly matchers: Matcher[];
+  /** toString's text, made once: callers key caches by it for every pod. */
+  private text?: string;
   constructor(readonly requirements: readonly Requirement[]) {
     this.matchers = requirements.map(compileRequirement);
   }
@@ -126,7 +128,7 @@ class RequirementsSelector implements Selector {
     return this.requirements.length === 0;
   }
   toString(): string {
-    return this.requirements.map(requirementString).join(',');
+    return (this.text ??= this.requirements.map(requirementString).join(','));
   }
 }
 
