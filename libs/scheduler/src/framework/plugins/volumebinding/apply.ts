@@ -113,8 +113,9 @@ export function applyVolumeBindings(
     // The CSI provisioner pins the volume to the node's values of the driver's topology keys.
     const topologyKeys =
       objects.csiNodes.get(nodeName)?.spec?.drivers?.find((d) => d.name === driver)?.topologyKeys ?? [];
+    // Own keys only: a key "constructor" the node lacks is not Object.prototype's.
     const matchExpressions = topologyKeys
-      .filter((k) => k in nodeLabels)
+      .filter((k) => Object.hasOwn(nodeLabels, k))
       .map((k) => ({ key: k, operator: 'In', values: [nodeLabels[k]] }));
     const pv: PersistentVolume = {
       apiVersion: 'v1',

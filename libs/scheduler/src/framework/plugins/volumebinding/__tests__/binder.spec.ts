@@ -227,7 +227,12 @@ describe('applyVolumeBindings', () => {
       metadata: { name: 'node1' },
       spec: {
         drivers: [
-          { name: 'csi.example.com', nodeID: 'n', topologyKeys: ['topology.kubernetes.io/zone', 'missing'] },
+          // "constructor": a key the node lacks, named as a member of Object.prototype.
+          {
+            name: 'csi.example.com',
+            nodeID: 'n',
+            topologyKeys: ['topology.kubernetes.io/zone', 'missing', 'constructor'],
+          },
         ],
       },
     } as never);
