@@ -1,7 +1,7 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type Job, Worker, type WorkerOptions } from 'bullmq';
 import type { AppConfig } from '@schedlab/config';
-import type { QueueName } from '@schedlab/queues';
+import { ignoreErrorsAfterClose, type QueueName } from '@schedlab/queues';
 import { bullmqConnection } from './bullmq-options';
 
 /**
@@ -34,6 +34,7 @@ export abstract class QueueWorker<Data = unknown, Result = unknown>
       ...this.workerOptions(),
     });
     this.worker.on('error', (error) => this.logger.warn(`${this.queue} worker: ${error.message}`));
+    ignoreErrorsAfterClose(this.worker);
   }
 
   async onApplicationShutdown(): Promise<void> {

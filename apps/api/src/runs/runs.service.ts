@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { RunRepository, RunResultRepository, RunStatus, type TenantTx } from '@schedlab/db';
-import { enqueueRun, ignoreErrorsAfterClose, QueueName } from '@schedlab/queues';
+import { enqueueRun, QueueName } from '@schedlab/queues';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { type EngineJob, runEventData } from '@schedlab/runs';
 import { recordWebhookEvent } from '@schedlab/webhooks';
@@ -71,7 +71,6 @@ export class RunsService implements OnModuleInit {
 
   onModuleInit(): void {
     this.queue.on('error', (error) => this.logger.warn(`Simulations queue: ${error.message}`));
-    ignoreErrorsAfterClose(this.queue);
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { FlowProducer } from 'bullmq';
 import { type AppConfig, InjectAppConfig } from '@schedlab/config';
 import { RunRepository } from '@schedlab/db';
-import { enqueueSweep, redisOptionsFromUrl } from '@schedlab/queues';
+import { enqueueSweep, ignoreErrorsAfterClose, redisOptionsFromUrl } from '@schedlab/queues';
 import { ApiError } from '../common/api-error';
 import { TenantData } from '../common/tenant-data';
 import { ProfilesService } from '../profiles/profiles.service';
@@ -35,6 +35,7 @@ export class SweepsService implements OnApplicationShutdown {
       prefix: config.queuePrefix,
     });
     this.flows.on('error', (error) => this.logger.warn(`sweep flows: ${error.message}`));
+    ignoreErrorsAfterClose(this.flows);
   }
 
   async submit(tenantId: string, input: SubmitSweepInput): Promise<SweepView> {
