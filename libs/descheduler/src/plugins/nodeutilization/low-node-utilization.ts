@@ -65,7 +65,7 @@ export const lowNodeUtilizationArgsSchema = z
     const names = Object.keys(args.thresholds);
     if (
       names.length !== Object.keys(args.targetThresholds).length ||
-      names.some((n) => !(n in args.targetThresholds))
+      names.some((n) => !Object.hasOwn(args.targetThresholds, n))
     ) {
       ctx.addIssue({
         code: 'custom',

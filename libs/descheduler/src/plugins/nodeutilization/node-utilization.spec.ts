@@ -16,6 +16,8 @@ import { HIGH_NODE_UTILIZATION, highNodeUtilizationArgsSchema } from './high-nod
 import { LOW_NODE_UTILIZATION, lowNodeUtilizationArgsSchema } from './low-node-utilization';
 import {
   averageUsage,
+  capacityCappedAt,
+  describePercentages,
   deviatedThresholds,
   isAboveThresholds,
   isBelowThresholds,
@@ -277,5 +279,26 @@ describe('averageUsage', () => {
         { cpu: 60, constructor: 30, toString: 5 },
       ]),
     ).toEqual({ cpu: 50, constructor: 20, toString: 5 });
+  });
+});
+
+describe('thresholds on resources named like members of Object.prototype', () => {
+  // A node reports no such resource, so its usage of it is 0, as for any other unreported name.
+  const usage = { cpu: 30 };
+  it('compares a node that lacks the resource as using none of it', () => {
+    expect(isBelowThresholds(usage, { cpu: 50, constructor: 20 })).toBe(true);
+    expect(isAboveThresholds(usage, { cpu: 50, toString: 20 })).toBe(false);
+    expect(describePercentages(usage, ['cpu', 'constructor'])).toBe('cpu 30%, constructor 0%');
+  });
+  it('leaves a resource without a deviation or threshold of its own unchanged', () => {
+    expect(deviatedThresholds({ cpu: 40, constructor: 10 }, { cpu: 5 }, 1)).toEqual({
+      cpu: 45,
+      constructor: 10,
+    });
+    const node = { metadata: { name: 'n' }, status: { allocatable: { cpu: '2', constructor: '8' } } };
+    expect([...capacityCappedAt(node, { cpu: 50 }, ['cpu', 'constructor'])]).toEqual([
+      ['cpu', 1000],
+      ['constructor', 8],
+    ]);
   });
 });

@@ -23,6 +23,14 @@ export const MAX_RESOURCE_PERCENTAGE = 100;
 export const resourceThresholdsSchema = z.record(z.string(), z.number());
 export type ResourceThresholds = Record<string, number>;
 
+/**
+ * A resource's entry, own entries only: a policy may name any resource, and a plain lookup of
+ * one named "constructor" would find Object.prototype's.
+ */
+function entryOf(percentages: ResourceThresholds, name: string): number | undefined {
+  return Object.hasOwn(percentages, name) ? percentages[name] : undefined;
+}
+
 /** Only `exclude` is supported: excluded namespaces still count towards usage but are not evicted. */
 export const evictableNamespacesSchema = z
   .object({ include: z.array(z.string()).optional(), exclude: z.array(z.string()).optional() })
@@ -60,7 +68,7 @@ export interface NodeUsage {
 
 /** `cpu 82%, pods 90%`: the thresholds' resources, rounded as upstream logs them. */
 export function describePercentages(percentages: ResourceThresholds, resources: readonly string[]): string {
-  return resources.map((r) => `${r} ${Math.round(percentages[r] ?? 0)}%`).join(', ');
+  return resources.map((r) => `${r} ${Math.round(entryOf(percentages, r) ?? 0)}%`).join(', ');
 }
 
 /** The thresholds' resources plus cpu, memory and pods, which usage always tracks. */
@@ -127,12 +135,12 @@ export function worthBalancing(
 
 /** Every threshold resource at or below its threshold. */
 export function isBelowThresholds(usage: ResourceThresholds, thresholds: ResourceThresholds): boolean {
-  return Object.entries(thresholds).every(([name, limit]) => (usage[name] ?? 0) <= limit);
+  return Object.entries(thresholds).every(([name, limit]) => (entryOf(usage, name) ?? 0) <= limit);
 }
 
 /** Some threshold resource above its threshold. */
 export function isAboveThresholds(usage: ResourceThresholds, thresholds: ResourceThresholds): boolean {
-  return Object.entries(thresholds).some(([name, limit]) => (usage[name] ?? 0) > limit);
+  return Object.entries(thresholds).some(([name, limit]) => (entryOf(usage, name) ?? 0) > limit);
 }
 
 /**
@@ -148,9 +156,10 @@ export function capacityCappedAt(
   const capped: ResourceAmounts = new Map();
   for (const name of resources) {
     const total = capacity.get(name);
+    const threshold = entryOf(thresholds, name);
     if (total === undefined) capped.set(name, 0);
-    else if (thresholds[name] === undefined) capped.set(name, total);
-    else capped.set(name, Math.trunc(thresholds[name] * 0.01 * total));
+    else if (threshold === undefined) capped.set(name, total);
+    else capped.set(name, Math.trunc(threshold * 0.01 * total));
   }
   return capped;
 }
@@ -178,7 +187,7 @@ export function deviatedThresholds(
   for (const [name, value] of Object.entries(average))
     out[name] = Math.min(
       MAX_RESOURCE_PERCENTAGE,
-      Math.max(MIN_RESOURCE_PERCENTAGE, value + sign * (deviation[name] ?? 0)),
+      Math.max(MIN_RESOURCE_PERCENTAGE, value + sign * (entryOf(deviation, name) ?? 0)),
     );
   return out;
 }

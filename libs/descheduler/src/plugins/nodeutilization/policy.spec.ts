@@ -49,6 +49,12 @@ describe('balance plugins in a DeschedulerPolicy', () => {
       'targetThresholds',
       'thresholds and targetThresholds configured different resources',
     ],
+    [
+      'LowNodeUtilization',
+      { thresholds: { constructor: 20 }, targetThresholds: { cpu: 50 } },
+      'targetThresholds',
+      'thresholds and targetThresholds configured different resources',
+    ],
     ['HighNodeUtilization', { thresholds: {} }, 'thresholds', 'no resource threshold is configured'],
     [
       'RemovePodsViolatingTopologySpreadConstraint',
