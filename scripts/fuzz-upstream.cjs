@@ -102,7 +102,11 @@ function generate(family, seed) {
   return { ...c, config, ...(family === 'cases' ? {} : { family }) };
 }
 
-/** Records the given cases with the oracle (one process for the batch); returns the recorded ones. */
+/**
+ * Records the given cases with the oracle (one process for the batch): per case, the recorded
+ * one, or `{ refused }` with the oracle's reason (it prints "<input file>: <reason>", e.g. when
+ * upstream's own Filter fails with an error, which a golden file cannot hold).
+ */
 function record(binary, cases) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-upstream-'));
   try {
@@ -112,11 +116,17 @@ function record(binary, cases) {
       encoding: 'utf8',
       maxBuffer: 64 << 20,
     });
+    const reasons = new Map();
+    for (const line of (r.stderr ?? '').split('\n')) {
+      const at = line.indexOf('.json: ');
+      if (at > 0)
+        reasons.set(path.basename(line.slice(0, at + '.json'.length)), line.slice(at + '.json: '.length));
+    }
     return cases.map((_, i) => {
       const f = path.join(dir, 'out', `case-${i}.json`);
       return fs.existsSync(f)
         ? { text: fs.readFileSync(f, 'utf8'), golden: JSON.parse(fs.readFileSync(f, 'utf8')) }
-        : null;
+        : { refused: reasons.get(`case-${i}.json`) ?? r.error?.message ?? `exit ${r.status}` };
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -153,7 +163,7 @@ function shrink(binary, conformance, golden, budget = 400) {
       const candidate = { ...c, input: { ...c.input, items } };
       runs++;
       const [rec] = record(binary, [candidate]);
-      const report = rec && disagrees(conformance, rec.golden);
+      const report = rec.refused === undefined && disagrees(conformance, rec.golden);
       if (report && signature(report) === target) {
         c = candidate;
         best = rec;
@@ -195,8 +205,8 @@ async function main() {
     batch.forEach((b, i) => {
       total++;
       const rec = recorded[i];
-      if (!rec) {
-        failures.push(`${b.family} seed ${b.seed}: the oracle could not record it`);
+      if (rec.refused !== undefined) {
+        failures.push(`${b.family} seed ${b.seed}: the oracle could not record it: ${rec.refused}`);
         return;
       }
       const report = disagrees(conformance, rec.golden);
