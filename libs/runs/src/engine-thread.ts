@@ -5,8 +5,6 @@
  * touches the worker's event loop. A thread is reused for later jobs (loading the engine is the
  * expensive part of a small run); the parent terminates it to cancel or time out a run.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import type { EngineFailure, EngineJob, EngineProgress, ThreadRequest } from './engine-job';
 import { executeEngineJob, replayPodExplanation } from './engine-task';
@@ -15,20 +13,7 @@ import { writeResultRows } from './result-writer';
 import { replayScenarioReport } from './scenario-report';
 import { syntheticSnapshotContent } from './synthetic-cluster';
 import { ProgressThrottle } from './progress-throttle';
-
-/**
- * A full collection once a run is over. What a run allocated is garbage once its result is
- * posted, but V8 collects the old generation only when it next fills up: the next run on this
- * thread would then allocate on top of the last one's garbage, ~150 MiB more peak RSS for a
- * 5,000-node, 10,000-pod run. The thread is idle meanwhile (the parent is finishing the run).
- * Replays (the api's) keep their prepared run for the next pod and are not followed by one.
- * `gc` is V8's, made reachable once per process (flags are process-wide; --expose-gc only
- * adds the function to new contexts).
- */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
+import { releaseMemory } from './release-memory';
 
 /** Progress messages per second at most; the engine calls back after every pod. */
 const PROGRESS_INTERVAL_MS = 200;
@@ -92,8 +77,10 @@ parentPort!.on('message', (message: ThreadRequest) => {
     }
     return;
   }
+  // Once the parent has the result: the thread is idle meanwhile (the worker finishes the run).
+  // Replays (the api's) keep their prepared run for the next pod and are not followed by one.
   run(message.job)
     .catch(fail)
-    .finally(() => setImmediate(collectGarbage));
+    .finally(() => setImmediate(releaseMemory));
 });
 parentPort!.postMessage({ type: 'ready' });

@@ -3,7 +3,7 @@ import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import { createPrismaClient, packSnapshotItems } from '@schedlab/db';
 import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/queues';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
-import { RunExecutor } from './run-executor';
+import { RELEASE_MEMORY_AFTER_PODS, RunExecutor } from './run-executor';
 import { ProgressReporter } from './run-progress';
 import { syntheticCluster } from './synthetic-cluster';
 
@@ -103,6 +103,18 @@ describe('RunExecutor (real PostgreSQL and Redis)', () => {
     } finally {
       subscriber.disconnect();
     }
+  });
+
+  it('releases memory after a run of many pods, not after a small one', async () => {
+    const release = jest.fn();
+    const executor = new RunExecutor(prisma, redis, settings, release);
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    await executor.execute(await newRun([5, 30]));
+    await settled();
+    expect(release).not.toHaveBeenCalled();
+    await executor.execute(await newRun([20, RELEASE_MEMORY_AFTER_PODS]));
+    await settled();
+    expect(release).toHaveBeenCalledTimes(1);
   });
 
   it("persists the start of each phase at once, however soon after the last write, under the execution's claim", async () => {
