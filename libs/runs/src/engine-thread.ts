@@ -13,17 +13,19 @@ import { writeResultRows } from './result-writer';
 import { replayScenarioReport } from './scenario-report';
 import { syntheticSnapshotContent } from './synthetic-cluster';
 import { ProgressThrottle } from './progress-throttle';
-import { releaseMemory } from './release-memory';
+import { collectGarbage, RELEASE_MEMORY_AFTER_PODS, releaseMemory } from './release-memory';
 
 /** Progress messages per second at most; the engine calls back after every pod. */
 const PROGRESS_INTERVAL_MS = 200;
 
-async function run(job: EngineJob): Promise<void> {
+/** Runs the job and posts its output; resolves with the run's pod count. */
+async function run(job: EngineJob): Promise<number> {
   const throttle = new ProgressThrottle(PROGRESS_INTERVAL_MS);
   const report = (progress: EngineProgress) => {
     if (throttle.passes(progress, Date.now())) parentPort!.postMessage({ type: 'progress', progress });
   };
   const output = executeEngineJob(job, report);
+  const pods = output.placements.length;
   if (job.write) {
     await writeResultRows(job.runId, output, job.write, report);
     output.written = { placements: output.placements.length, explanations: output.explanations.length };
@@ -31,6 +33,7 @@ async function run(job: EngineJob): Promise<void> {
     output.explanations = [];
   }
   parentPort!.postMessage({ type: 'done', output });
+  return pods;
 }
 
 function fail(error: unknown): void {
@@ -77,10 +80,15 @@ parentPort!.on('message', (message: ThreadRequest) => {
     }
     return;
   }
-  // Once the parent has the result: the thread is idle meanwhile (the worker finishes the run).
+  // A full collection once the parent has the result (the thread is idle meanwhile: the worker
+  // finishes the run), returning the pages to the OS after a large run (release-memory.ts).
   // Replays (the api's) keep their prepared run for the next pod and are not followed by one.
-  run(message.job)
-    .catch(fail)
-    .finally(() => setImmediate(releaseMemory));
+  run(message.job).then(
+    (pods) => setImmediate(pods >= RELEASE_MEMORY_AFTER_PODS ? releaseMemory : collectGarbage),
+    (error: unknown) => {
+      fail(error);
+      setImmediate(collectGarbage);
+    },
+  );
 });
 parentPort!.postMessage({ type: 'ready' });

@@ -3,7 +3,8 @@ import { createTenantWithAdminKey } from '@schedlab/tenancy';
 import { createPrismaClient, packSnapshotItems } from '@schedlab/db';
 import { redisOptionsFromUrl, runProgressChannel } from '@schedlab/queues';
 import { createTestDatabase, type TestDatabase, uniqueName } from '@schedlab/testing';
-import { RELEASE_MEMORY_AFTER_PODS, RunExecutor } from './run-executor';
+import { RELEASE_MEMORY_AFTER_PODS } from './release-memory';
+import { RunExecutor } from './run-executor';
 import { ProgressReporter } from './run-progress';
 import { syntheticCluster } from './synthetic-cluster';
 

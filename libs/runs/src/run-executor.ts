@@ -10,7 +10,7 @@ import type { DbClient } from '@schedlab/webhooks';
 import type { EngineJob, EngineOutput } from './engine-job';
 import { type FinalStatus, finishRun, type RunIdentity } from './run-finalizer';
 import { ProgressReporter, publishProgress } from './run-progress';
-import { releaseMemory } from './release-memory';
+import { RELEASE_MEMORY_AFTER_PODS, releaseMemory } from './release-memory';
 import { EngineAbortedError, EngineError, runEngineInThread } from './thread-runner';
 
 export interface ExecutorSettings {
@@ -33,14 +33,6 @@ export type ExecutionOutcome =
   | { kind: 'skipped' }
   /** A transient failure with attempts left: the caller schedules a retry. */
   | { kind: 'retry'; error: Error; attempt: number };
-
-/**
- * Runs of at least this many pods are followed by a full collection on the worker's own thread
- * (release-memory.ts). It pauses the event loop ~70-200 ms on the 2-core benchmark machine: under
- * 5 % of such a run, and worth it (a 10,000-pod run leaves tens of MiB); smaller runs leave less
- * garbage than the pause would cost them, and V8 collects it in its own time.
- */
-export const RELEASE_MEMORY_AFTER_PODS = 1000;
 
 class StopReason extends Error {
   constructor(
