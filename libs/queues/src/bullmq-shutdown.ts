@@ -1,30 +1,17 @@
 /**
- * Workarounds for BullMQ 5 objects whose first connection to Redis never succeeded (Redis down
- * at start-up, as /readyz must be able to report):
- * - closed while a connection attempt is in flight, the connection's pending start-up fails
- *   after close() has removed every listener, and its 'error' (ECONNREFUSED) becomes an unhandled
- *   rejection: a crash at shutdown, and a test failing at random (it depends on whether close()
- *   lands during an attempt or between two);
- * - QueueEvents.close() first awaits a client that never arrives, so shutdown hangs; and when
- *   ioredis is disconnected between two reconnect attempts it never emits 'end', so BullMQ's
- *   wait for that client never settles either.
- * Both reach into BullMQ's (private) RedisConnection; they are kept here, in one place.
+ * A workaround for BullMQ 5 objects whose first connection to Redis never succeeded (Redis down
+ * at start-up, as /readyz must be able to report): closed while a connection attempt is in
+ * flight, the connection's pending start-up fails after close() has removed every listener, and
+ * its 'error' (ECONNREFUSED) becomes an unhandled rejection: a crash at shutdown, and a test
+ * failing at random (it depends on whether close() lands during an attempt or between two).
+ * It reaches into BullMQ's (private) RedisConnection, and is kept here, in one place.
  */
 import type { EventEmitter } from 'node:events';
 
-type RedisConnectionLike = EventEmitter & {
-  status: string;
-  close(force?: boolean): Promise<void>;
-  _client?: EventEmitter;
-};
 type BullmqObject = { close(): Promise<void> };
-type WithConnections = { connection: RedisConnectionLike; blockingConnection?: RedisConnectionLike };
+type WithConnections = { connection: EventEmitter; blockingConnection?: EventEmitter };
 
 const ignore = () => undefined;
-
-function connectionOf(target: BullmqObject): RedisConnectionLike {
-  return (target as unknown as WithConnections).connection;
-}
 
 /**
  * Keep a no-op 'error' listener on the object's connections (a Worker also has a blocking one),
@@ -40,16 +27,4 @@ export function ignoreErrorsAfterClose(target: BullmqObject): void {
       return each.on('error', ignore);
     };
   }
-}
-
-/** Close a QueueEvents (or any BullMQ object) whether or not it ever reached Redis. */
-export async function closeEvenIfNeverConnected(target: BullmqObject): Promise<void> {
-  ignoreErrorsAfterClose(target);
-  const connection = connectionOf(target);
-  if (connection.status === 'initializing') {
-    const client = connection._client;
-    await connection.close(true).catch(ignore);
-    client?.emit('end'); // settles BullMQ's pending wait for 'ready' (see above)
-  }
-  await target.close().catch(ignore);
 }

@@ -1,7 +1,7 @@
 export { QueueName, QUEUE_NAMES } from './queues';
 export { redisOptionsFromUrl } from './redis-connection';
 export { QueuesModule } from './queues.module';
-export { closeEvenIfNeverConnected, ignoreErrorsAfterClose } from './bullmq-shutdown';
+export { ignoreErrorsAfterClose } from './bullmq-shutdown';
 export {
   RUNS_QUEUE,
   RUN_JOB,
