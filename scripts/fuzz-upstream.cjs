@@ -124,9 +124,11 @@ function record(binary, cases) {
     }
     return cases.map((_, i) => {
       const f = path.join(dir, 'out', `case-${i}.json`);
-      return fs.existsSync(f)
-        ? { text: fs.readFileSync(f, 'utf8'), golden: JSON.parse(fs.readFileSync(f, 'utf8')) }
-        : { refused: reasons.get(`case-${i}.json`) ?? r.error?.message ?? `exit ${r.status}` };
+      if (!fs.existsSync(f)) {
+        return { refused: reasons.get(`case-${i}.json`) ?? r.error?.message ?? `exit ${r.status}` };
+      }
+      const text = fs.readFileSync(f, 'utf8');
+      return { text, golden: JSON.parse(text) };
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
